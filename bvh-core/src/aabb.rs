@@ -1,0 +1,169 @@
+//! Axis-aligned bounding box.
+
+use crate::math::{Isometry, Point, Real, Vector};
+
+/// An axis-aligned box given by its minimum and maximum corners.
+///
+/// [`Aabb::EMPTY`] (inverted corners) is the identity of [`Aabb::merge`], so boxes can be grown
+/// from nothing; every other constructor yields `mins <= maxs`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Minimum corner.
+    pub mins: Point,
+    /// Maximum corner.
+    pub maxs: Point,
+}
+
+impl Aabb {
+    /// The empty box: contains nothing, overlaps nothing, and merging it changes nothing.
+    pub const EMPTY: Self = Self {
+        mins: Point::new(Real::INFINITY, Real::INFINITY, Real::INFINITY),
+        maxs: Point::new(Real::NEG_INFINITY, Real::NEG_INFINITY, Real::NEG_INFINITY),
+    };
+
+    /// The box with these corners.
+    pub fn new(mins: Point, maxs: Point) -> Self {
+        Self { mins, maxs }
+    }
+
+    /// The box centred on `center` with half extents `half`.
+    pub fn from_half_extents(center: Point, half: Vector) -> Self {
+        Self { mins: center - half, maxs: center + half }
+    }
+
+    /// The smallest box containing every point ([`Aabb::EMPTY`] for none).
+    pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point>) -> Self {
+        let mut aabb = Self::EMPTY;
+        for p in points {
+            aabb.take_point(p);
+        }
+        aabb
+    }
+
+    /// `true` for a box that contains no point.
+    pub fn is_empty(&self) -> bool {
+        !(self.mins.x <= self.maxs.x && self.mins.y <= self.maxs.y && self.mins.z <= self.maxs.z)
+    }
+
+    /// Grows the box to contain `p`.
+    #[inline]
+    pub fn take_point(&mut self, p: &Point) {
+        self.mins = self.mins.inf(p);
+        self.maxs = self.maxs.sup(p);
+    }
+
+    /// Grows the box to contain `other`.
+    pub fn merge(&mut self, other: &Self) {
+        self.mins = self.mins.inf(&other.mins);
+        self.maxs = self.maxs.sup(&other.maxs);
+    }
+
+    /// The smallest box containing both.
+    pub fn merged(&self, other: &Self) -> Self {
+        let mut out = *self;
+        out.merge(other);
+        out
+    }
+
+    /// The box grown by `margin` on every side.
+    pub fn loosened(&self, margin: Real) -> Self {
+        let m = Vector::repeat(margin);
+        Self { mins: self.mins - m, maxs: self.maxs + m }
+    }
+
+    /// Centre point.
+    pub fn center(&self) -> Point {
+        nalgebra::center(&self.mins, &self.maxs)
+    }
+
+    /// Full side lengths.
+    pub fn extents(&self) -> Vector {
+        self.maxs - self.mins
+    }
+
+    /// Half side lengths.
+    pub fn half_extents(&self) -> Vector {
+        self.extents() * 0.5
+    }
+
+    /// Volume (zero for an empty box).
+    pub fn volume(&self) -> Real {
+        if self.is_empty() { 0.0 } else { self.extents().product() }
+    }
+
+    /// `true` when `p` lies in the closed box.
+    pub fn contains_point(&self, p: &Point) -> bool {
+        (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
+    }
+
+    /// `true` when `other` lies in the closed box (an empty `other` always does).
+    pub fn contains(&self, other: &Self) -> bool {
+        other.is_empty() || (self.contains_point(&other.mins) && self.contains_point(&other.maxs))
+    }
+
+    /// Overlap of two boxes in one frame: the closed intervals meet on all three axes.
+    #[inline]
+    pub fn intersects(&self, other: &Self) -> bool {
+        self.mins.x <= other.maxs.x
+            && other.mins.x <= self.maxs.x
+            && self.mins.y <= other.maxs.y
+            && other.mins.y <= self.maxs.y
+            && self.mins.z <= other.maxs.z
+            && other.mins.z <= self.maxs.z
+    }
+
+    /// The smallest axis-aligned box containing this box moved by `pose`.
+    pub fn transformed(&self, pose: &Isometry) -> Self {
+        if self.is_empty() {
+            return *self;
+        }
+        let center = pose * self.center();
+        let rotation = pose.rotation.to_rotation_matrix().into_inner();
+        let half = rotation.abs() * self.half_extents();
+        Self::from_half_extents(center, half)
+    }
+
+    /// The eight corners.
+    pub fn corners(&self) -> [Point; 8] {
+        let (a, b) = (self.mins, self.maxs);
+        [
+            Point::new(a.x, a.y, a.z),
+            Point::new(b.x, a.y, a.z),
+            Point::new(a.x, b.y, a.z),
+            Point::new(b.x, b.y, a.z),
+            Point::new(a.x, a.y, b.z),
+            Point::new(b.x, a.y, b.z),
+            Point::new(a.x, b.y, b.z),
+            Point::new(b.x, b.y, b.z),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_merge_contain() {
+        let pts = [Point::new(0.0, 1.0, 2.0), Point::new(-1.0, 3.0, 0.5), Point::new(2.0, 0.0, 1.0)];
+        let a = Aabb::from_points(&pts);
+        assert!(pts.iter().all(|p| a.contains_point(p)));
+        assert_eq!(a.extents(), Vector::new(3.0, 3.0, 1.5));
+        assert_eq!(a.volume(), 13.5);
+        let b = Aabb::new(Point::new(5.0, 5.0, 5.0), Point::new(6.0, 6.0, 6.0));
+        assert!(!a.intersects(&b));
+        let m = a.merged(&b);
+        assert!(m.contains(&a) && m.contains(&b));
+        assert!(Aabb::EMPTY.is_empty() && Aabb::EMPTY.volume() == 0.0);
+        assert_eq!(Aabb::EMPTY.merged(&a), a);
+        assert!(!Aabb::EMPTY.intersects(&a));
+    }
+
+    #[test]
+    fn transformed_contains_moved_corners() {
+        let a = Aabb::new(Point::new(-1.0, -2.0, 0.0), Point::new(3.0, 1.0, 0.5));
+        let pose = Isometry::new(Vector::new(4.0, -1.0, 2.0), Vector::new(0.4, 1.1, -0.7));
+        let moved = a.transformed(&pose).loosened(1e-5);
+        assert!(a.corners().iter().all(|c| moved.contains_point(&(pose * c))));
+    }
+}

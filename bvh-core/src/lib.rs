@@ -1,0 +1,48 @@
+//! Volumes, exact predicates and meshes: the floor every other `bvh-*` crate stands on.
+//!
+//! - Bounding volumes — [`Aabb`], [`CubeAabb`] (paper 000's per-object root), [`Sphere`],
+//!   [`Obb`] — with fitting, merging, containment and rigid motion.
+//! - Overlap tests between volumes in two frames ([`Overlap`], B's pose relative to A given as
+//!   one [`RelativePose`]) and the OBB pre-judge ([`obb_prejudge`]).
+//! - Exact triangle predicates ([`triangles_intersect`], [`segment_intersects_triangle`]) built
+//!   on exact orientation signs ([`predicates`]), triangle–box overlap and closest points.
+//! - [`TriMesh`], validated when built, and the sphere deviation rate of paper 004.
+//!
+//! ```
+//! use bvh_core::{Isometry, Point, TriMesh, triangles_intersect};
+//!
+//! let a = TriMesh::uv_sphere(Point::origin(), 1.0, 8, 16);
+//! let b = TriMesh::uv_sphere(Point::origin(), 1.0, 8, 16);
+//! let pose_b = Isometry::translation(1.5, 0.0, 0.0);
+//! let touching = a.triangles().any(|ta| {
+//!     b.triangles().any(|tb| triangles_intersect(&ta, &tb.transformed(&pose_b)))
+//! });
+//! assert!(touching);
+//! ```
+
+mod aabb;
+mod cube_aabb;
+mod math;
+mod mesh;
+mod obb;
+pub mod overlap;
+pub mod predicates;
+mod shape;
+mod sphere;
+pub mod triangle;
+
+pub use aabb::Aabb;
+pub use cube_aabb::CubeAabb;
+pub use math::{Isometry, Matrix, Point, Real, RelativePose, Rotation, Translation, Vector};
+pub use mesh::{MeshError, TriMesh};
+pub use obb::{Obb, axes_of_covariance, principal_axes};
+pub use overlap::{Overlap, PreJudge, obb_obb_sat, obb_prejudge};
+pub use shape::{SPHERE_DEVIATION_THRESHOLD, sphere_deviation_rate};
+pub use sphere::Sphere;
+pub use triangle::{
+    ClosestPoints, Segment, Triangle, TriangleIntersection, closest_points_triangles,
+    segment_intersects_triangle, triangle_intersection, triangles_intersect,
+};
+
+/// nalgebra, re-exported for users who need more than the aliases above.
+pub use nalgebra;

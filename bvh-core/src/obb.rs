@@ -1,0 +1,207 @@
+//! Oriented bounding box.
+
+use crate::aabb::Aabb;
+use crate::math::{Isometry, Matrix, Point, Real, Vector};
+use crate::sphere::next_up;
+use nalgebra::SymmetricEigen;
+
+/// A box with its own orthonormal axes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Obb {
+    /// Centre.
+    pub center: Point,
+    /// Box axes as the columns of a rotation matrix (orthonormal, right-handed).
+    pub axes: Matrix,
+    /// Half side lengths along the three axes.
+    pub half_extents: Vector,
+}
+
+impl Obb {
+    /// The box with this centre, axes (columns) and half extents.
+    pub fn new(center: Point, axes: Matrix, half_extents: Vector) -> Self {
+        Self { center, axes, half_extents }
+    }
+
+    /// An axis-aligned box as an OBB.
+    pub fn from_aabb(aabb: &Aabb) -> Self {
+        Self { center: aabb.center(), axes: Matrix::identity(), half_extents: aabb.half_extents() }
+    }
+
+    /// The smallest box with the given axes containing every point: each point is projected on
+    /// the axes (in `f64`) and the extents are rounded outwards. No points give a zero box.
+    pub fn from_points_with_axes(points: &[Point], axes: &Matrix) -> Self {
+        if points.is_empty() {
+            return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
+        }
+        let cols: [[f64; 3]; 3] = std::array::from_fn(|j| std::array::from_fn(|i| axes[(i, j)] as f64));
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for p in points {
+            for j in 0..3 {
+                let d = p.x as f64 * cols[j][0] + p.y as f64 * cols[j][1] + p.z as f64 * cols[j][2];
+                lo[j] = lo[j].min(d);
+                hi[j] = hi[j].max(d);
+            }
+        }
+        let mid: [f64; 3] = std::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
+        let center = (0..3).fold(Vector::zeros(), |acc, j| acc + axes.column(j) * mid[j] as Real);
+        // The centre itself is rounded to f32: measure the half extents from the stored centre.
+        let stored: [f64; 3] = std::array::from_fn(|j| {
+            center.x as f64 * cols[j][0] + center.y as f64 * cols[j][1] + center.z as f64 * cols[j][2]
+        });
+        let half = Vector::from_fn(|j, _| {
+            let h = (hi[j] - stored[j]).max(stored[j] - lo[j]);
+            // Pad by the rounding of projecting in f32 later on, relative to the coordinates.
+            let scale = lo[j].abs().max(hi[j].abs());
+            next_up((h + scale * 4.0 * Real::EPSILON as f64) as Real)
+        });
+        Self { center: Point::from(center), axes: *axes, half_extents: half }
+    }
+
+    /// Full-vertex PCA box (the classic baseline): axes from the covariance of all points, or
+    /// the coordinate axes when their box is smaller. Finer fitters (hull sampling, area
+    /// weighting) live in `bvh-build` and end in [`Obb::from_points_with_axes`].
+    pub fn from_points(points: &[Point]) -> Self {
+        let pca = Self::from_points_with_axes(points, &principal_axes(points));
+        let aabb = Self::from_points_with_axes(points, &Matrix::identity());
+        if aabb.volume() <= pca.volume() { aabb } else { pca }
+    }
+
+    /// The box that contains both, on the axes of the larger one.
+    pub fn merged(&self, other: &Self) -> Self {
+        let axes = if self.volume() >= other.volume() { self.axes } else { other.axes };
+        let corners: Vec<Point> = self.corners().into_iter().chain(other.corners()).collect();
+        Self::from_points_with_axes(&corners, &axes)
+    }
+
+    /// The box moved by `pose`.
+    pub fn transformed(&self, pose: &Isometry) -> Self {
+        let rotation = pose.rotation.to_rotation_matrix().into_inner();
+        Self { center: pose * self.center, axes: rotation * self.axes, half_extents: self.half_extents }
+    }
+
+    /// The smallest axis-aligned box around this one.
+    pub fn to_aabb(&self) -> Aabb {
+        Aabb::from_half_extents(self.center, self.axes.abs() * self.half_extents)
+    }
+
+    /// `true` when `p` lies in the closed box.
+    pub fn contains_point(&self, p: &Point) -> bool {
+        let local = self.axes.tr_mul(&(p - self.center));
+        (0..3).all(|i| local[i].abs() <= self.half_extents[i])
+    }
+
+    /// The eight corners.
+    pub fn corners(&self) -> [Point; 8] {
+        std::array::from_fn(|k| {
+            let sign = |bit: usize| if k & (1 << bit) == 0 { -1.0 } else { 1.0 };
+            let local = Vector::new(sign(0), sign(1), sign(2)).component_mul(&self.half_extents);
+            self.center + self.axes * local
+        })
+    }
+
+    /// Volume `8 e1 e2 e3`.
+    pub fn volume(&self) -> Real {
+        8.0 * self.half_extents.product()
+    }
+
+    /// Radius of the largest ball inside the box (its smallest half extent).
+    pub fn inner_radius(&self) -> Real {
+        self.half_extents.min()
+    }
+
+    /// Radius of the smallest ball around the box centre holding it (its half diagonal).
+    pub fn outer_radius(&self) -> Real {
+        self.half_extents.norm()
+    }
+}
+
+/// Orthonormal right-handed eigenvectors of the points' covariance, largest variance first.
+/// Falls back to the coordinate axes for fewer than two points or non-finite input.
+pub fn principal_axes(points: &[Point]) -> Matrix {
+    if points.len() < 2 {
+        return Matrix::identity();
+    }
+    let mean = crate::sphere::mean(points);
+    let mut cov = nalgebra::Matrix3::<f64>::zeros();
+    for p in points {
+        let d = (p - mean).cast::<f64>();
+        cov += d * d.transpose();
+    }
+    axes_of_covariance(&(cov / points.len() as f64))
+}
+
+/// Orthonormal right-handed eigenvectors of a symmetric covariance matrix, largest eigenvalue
+/// first; the coordinate axes when the decomposition is not finite.
+pub fn axes_of_covariance(cov: &nalgebra::Matrix3<f64>) -> Matrix {
+    if !cov.iter().all(|x| x.is_finite()) {
+        return Matrix::identity();
+    }
+    let eigen = SymmetricEigen::new(*cov);
+    let mut order = [0usize, 1, 2];
+    order.sort_by(|&a, &b| eigen.eigenvalues[b].total_cmp(&eigen.eigenvalues[a]));
+    let first = eigen.eigenvectors.column(order[0]).normalize();
+    // Re-orthonormalise: nearly repeated eigenvalues can leave the vectors slightly skew.
+    let second = eigen.eigenvectors.column(order[1]);
+    let second = (second - first * first.dot(&second)).normalize();
+    let third = first.cross(&second);
+    let axes = nalgebra::Matrix3::from_columns(&[first, second, third]).cast::<Real>();
+    if axes.iter().all(|x| x.is_finite()) { axes } else { Matrix::identity() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Rotation;
+
+    fn cloud() -> Vec<Point> {
+        let rot = Rotation::from_euler_angles(0.3, -0.8, 1.2);
+        (0..200)
+            .map(|i| {
+                let t = i as Real * 0.37;
+                rot * Point::new(5.0 * t.sin(), 1.5 * (t * 1.7).cos(), 0.3 * (t * 0.3).sin())
+                    + Vector::new(10.0, -3.0, 2.0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fitted_box_contains_points_and_beats_aabb_on_a_rotated_slab() {
+        let pts = cloud();
+        let obb = Obb::from_points(&pts);
+        assert!(pts.iter().all(|p| obb.contains_point(p)));
+        let det = obb.axes.determinant();
+        assert!((det - 1.0).abs() < 1e-4, "axes must be a rotation, det = {det}");
+        assert!(obb.volume() < Aabb::from_points(&pts).volume() * 0.5);
+        for c in obb.corners() {
+            assert!(obb.to_aabb().loosened(1e-4).contains_point(&c));
+        }
+    }
+
+    #[test]
+    fn degenerate_inputs_give_finite_boxes() {
+        let same = vec![Point::new(1.0, 2.0, 3.0); 10];
+        let line: Vec<Point> = (0..10).map(|i| Point::new(i as Real, i as Real, i as Real)).collect();
+        for pts in [vec![], same, line] {
+            let obb = Obb::from_points(&pts);
+            assert!(obb.half_extents.iter().all(|e| e.is_finite() && *e >= 0.0));
+            assert!(pts.iter().all(|p| obb.contains_point(p)));
+        }
+    }
+
+    #[test]
+    fn transformed_and_merged_contain_their_parts() {
+        let a = Obb::from_points(&cloud());
+        let pose = Isometry::new(Vector::new(1.0, 2.0, -3.0), Vector::new(0.2, 0.5, -1.0));
+        let moved = a.transformed(&pose);
+        for c in a.corners() {
+            let local = moved.axes.tr_mul(&(pose * c - moved.center));
+            assert!((0..3).all(|i| local[i].abs() <= moved.half_extents[i] * (1.0 + 1e-5)));
+        }
+        let m = a.merged(&moved);
+        for c in a.corners().iter().chain(moved.corners().iter()) {
+            assert!(m.contains_point(c));
+        }
+        assert!(a.inner_radius() <= a.outer_radius());
+    }
+}

@@ -1,0 +1,161 @@
+//! Exact orientation predicates on `f32` points.
+//!
+//! Every `f32` lifts into `f64` without loss, and Shewchuk's adaptive predicates (the `robust`
+//! crate) decide the sign of a determinant of `f64` inputs exactly. The common case never reaches
+//! them: a floating-point evaluation whose forward error bound already fixes the sign answers
+//! first, so exactness costs a few comparisons unless a configuration is (nearly) degenerate.
+
+use crate::math::{Point, Real};
+use std::cmp::Ordering;
+
+/// Shewchuk's bound on the relative error of a 3×3 determinant evaluated as a sum of three
+/// products of a difference and a 2×2 minor: `(7 + 56ε)ε` with `ε = 2⁻⁵³`.
+const ORIENT3D_ERROR_BOUND: f64 = (7.0 + 56.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
+
+/// Sign of `((b - a) × (c - a)) · (d - a)`: positive when `d` lies on the side of the plane
+/// `(a, b, c)` that its right-handed normal points to; zero exactly when the four are coplanar.
+pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> Ordering {
+    // `robust` evaluates det[a-d, b-d, c-d], which is the negation of our convention.
+    let r = robust::orient3d(coord3(a), coord3(b), coord3(c), coord3(d));
+    0.0.partial_cmp(&r).unwrap_or(Ordering::Equal)
+}
+
+/// Sign of `(b - a) × (c - a)` for 2-D points: positive when `a, b, c` turn counter-clockwise.
+pub fn orient2d(a: [Real; 2], b: [Real; 2], c: [Real; 2]) -> Ordering {
+    let r = robust::orient2d(coord2(a), coord2(b), coord2(c));
+    r.partial_cmp(&0.0).unwrap_or(Ordering::Equal)
+}
+
+/// `true` when the three points are collinear (including repeated points), decided exactly:
+/// a 3-D triangle has zero area iff its projections on the three coordinate planes all do.
+pub fn collinear(a: &Point, b: &Point, c: &Point) -> bool {
+    (0..3).all(|axis| {
+        let (pa, pb, pc) = (project(a, axis), project(b, axis), project(c, axis));
+        orient2d(pa, pb, pc) == Ordering::Equal
+    })
+}
+
+/// Drops coordinate `axis` of `p`, keeping the other two in cyclic order (`axis + 1`, `axis + 2`),
+/// so a counter-clockwise turn seen from `+axis` stays counter-clockwise.
+#[inline]
+pub fn project(p: &Point, axis: usize) -> [Real; 2] {
+    [p[(axis + 1) % 3], p[(axis + 2) % 3]]
+}
+
+/// The plane of one triangle, prepared for many side tests: the normal is computed once in `f64`
+/// together with the magnitudes that bound its rounding error.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlaneSide {
+    a: Point,
+    b: Point,
+    c: Point,
+    origin: [f64; 3],
+    normal: [f64; 3],
+    /// Per component, the sum of the absolute values of the two products forming the normal.
+    normal_magnitude: [f64; 3],
+}
+
+impl PlaneSide {
+    pub(crate) fn new(a: &Point, b: &Point, c: &Point) -> Self {
+        let origin = lift(a);
+        let u = sub(&lift(b), &origin);
+        let v = sub(&lift(c), &origin);
+        let normal = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        let normal_magnitude = [
+            (u[1] * v[2]).abs() + (u[2] * v[1]).abs(),
+            (u[2] * v[0]).abs() + (u[0] * v[2]).abs(),
+            (u[0] * v[1]).abs() + (u[1] * v[0]).abs(),
+        ];
+        Self { a: *a, b: *b, c: *c, origin, normal, normal_magnitude }
+    }
+
+    /// Exact side of `p` (as [`orient3d`]`(a, b, c, p)`) and an approximate signed distance
+    /// scaled by the normal's length, of the same sign, used only to interpolate crossings.
+    #[inline]
+    pub(crate) fn side(&self, p: &Point) -> (Ordering, f64) {
+        let w = sub(&lift(p), &self.origin);
+        let value = w[0] * self.normal[0] + w[1] * self.normal[1] + w[2] * self.normal[2];
+        let permanent = w[0].abs() * self.normal_magnitude[0]
+            + w[1].abs() * self.normal_magnitude[1]
+            + w[2].abs() * self.normal_magnitude[2];
+        if value.abs() > ORIENT3D_ERROR_BOUND * permanent {
+            (value.partial_cmp(&0.0).unwrap_or(Ordering::Equal), value)
+        } else {
+            let exact = orient3d(&self.a, &self.b, &self.c, p);
+            // Keep the value's sign consistent with the exact one, for interpolation.
+            let value = match exact {
+                Ordering::Equal => 0.0,
+                Ordering::Greater => value.max(f64::MIN_POSITIVE),
+                Ordering::Less => value.min(-f64::MIN_POSITIVE),
+            };
+            (exact, value)
+        }
+    }
+
+    /// The normal `(b - a) × (c - a)` in `f64` (rounded, never used to decide a sign).
+    pub(crate) fn normal(&self) -> [f64; 3] {
+        self.normal
+    }
+}
+
+#[inline]
+fn coord3(p: &Point) -> robust::Coord3D<f64> {
+    robust::Coord3D { x: p.x as f64, y: p.y as f64, z: p.z as f64 }
+}
+
+#[inline]
+fn coord2(p: [Real; 2]) -> robust::Coord<f64> {
+    robust::Coord { x: p[0] as f64, y: p[1] as f64 }
+}
+
+#[inline]
+pub(crate) fn lift(p: &Point) -> [f64; 3] {
+    [p.x as f64, p.y as f64, p.z as f64]
+}
+
+#[inline]
+fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: Real, y: Real, z: Real) -> Point {
+        Point::new(x, y, z)
+    }
+
+    #[test]
+    fn orient3d_sign_convention() {
+        let (a, b, c) = (p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0));
+        assert_eq!(orient3d(&a, &b, &c, &p(0.0, 0.0, 1.0)), Ordering::Greater);
+        assert_eq!(orient3d(&a, &b, &c, &p(0.3, 0.3, -1.0)), Ordering::Less);
+        assert_eq!(orient3d(&a, &b, &c, &p(5.0, -7.0, 0.0)), Ordering::Equal);
+        assert_eq!(orient2d([0.0, 0.0], [1.0, 0.0], [0.0, 1.0]), Ordering::Greater);
+    }
+
+    #[test]
+    fn plane_side_agrees_with_exact_predicate_on_near_coplanar_points() {
+        // Points a hair off a skew plane: the filter must defer to the exact predicate.
+        let (a, b, c) = (p(0.1, 0.2, 0.3), p(1.7, 0.9, -0.4), p(-0.6, 1.3, 0.8));
+        let plane = PlaneSide::new(&a, &b, &c);
+        for i in 0..2000 {
+            let t = i as Real / 2000.0;
+            let q = a + (b - a) * t + (c - a) * (1.0 - t) * 0.5;
+            for dz in [0.0, Real::EPSILON, -Real::EPSILON, 1e-30] {
+                let probe = q + Vector3::new(0.0, 0.0, dz);
+                assert_eq!(plane.side(&probe).0, orient3d(&a, &b, &c, &probe));
+            }
+        }
+    }
+
+    #[test]
+    fn collinear_is_exact() {
+        assert!(collinear(&p(0.0, 0.0, 0.0), &p(1.0, 1.0, 1.0), &p(3.0, 3.0, 3.0)));
+        assert!(collinear(&p(1.0, 2.0, 3.0), &p(1.0, 2.0, 3.0), &p(1.0, 2.0, 3.0)));
+        assert!(!collinear(&p(0.0, 0.0, 0.0), &p(1.0, 1.0, 1.0), &p(3.0, 3.0, 3.000_001)));
+    }
+
+    use nalgebra::Vector3;
+}

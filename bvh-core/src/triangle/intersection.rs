@@ -1,0 +1,306 @@
+//! Exact triangle–triangle intersection, after Guigue & Devillers (2003).
+//!
+//! Every decision is a sign of an orientation determinant taken exactly
+//! ([`crate::predicates`]), so the answer is the true one for the `f32` input: touching
+//! triangles (a shared vertex, a vertex on an edge or face, collinear edges, coplanar overlap)
+//! intersect, and triangles any positive distance apart do not. Zero-area triangles are the
+//! segments they span. Only the *geometry* returned by [`triangle_intersection`] is rounded.
+
+use super::segment::{
+    injective_axis, point_in_triangle_2d, project_triangle, segment_intersects_triangle,
+    segments_intersect_2d,
+};
+use super::{Segment, Triangle, closest_points_triangles};
+use crate::math::{Point, Real};
+use crate::predicates::{PlaneSide, lift, orient3d};
+use std::cmp::Ordering::{self, Equal, Greater, Less};
+
+/// Exact: `true` when the two closed triangles share a point.
+pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
+    match classify(t1, t2) {
+        Relation::Disjoint => false,
+        Relation::Crossing(pair) => pair.intervals_overlap(),
+        Relation::Coplanar => coplanar_intersect(t1, t2),
+        Relation::FirstDegenerate => degenerate_intersects(t1, t2),
+        Relation::SecondDegenerate => degenerate_intersects(t2, t1),
+    }
+}
+
+/// Where two triangles meet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TriangleIntersection {
+    /// The triangles cross (or one of them is degenerate): they share this segment, which is a
+    /// single point when they only touch.
+    Segment(Segment),
+    /// The triangles are coplanar and share this convex polygon.
+    Polygon(CoplanarPolygon),
+}
+
+/// A convex polygon of up to six vertices: the overlap of two coplanar triangles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoplanarPolygon {
+    vertices: [Point; 6],
+    len: usize,
+}
+
+impl CoplanarPolygon {
+    /// The vertices in order around the polygon (at least one).
+    pub fn vertices(&self) -> &[Point] {
+        &self.vertices[..self.len]
+    }
+}
+
+/// The intersection of two triangles, or `None` when they are disjoint. Whether they intersect
+/// is decided exactly (as [`triangles_intersect`]); the returned points are computed in `f64`
+/// and rounded, so they lie on both triangles up to rounding.
+pub fn triangle_intersection(t1: &Triangle, t2: &Triangle) -> Option<TriangleIntersection> {
+    let geometry = match classify(t1, t2) {
+        Relation::Disjoint => return None,
+        Relation::Crossing(pair) => {
+            if !pair.intervals_overlap() {
+                return None;
+            }
+            TriangleIntersection::Segment(pair.shared_segment())
+        }
+        Relation::Coplanar => {
+            if !coplanar_intersect(t1, t2) {
+                return None;
+            }
+            coplanar_overlap(t1, t2)
+        }
+        Relation::FirstDegenerate | Relation::SecondDegenerate => {
+            if !triangles_intersect(t1, t2) {
+                return None;
+            }
+            // A zero-area triangle meets the other in a point or segment; report the closest
+            // points' midpoint, which is one point of it.
+            let c = closest_points_triangles(t1, t2);
+            let mid = nalgebra::center(&c.on_a, &c.on_b);
+            TriangleIntersection::Segment(Segment::new(mid, mid))
+        }
+    };
+    Some(geometry)
+}
+
+/// How two triangles stand relative to each other's planes.
+enum Relation {
+    /// One triangle lies strictly on one side of the other's plane.
+    Disjoint,
+    /// Neither is degenerate, they are not coplanar, and each meets the other's plane.
+    Crossing(CanonicalPair),
+    /// Both non-degenerate, in one plane.
+    Coplanar,
+    /// The first triangle has zero area.
+    FirstDegenerate,
+    /// The second triangle has zero area (and the first does not).
+    SecondDegenerate,
+}
+
+fn classify(t1: &Triangle, t2: &Triangle) -> Relation {
+    let plane1 = PlaneSide::new(&t1.a, &t1.b, &t1.c);
+    let d2 = t2.vertices().map(|v| plane1.side(&v));
+    if one_side(&d2) {
+        return Relation::Disjoint;
+    }
+    if d2.iter().all(|d| d.0 == Equal) {
+        // Either t1 spans no plane, or t2 lies in t1's plane.
+        return if t1.is_degenerate() {
+            Relation::FirstDegenerate
+        } else if t2.is_degenerate() {
+            Relation::SecondDegenerate
+        } else {
+            Relation::Coplanar
+        };
+    }
+    let plane2 = PlaneSide::new(&t2.a, &t2.b, &t2.c);
+    let d1 = t1.vertices().map(|v| plane2.side(&v));
+    if one_side(&d1) {
+        return Relation::Disjoint;
+    }
+    if d1.iter().all(|d| d.0 == Equal) {
+        // t1 is in t2's plane but t2 is not in t1's: t2 spans no plane.
+        return Relation::SecondDegenerate;
+    }
+    Relation::Crossing(CanonicalPair::new(t1, d1, t2, d2, plane1.normal(), plane2.normal()))
+}
+
+/// All three vertices strictly on the same side.
+fn one_side(d: &[(Ordering, f64); 3]) -> bool {
+    d[0].0 != Equal && d[0].0 == d[1].0 && d[1].0 == d[2].0
+}
+
+/// Two crossing triangles rotated so that each one's first vertex (its apex) is alone on its
+/// side of the other's plane, and oriented so that both apexes are on the non-negative side.
+/// Each triangle then meets the line common to both planes in an interval whose ends are
+/// ordered the same way, and the triangles intersect iff the intervals overlap: two orientation
+/// signs (Guigue & Devillers 2003, §3).
+struct CanonicalPair {
+    t1: [Point; 3],
+    t2: [Point; 3],
+    /// Approximate signed distances of `t1`'s vertices to `t2`'s plane, and vice versa, in the
+    /// canonical orientation (for the interval ends only).
+    d1: [f64; 3],
+    d2: [f64; 3],
+    /// Direction of the common line (rounded).
+    direction: [f64; 3],
+}
+
+impl CanonicalPair {
+    fn new(
+        t1: &Triangle,
+        d1: [(Ordering, f64); 3],
+        t2: &Triangle,
+        d2: [(Ordering, f64); 3],
+        n1: [f64; 3],
+        n2: [f64; 3],
+    ) -> Self {
+        let (mut v1, mut s1, flip2) = apex_first(t1.vertices(), d1);
+        let (mut v2, mut s2, flip1) = apex_first(t2.vertices(), d2);
+        // Reversing a triangle's orientation negates the side values measured against its plane.
+        if flip2 {
+            v2.swap(1, 2);
+            s2.swap(1, 2);
+            s1 = s1.map(|x| -x);
+        }
+        if flip1 {
+            v1.swap(1, 2);
+            s1.swap(1, 2);
+            s2 = s2.map(|x| -x);
+        }
+        let direction = cross(&n1, &n2);
+        Self { t1: v1, t2: v2, d1: s1, d2: s2, direction }
+    }
+
+    /// The exact overlap test of the two intervals on the common line.
+    fn intervals_overlap(&self) -> bool {
+        let [p1, q1, r1] = &self.t1;
+        let [p2, q2, r2] = &self.t2;
+        orient3d(q1, p2, p1, q2) != Greater && orient3d(p1, p2, r1, r2) != Greater
+    }
+
+    /// The shared segment, from the four interval ends (rounded).
+    fn shared_segment(&self) -> Segment {
+        let (i1, j1) = plane_crossing_ends(&self.t1, &self.d1);
+        let (i2, j2) = plane_crossing_ends(&self.t2, &self.d2);
+        let key = |p: &[f64; 3]| dot(p, &self.direction);
+        let sorted = |a: [f64; 3], b: [f64; 3]| if key(&a) <= key(&b) { (a, b) } else { (b, a) };
+        let (lo1, hi1) = sorted(i1, j1);
+        let (lo2, hi2) = sorted(i2, j2);
+        let lo = if key(&lo1) >= key(&lo2) { lo1 } else { lo2 };
+        let hi = if key(&hi1) <= key(&hi2) { hi1 } else { hi2 };
+        if key(&lo) <= key(&hi) {
+            Segment::new(lower(&lo), lower(&hi))
+        } else {
+            // The exact test says they touch; rounding put the ends in the wrong order.
+            let mid = lower(&[(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5, (lo[2] + hi[2]) * 0.5]);
+            Segment::new(mid, mid)
+        }
+    }
+}
+
+/// Rotates the vertices so the one alone on its side comes first. The flag says whether the
+/// other triangle must be reversed to put that apex on the non-negative side.
+fn apex_first(v: [Point; 3], d: [(Ordering, f64); 3]) -> ([Point; 3], [f64; 3], bool) {
+    let sign = d.map(|x| x.0);
+    // The apex is the vertex whose side differs from both others, preferring a strict side;
+    // with one vertex on the plane and the others on one side, that vertex is the apex.
+    let apex = (0..3)
+        .find(|&i| sign[i] != Equal && sign[(i + 1) % 3] != sign[i] && sign[(i + 2) % 3] != sign[i])
+        .or_else(|| (0..3).find(|&i| sign[(i + 1) % 3] == sign[(i + 2) % 3]))
+        .unwrap_or(0);
+    let others_positive = sign[(apex + 1) % 3] == Greater || sign[(apex + 2) % 3] == Greater;
+    let flip = sign[apex] == Less || (sign[apex] == Equal && others_positive);
+    let rot = |k: usize| (apex + k) % 3;
+    ([v[rot(0)], v[rot(1)], v[rot(2)]], [d[rot(0)].1, d[rot(1)].1, d[rot(2)].1], flip)
+}
+
+/// Where the apex's two edges meet the other plane (an end is the vertex itself when it lies
+/// on the plane).
+fn plane_crossing_ends(v: &[Point; 3], d: &[f64; 3]) -> ([f64; 3], [f64; 3]) {
+    let p = lift(&v[0]);
+    let end = |k: usize| {
+        let q = lift(&v[k]);
+        let denom = d[0] - d[k];
+        if denom == 0.0 {
+            return q;
+        }
+        let t = (d[0] / denom).clamp(0.0, 1.0);
+        [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, p[2] + (q[2] - p[2]) * t]
+    };
+    (end(1), end(2))
+}
+
+fn coplanar_intersect(t1: &Triangle, t2: &Triangle) -> bool {
+    let axis = injective_axis(t1);
+    let (p1, p2) = (project_triangle(t1, axis), project_triangle(t2, axis));
+    let edges = |t: [[Real; 2]; 3]| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]];
+    edges(p1).iter().any(|e1| edges(p2).iter().any(|e2| segments_intersect_2d(*e1, *e2)))
+        || point_in_triangle_2d(p2[0], p1)
+        || point_in_triangle_2d(p1[0], p2)
+}
+
+/// `degenerate` spans a segment (or point): it meets `other` iff one of its edges does.
+fn degenerate_intersects(degenerate: &Triangle, other: &Triangle) -> bool {
+    degenerate.edges().iter().any(|e| segment_intersects_triangle(e, other))
+}
+
+/// The overlap polygon of two coplanar triangles: `t2` clipped by the three half-planes of
+/// `t1`'s edges (Sutherland–Hodgman, in `f64`).
+fn coplanar_overlap(t1: &Triangle, t2: &Triangle) -> TriangleIntersection {
+    let n = PlaneSide::new(&t1.a, &t1.b, &t1.c).normal();
+    let v1 = t1.vertices().map(|p| lift(&p));
+    let mut poly: Vec<[f64; 3]> = t2.vertices().iter().map(lift).collect();
+    for k in 0..3 {
+        let (a, b) = (v1[k], v1[(k + 1) % 3]);
+        // Inward normal of edge a→b within the plane.
+        let inward = cross(&n, &sub(&b, &a));
+        let side = |p: &[f64; 3]| dot(&sub(p, &a), &inward);
+        let mut clipped = Vec::with_capacity(poly.len() + 1);
+        for (i, p) in poly.iter().enumerate() {
+            let q = &poly[(i + 1) % poly.len()];
+            let (sp, sq) = (side(p), side(q));
+            if sp >= 0.0 {
+                clipped.push(*p);
+            }
+            if (sp >= 0.0) != (sq >= 0.0) {
+                let t = sp / (sp - sq);
+                clipped.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, p[2] + (q[2] - p[2]) * t]);
+            }
+        }
+        poly = clipped;
+        if poly.is_empty() {
+            break;
+        }
+    }
+    if poly.is_empty() {
+        // The exact test says they touch; rounding clipped the contact away.
+        let c = closest_points_triangles(t1, t2);
+        let mid = nalgebra::center(&c.on_a, &c.on_b);
+        return TriangleIntersection::Segment(Segment::new(mid, mid));
+    }
+    let mut vertices = [Point::origin(); 6];
+    let mut len = 0;
+    for p in poly.iter().map(lower) {
+        if len < 6 && (len == 0 || vertices[len - 1] != p) && (len < 2 || p != vertices[0]) {
+            vertices[len] = p;
+            len += 1;
+        }
+    }
+    TriangleIntersection::Polygon(CoplanarPolygon { vertices, len })
+}
+
+fn lower(p: &[f64; 3]) -> Point {
+    Point::new(p[0] as Real, p[1] as Real, p[2] as Real)
+}
+
+fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}

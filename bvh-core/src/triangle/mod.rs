@@ -1,0 +1,78 @@
+//! Triangles and the predicates on them: exact intersection tests, box overlap, closest points.
+//!
+//! A triangle is the closed convex hull of its three vertices, so a zero-area triangle is the
+//! segment (or point) it spans and every predicate here treats it as exactly that.
+
+mod box_overlap;
+mod closest;
+mod intersection;
+mod segment;
+
+pub use box_overlap::{triangle_aabb_overlap, triangle_obb_overlap};
+pub use closest::{
+    ClosestPoints, closest_point_on_segment, closest_point_on_triangle, closest_points_segments,
+    closest_points_triangles,
+};
+pub use intersection::{CoplanarPolygon, TriangleIntersection, triangle_intersection, triangles_intersect};
+pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
+
+use crate::aabb::Aabb;
+use crate::math::{Isometry, Point, Real, Vector};
+
+/// A triangle given by its three vertices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Triangle {
+    /// First vertex.
+    pub a: Point,
+    /// Second vertex.
+    pub b: Point,
+    /// Third vertex.
+    pub c: Point,
+}
+
+impl Triangle {
+    /// The triangle with these vertices.
+    pub fn new(a: Point, b: Point, c: Point) -> Self {
+        Self { a, b, c }
+    }
+
+    /// The vertices in order.
+    pub fn vertices(&self) -> [Point; 3] {
+        [self.a, self.b, self.c]
+    }
+
+    /// The three edges `ab`, `bc`, `ca`.
+    pub fn edges(&self) -> [Segment; 3] {
+        [Segment::new(self.a, self.b), Segment::new(self.b, self.c), Segment::new(self.c, self.a)]
+    }
+
+    /// `(b - a) × (c - a)`: twice the area, along the right-handed normal (zero when degenerate).
+    pub fn scaled_normal(&self) -> Vector {
+        (self.b - self.a).cross(&(self.c - self.a))
+    }
+
+    /// Area.
+    pub fn area(&self) -> Real {
+        0.5 * self.scaled_normal().norm()
+    }
+
+    /// Centroid.
+    pub fn centroid(&self) -> Point {
+        Point::from((self.a.coords + self.b.coords + self.c.coords) / 3.0)
+    }
+
+    /// `true` when the vertices are collinear (or repeated), decided exactly.
+    pub fn is_degenerate(&self) -> bool {
+        crate::predicates::collinear(&self.a, &self.b, &self.c)
+    }
+
+    /// Bounding box.
+    pub fn aabb(&self) -> Aabb {
+        Aabb::from_points(&self.vertices())
+    }
+
+    /// The triangle moved by `pose`.
+    pub fn transformed(&self, pose: &Isometry) -> Self {
+        Self { a: pose * self.a, b: pose * self.b, c: pose * self.c }
+    }
+}
