@@ -1,0 +1,148 @@
+//! The fast triangle–triangle and segment–triangle tests against the exact reference.
+//!
+//! Both are exact, so they must agree on every pair, touching ones included (touching counts as
+//! intersecting). The default run covers 120,000 pairs per CI run; the ignored run covers 10^6
+//! and prints the counts per kind.
+
+mod common;
+
+use bvh_core::triangle::{Segment, TriangleIntersection, closest_point_on_triangle};
+use bvh_core::{Triangle, segment_intersects_triangle, triangle_intersection, triangles_intersect};
+use common::configurations::{Kind, pair};
+use common::reference;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+/// Checks one pair both ways round and returns the reference verdict.
+#[track_caller]
+fn check(kind: Kind, t1: &Triangle, t2: &Triangle) -> bool {
+    let expected = reference::triangles_meet(t1, t2);
+    assert_eq!(triangles_intersect(t1, t2), expected, "{kind:?}: {t1:?} vs {t2:?}");
+    assert_eq!(triangles_intersect(t2, t1), expected, "{kind:?} swapped: {t2:?} vs {t1:?}");
+    let geometry = triangle_intersection(t1, t2);
+    assert_eq!(geometry.is_some(), expected, "{kind:?}: geometry disagrees for {t1:?} vs {t2:?}");
+    if let Some(g) = geometry {
+        check_geometry_on_both(&g, t1, t2);
+    }
+    for e in t1.edges() {
+        assert_eq!(
+            segment_intersects_triangle(&e, t2),
+            reference::segment_meets_triangle(&e.a, &e.b, t2),
+            "{kind:?}: segment {e:?} vs {t2:?}"
+        );
+    }
+    expected
+}
+
+/// Every reported point lies on both triangles, up to rounding relative to their size.
+#[track_caller]
+fn check_geometry_on_both(g: &TriangleIntersection, t1: &Triangle, t2: &Triangle) {
+    let points: Vec<_> = match g {
+        TriangleIntersection::Segment(s) => vec![s.a, s.b],
+        TriangleIntersection::Polygon(p) => p.vertices().to_vec(),
+    };
+    let scale = t1.aabb().merged(&t2.aabb()).extents().amax().max(f32::MIN_POSITIVE);
+    for p in points {
+        for t in [t1, t2] {
+            let d = (closest_point_on_triangle(&p, t) - p).norm();
+            assert!(d <= 1e-4 * scale, "contact point {p:?} is {d} from {t:?} (scale {scale})");
+        }
+    }
+}
+
+fn run(kind: Kind, seed: u64) -> bool {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (t1, t2) = pair(kind, &mut rng);
+    check(kind, &t1, &t2)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test] fn generic(seed: u64) { run(Kind::Generic, seed); }
+    #[test] fn clustered(seed: u64) { run(Kind::Clustered, seed); }
+    #[test] fn shared_vertex(seed: u64) { run(Kind::SharedVertex, seed); }
+    #[test] fn vertex_on_edge(seed: u64) { run(Kind::VertexOnEdge, seed); }
+    #[test] fn vertex_on_face(seed: u64) { run(Kind::VertexOnFace, seed); }
+    #[test] fn coplanar(seed: u64) { run(Kind::Coplanar, seed); }
+    #[test] fn collinear_edges(seed: u64) { run(Kind::CollinearEdges, seed); }
+    #[test] fn near_miss(seed: u64) { run(Kind::NearMiss, seed); }
+    #[test] fn rotated_touching(seed: u64) { run(Kind::Rotated, seed); }
+    #[test] fn degenerate(seed: u64) { run(Kind::Degenerate, seed); }
+    #[test] fn scaled_exact(seed: u64) { run(Kind::ScaledExact, seed); }
+    #[test] fn scaled_rounded(seed: u64) { run(Kind::ScaledRounded, seed); }
+}
+
+/// Pairs built to share a point always intersect; every other kind must produce both verdicts
+/// often enough to be a real test of both branches.
+#[test]
+fn every_kind_exercises_its_verdicts() {
+    let always = [Kind::SharedVertex, Kind::VertexOnEdge, Kind::VertexOnFace];
+    for kind in Kind::ALL {
+        let hits = (0..2000).filter(|&s| run(kind, s)).count();
+        if always.contains(&kind) {
+            assert_eq!(hits, 2000, "{kind:?}");
+        } else {
+            assert!((20..1980).contains(&hits), "{kind:?}: {hits} of 2000 intersect");
+        }
+    }
+}
+
+#[test]
+fn touching_pairs_intersect() {
+    let p = |x: f32, y: f32, z: f32| bvh_core::Point::new(x, y, z);
+    let base = Triangle::new(p(0.0, 0.0, 0.0), p(4.0, 0.0, 0.0), p(0.0, 4.0, 0.0));
+    let cases = [
+        ("shared vertex", Triangle::new(p(4.0, 0.0, 0.0), p(5.0, 1.0, 1.0), p(6.0, -1.0, 2.0)), true),
+        ("vertex on edge", Triangle::new(p(2.0, 0.0, 0.0), p(2.0, -1.0, 1.0), p(3.0, -1.0, 2.0)), true),
+        ("vertex on face", Triangle::new(p(1.0, 1.0, 0.0), p(1.0, 1.0, 3.0), p(2.0, 1.0, 3.0)), true),
+        ("coplanar overlap", Triangle::new(p(1.0, 1.0, 0.0), p(5.0, 1.0, 0.0), p(1.0, 5.0, 0.0)), true),
+        ("coplanar edge contact", Triangle::new(p(4.0, 0.0, 0.0), p(0.0, 4.0, 0.0), p(4.0, 4.0, 0.0)), true),
+        ("coplanar disjoint", Triangle::new(p(3.0, 3.0, 0.0), p(5.0, 3.0, 0.0), p(3.0, 5.0, 0.0)), false),
+        ("collinear edges", Triangle::new(p(3.0, 0.0, 0.0), p(6.0, 0.0, 0.0), p(4.0, -2.0, 1.0)), true),
+        ("parallel planes", Triangle::new(p(0.0, 0.0, 1e-6), p(4.0, 0.0, 1e-6), p(0.0, 4.0, 1e-6)), false),
+        (
+            "a hair above the face",
+            Triangle::new(p(1.0, 1.0, 1e-30), p(1.0, 1.0, 3.0), p(2.0, 1.0, 3.0)),
+            false,
+        ),
+    ];
+    for (name, t, expected) in cases {
+        assert_eq!(check(Kind::Generic, &base, &t), expected, "{name}");
+    }
+    // The coplanar overlap is reported as a polygon, the crossing as a segment.
+    assert!(matches!(triangle_intersection(&base, &cases[3].1), Some(TriangleIntersection::Polygon(_))));
+    let crossing = Triangle::new(p(1.0, 1.0, -1.0), p(1.0, 1.0, 1.0), p(1.0, 3.0, 0.0));
+    match triangle_intersection(&base, &crossing) {
+        Some(TriangleIntersection::Segment(Segment { a, b })) => {
+            let mut ends = [a.y, b.y];
+            ends.sort_by(f32::total_cmp);
+            assert!((ends[0] - 1.0).abs() < 1e-6 && (ends[1] - 3.0).abs() < 1e-6, "{a:?} {b:?}");
+        }
+        other => panic!("expected a segment, got {other:?}"),
+    }
+}
+
+/// 10^6 pairs; prints, per kind, how many intersect and confirms zero disagreements.
+#[test]
+#[ignore = "long: cargo test -p bvh-core --release --test triangle_exact -- --ignored --nocapture"]
+fn million_pairs() {
+    let mut counts: BTreeMap<Kind, (u64, u64)> = BTreeMap::new();
+    let per_kind = 1_000_000 / Kind::ALL.len() as u64 + 1;
+    for kind in Kind::ALL {
+        for seed in 0..per_kind {
+            let hit = run(kind, 0x5eed_0000_0000 + seed);
+            let entry = counts.entry(kind).or_default();
+            entry.0 += 1;
+            entry.1 += hit as u64;
+        }
+    }
+    let total: u64 = counts.values().map(|c| c.0).sum();
+    for (kind, (n, hits)) in &counts {
+        println!("{kind:?}: {n} pairs, {hits} intersecting, 0 disagreements");
+    }
+    println!("total: {total} pairs, 0 disagreements");
+    assert!(total >= 1_000_000);
+}
