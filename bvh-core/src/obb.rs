@@ -49,11 +49,13 @@ impl Obb {
         let stored: [f64; 3] = std::array::from_fn(|j| {
             center.x as f64 * cols[j][0] + center.y as f64 * cols[j][1] + center.z as f64 * cols[j][2]
         });
+        // Containment is later checked in f32, whose error grows with the distance from the
+        // centre, not with the extent along an axis (a flat box is thin but may be wide).
+        let reach = points.iter().map(|p| (p - Point::from(center)).norm()).fold(0.0, Real::max);
+        let padding = 8.0 * Real::EPSILON as f64 * reach as f64;
         let half = Vector::from_fn(|j, _| {
             let h = (hi[j] - stored[j]).max(stored[j] - lo[j]);
-            // Pad by the rounding of projecting in f32 later on, relative to the coordinates.
-            let scale = lo[j].abs().max(hi[j].abs());
-            next_up((h + scale * 4.0 * Real::EPSILON as f64) as Real)
+            next_up((h + padding) as Real)
         });
         Self { center: Point::from(center), axes: *axes, half_extents: half }
     }
