@@ -4,12 +4,13 @@
 //! Each benchmark cycles through 1,024 pre-generated pairs (about half overlapping), so the
 //! reported time is the mean cost of one test over a realistic mix of outcomes.
 
+use bvh_bench::parry_bridge;
 use bvh_core::{Isometry, Matrix, Obb, Overlap, Point, RelativePose, Rotation, Triangle, Vector};
 use bvh_core::{obb_prejudge, triangles_intersect};
 use criterion::{Criterion, criterion_group, criterion_main};
-use parry3d::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVector};
+use parry3d::math::Pose as ParryPose;
 use parry3d::query::details::{intersection_test_cuboid_cuboid, intersection_test_support_map_support_map};
-use parry3d::shape::{Cuboid, Triangle as ParryTriangle};
+use parry3d::shape::Cuboid;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -22,15 +23,6 @@ fn vector(rng: &mut impl Rng, half: f32) -> Vector {
 
 fn rotation(rng: &mut impl Rng) -> Rotation {
     Rotation::from_scaled_axis(vector(rng, std::f32::consts::PI))
-}
-
-fn parry_vector(v: &Vector) -> ParryVector {
-    ParryVector::new(v.x, v.y, v.z)
-}
-
-fn parry_pose(iso: &Isometry) -> ParryPose {
-    let q = iso.rotation.coords;
-    ParryPose::from_parts(parry_vector(&iso.translation.vector), ParryRotation::from_xyzw(q.x, q.y, q.z, q.w))
 }
 
 struct BoxCase {
@@ -54,7 +46,11 @@ fn box_cases() -> Vec<BoxCase> {
                 a: centred(ha),
                 b: centred(hb),
                 relative: RelativePose::from(&pose),
-                parry: (Cuboid::new(parry_vector(&ha)), Cuboid::new(parry_vector(&hb)), parry_pose(&pose)),
+                parry: (
+                    Cuboid::new(parry_bridge::vector(&ha)),
+                    Cuboid::new(parry_bridge::vector(&hb)),
+                    parry_bridge::pose(&pose),
+                ),
             }
         })
         .collect()
@@ -111,10 +107,8 @@ fn triangles(c: &mut Criterion) {
     let intersecting = cases.iter().filter(|(a, b)| triangles_intersect(a, b)).count();
     eprintln!("triangle pairs: {intersecting} of {PAIRS} intersect");
     cycle(c, "triangle_triangle/ours_exact", &cases, |(a, b)| triangles_intersect(a, b));
-    let to_parry = |t: &Triangle| {
-        ParryTriangle::new(parry_vector(&t.a.coords), parry_vector(&t.b.coords), parry_vector(&t.c.coords))
-    };
-    let parry_cases: Vec<_> = cases.iter().map(|(a, b)| (to_parry(a), to_parry(b))).collect();
+    let parry_cases: Vec<_> =
+        cases.iter().map(|(a, b)| (parry_bridge::triangle(a), parry_bridge::triangle(b))).collect();
     cycle(c, "triangle_triangle/parry_gjk", &parry_cases, |(a, b)| {
         intersection_test_support_map_support_map(&ParryPose::IDENTITY, a, b)
     });

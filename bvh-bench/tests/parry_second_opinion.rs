@@ -4,28 +4,20 @@
 //! Disagreements are classified, not trusted: boxes by their separation measured in `f64`
 //! over the 15 SAT axes, triangles by the exact reference and the exact-sign distance.
 
+// The exact reference and the configuration generators are bvh-core's test support.
+#[path = "../../bvh-core/tests/common/mod.rs"]
 mod common;
 
-use bvh_core::{
-    Isometry, Matrix, Obb, Overlap, Point, PreJudge, Real, RelativePose, Rotation, Triangle, Vector,
-};
+use bvh_bench::parry_bridge::{pose as parry_pose, triangle as parry_triangle, vector as parry_vec};
+use bvh_core::{Isometry, Matrix, Obb, Overlap, Point, PreJudge, Real, RelativePose, Rotation, Vector};
 use bvh_core::{closest_points_triangles, obb_prejudge, triangles_intersect};
 use common::configurations::{Kind, pair, random_rotation, random_vector};
 use nalgebra::{Matrix3, Vector3};
-use parry3d::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVector};
+use parry3d::math::Pose as ParryPose;
 use parry3d::query::details::{intersection_test_cuboid_cuboid, intersection_test_support_map_support_map};
-use parry3d::shape::{Cuboid, Triangle as ParryTriangle};
+use parry3d::shape::Cuboid;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn parry_vec(v: &Vector) -> ParryVector {
-    ParryVector::new(v.x, v.y, v.z)
-}
-
-fn parry_pose(iso: &Isometry) -> ParryPose {
-    let q = iso.rotation.coords;
-    ParryPose::from_parts(parry_vec(&iso.translation.vector), ParryRotation::from_xyzw(q.x, q.y, q.z, q.w))
-}
 
 /// A box test case: two boxes centred at their own origins, and their world poses.
 struct BoxPair {
@@ -186,9 +178,6 @@ fn prejudge_never_contradicts_sat() {
 fn triangle_disagreements_with_parry_are_classified() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x7121_7121);
     let kinds = [Kind::Generic, Kind::Clustered, Kind::NearMiss, Kind::Rotated, Kind::ScaledRounded];
-    let to_parry = |t: &Triangle| {
-        ParryTriangle::new(parry_vec(&t.a.coords), parry_vec(&t.b.coords), parry_vec(&t.c.coords))
-    };
     let per_kind = 4_000;
     for kind in kinds {
         let (mut false_hits, mut misses, mut worst_gap, mut worst_relative) = (0, 0, 0.0f32, 0.0f32);
@@ -198,8 +187,8 @@ fn triangle_disagreements_with_parry_are_classified() {
             assert_eq!(triangles_intersect(&t1, &t2), exact);
             let theirs = intersection_test_support_map_support_map(
                 &ParryPose::IDENTITY,
-                &to_parry(&t1),
-                &to_parry(&t2),
+                &parry_triangle(&t1),
+                &parry_triangle(&t2),
             );
             if theirs && !exact {
                 false_hits += 1;

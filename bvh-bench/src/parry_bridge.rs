@@ -1,0 +1,21 @@
+//! Conversions to parry3d's types, so the same geometry can be handed to both libraries.
+
+use bvh_core::{Isometry, Triangle, Vector};
+use parry3d::math::{Pose, Rotation, Vector as ParryVector};
+use parry3d::shape::Triangle as ParryTriangle;
+
+/// A vector (or point coordinates) as parry's vector.
+pub fn vector(v: &Vector) -> ParryVector {
+    ParryVector::new(v.x, v.y, v.z)
+}
+
+/// A pose as parry's pose (same quaternion, same translation).
+pub fn pose(iso: &Isometry) -> Pose {
+    let q = iso.rotation.coords;
+    Pose::from_parts(vector(&iso.translation.vector), Rotation::from_xyzw(q.x, q.y, q.z, q.w))
+}
+
+/// A triangle as parry's triangle.
+pub fn triangle(t: &Triangle) -> ParryTriangle {
+    ParryTriangle::new(vector(&t.a.coords), vector(&t.b.coords), vector(&t.c.coords))
+}
