@@ -6,7 +6,7 @@
 
 mod common;
 
-use bvh_core::triangle::{Segment, TriangleIntersection, closest_point_on_triangle};
+use bvh_core::triangle::{Segment, TriangleIntersection, closest_point_on_triangle, segments_intersect};
 use bvh_core::{Triangle, segment_intersects_triangle, triangle_intersection, triangles_intersect};
 use common::configurations::{Kind, pair};
 use common::reference;
@@ -32,6 +32,13 @@ fn check(kind: Kind, t1: &Triangle, t2: &Triangle) -> bool {
             reference::segment_meets_triangle(&e.a, &e.b, t2),
             "{kind:?}: segment {e:?} vs {t2:?}"
         );
+        for f in t2.edges() {
+            assert_eq!(
+                segments_intersect(&e, &f),
+                reference::segments_meet(&e.a, &e.b, &f.a, &f.b),
+                "{kind:?}: {e:?} vs {f:?}"
+            );
+        }
     }
     expected
 }
