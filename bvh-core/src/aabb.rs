@@ -6,7 +6,10 @@ use crate::math::{Isometry, Point, Real, Vector};
 ///
 /// [`Aabb::EMPTY`] (inverted corners) is the identity of [`Aabb::merge`], so boxes can be grown
 /// from nothing; every other constructor yields `mins <= maxs`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// `#[repr(C)]` and [`bytemuck::Pod`], so arrays of them can be stored as bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Aabb {
     /// Minimum corner.
     pub mins: Point,

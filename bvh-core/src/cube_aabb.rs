@@ -7,7 +7,10 @@ use crate::sphere::{Sphere, max_distance, mean};
 /// An axis-aligned cube whose half side is the largest *Euclidean* distance from its centre to the
 /// object. The cube therefore contains the object's bounding ball and so the object in every
 /// orientation: a moving object only moves the centre, the cube is never refitted.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// `#[repr(C)]` and [`bytemuck::Pod`], so arrays of them can be stored as bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct CubeAabb {
     /// Centre (the mean of the object's vertices).
     pub center: Point,

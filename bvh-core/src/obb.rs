@@ -6,7 +6,10 @@ use crate::sphere::next_up;
 use nalgebra::SymmetricEigen;
 
 /// A box with its own orthonormal axes.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// `#[repr(C)]` and [`bytemuck::Pod`], so arrays of them can be stored as bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Obb {
     /// Centre.
     pub center: Point,

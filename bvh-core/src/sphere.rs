@@ -3,7 +3,10 @@
 use crate::math::{Isometry, Point, Real};
 
 /// A ball given by its centre and radius.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// `#[repr(C)]` and [`bytemuck::Pod`], so arrays of them can be stored as bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Sphere {
     /// Centre.
     pub center: Point,

@@ -1,0 +1,103 @@
+//! Top-down construction: fit the node's volume, let the split rule divide its triangles,
+//! recurse. Subtrees above a size threshold are built in parallel with rayon; the result is the
+//! same tree whatever the thread count, because the triangle slice is divided deterministically
+//! and the tree is numbered in one sequential depth-first pass afterwards.
+
+use crate::bvh::{Bvh, Child};
+use crate::preset::BuildConfig;
+use crate::root::RootVolume;
+use crate::split::{Split, SplitRule};
+use crate::volume::NodeVolume;
+use bvh_core::{Point, TriMesh};
+
+/// Beyond this depth the builder stops trusting the split rule and halves nodes by count, which
+/// bounds the depth by `MAX_RULE_DEPTH + log2(n)` whatever the geometry.
+pub(crate) const MAX_RULE_DEPTH: usize = 40;
+
+impl<V: NodeVolume> Bvh<V> {
+    /// Builds the hierarchy with the configuration's split rule.
+    pub fn build(mesh: TriMesh, config: &BuildConfig) -> Self {
+        Self::build_with_rule(mesh, config, &config.split)
+    }
+
+    /// Builds the hierarchy with a caller-supplied split rule (the configuration's `split` is
+    /// ignored).
+    pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
+        let mut order: Vec<u32> = (0..mesh.triangle_count() as u32).collect();
+        let builder = Builder { mesh: &mesh, config, rule };
+        let draft = (!order.is_empty()).then(|| builder.node::<V>(&mut order, 0, 0));
+        let mut volumes = Vec::new();
+        let mut children = Vec::new();
+        if let Some(draft) = draft {
+            flatten(draft, &mut volumes, &mut children);
+        }
+        let used: Vec<Point> = mesh.triangles().flat_map(|t| t.vertices()).collect();
+        let root = RootVolume::fit(config.root, &used, &config.fit);
+        Bvh { mesh: mesh.reordered(&order), original: order, volumes, children, root }
+    }
+}
+
+/// A node before numbering.
+enum Draft<V> {
+    Node(V, Box<[Draft<V>; 2]>),
+    Leaf { first: u32, count: u32 },
+}
+
+struct Builder<'a, R> {
+    mesh: &'a TriMesh,
+    config: &'a BuildConfig,
+    rule: &'a R,
+}
+
+impl<R: SplitRule> Builder<'_, R> {
+    /// A node over `triangles`, which sit at leaf-order positions from `first`.
+    fn node<V: NodeVolume>(&self, triangles: &mut [u32], first: u32, depth: usize) -> Draft<V> {
+        let corners: Vec<Point> =
+            triangles.iter().flat_map(|&t| self.mesh.triangle(t as usize).vertices()).collect();
+        let volume = V::fit(&corners, &self.config.fit);
+        drop(corners);
+        let len = triangles.len();
+        let mut k = if depth < MAX_RULE_DEPTH {
+            self.rule.split(self.mesh, triangles, &volume.split_axes())
+        } else {
+            0
+        };
+        if k == 0 || k >= len {
+            k = Split::Median.split(self.mesh, triangles, &volume.split_axes());
+        }
+        let (left, right) = triangles.split_at_mut(k);
+        let k = k as u32;
+        let (l, r) = if len >= self.config.parallel_threshold {
+            rayon::join(|| self.child(left, first, depth + 1), || self.child(right, first + k, depth + 1))
+        } else {
+            (self.child(left, first, depth + 1), self.child(right, first + k, depth + 1))
+        };
+        Draft::Node(volume, Box::new([l, r]))
+    }
+
+    fn child<V: NodeVolume>(&self, triangles: &mut [u32], first: u32, depth: usize) -> Draft<V> {
+        if triangles.len() <= self.config.leaf_size.max(1) {
+            Draft::Leaf { first, count: triangles.len() as u32 }
+        } else {
+            self.node(triangles, first, depth)
+        }
+    }
+}
+
+/// Numbers the draft depth-first into the two arrays.
+fn flatten<V>(draft: Draft<V>, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) {
+    let Draft::Node(volume, kids) = draft else { return };
+    let index = volumes.len();
+    volumes.push(volume);
+    children.push([Child::leaf(0, 0); 2]);
+    for (slot, kid) in kids.into_iter().enumerate() {
+        children[index][slot] = match kid {
+            Draft::Leaf { first, count } => Child::leaf(first, count),
+            node => {
+                let at = volumes.len() as u32;
+                flatten(node, volumes, children);
+                Child::node(at)
+            }
+        };
+    }
+}

@@ -1,0 +1,123 @@
+//! The built hierarchy: a per-object root volume above a binary tree whose nodes live in one
+//! array in depth-first order, with the triangles reordered so every leaf is a contiguous run.
+
+use crate::root::RootVolume;
+use crate::volume::NodeVolume;
+use bvh_core::TriMesh;
+use std::ops::Range;
+
+/// One child slot of a node: another node, or a leaf's run of triangles. Leaves have no volume
+/// of their own: their triangles are tested under the parent's volume (papers 001 §3, 003 §1.3).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Child {
+    first: u32,
+    count: u32,
+}
+
+/// What a [`Child`] slot holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChildRef {
+    /// The node with this index.
+    Node(usize),
+    /// Triangles at these leaf-order positions (possibly none).
+    Leaf(Range<usize>),
+}
+
+impl Child {
+    const NODE: u32 = u32::MAX;
+
+    /// A link to node `index`.
+    pub(crate) fn node(index: u32) -> Self {
+        Self { first: index, count: Self::NODE }
+    }
+
+    /// A leaf of `count` triangles from leaf-order position `first`.
+    pub(crate) fn leaf(first: u32, count: u32) -> Self {
+        Self { first, count }
+    }
+
+    /// What the slot holds.
+    #[inline]
+    pub fn get(&self) -> ChildRef {
+        if self.count == Self::NODE {
+            ChildRef::Node(self.first as usize)
+        } else {
+            ChildRef::Leaf(self.first as usize..self.first as usize + self.count as usize)
+        }
+    }
+}
+
+/// A bounding-volume hierarchy over one mesh, with node volume `V`.
+///
+/// Node `0` is the top of the tree (absent for an empty mesh); a node's child nodes have larger
+/// indices. The mesh is stored with its triangles in leaf order; [`Bvh::original_triangle`]
+/// maps a leaf-order position back to the index the user gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bvh<V> {
+    pub(crate) mesh: TriMesh,
+    pub(crate) original: Vec<u32>,
+    pub(crate) volumes: Vec<V>,
+    pub(crate) children: Vec<[Child; 2]>,
+    pub(crate) root: RootVolume,
+}
+
+impl<V: NodeVolume> Bvh<V> {
+    /// The mesh, triangles in leaf order.
+    pub fn mesh(&self) -> &TriMesh {
+        &self.mesh
+    }
+
+    /// The per-object root volume.
+    pub fn root(&self) -> &RootVolume {
+        &self.root
+    }
+
+    /// Number of nodes (zero for an empty mesh).
+    pub fn node_count(&self) -> usize {
+        self.volumes.len()
+    }
+
+    /// Volume of node `i`.
+    #[inline]
+    pub fn volume(&self, i: usize) -> &V {
+        &self.volumes[i]
+    }
+
+    /// All node volumes in depth-first order.
+    pub fn volumes(&self) -> &[V] {
+        &self.volumes
+    }
+
+    /// The two child slots of node `i`.
+    #[inline]
+    pub fn children(&self, i: usize) -> &[Child; 2] {
+        &self.children[i]
+    }
+
+    /// The user's index of the triangle at leaf-order position `position`.
+    #[inline]
+    pub fn original_triangle(&self, position: usize) -> u32 {
+        self.original[position]
+    }
+
+    /// Depth of the tree: 1 for a single node, 0 when empty.
+    pub fn depth(&self) -> usize {
+        fn depth_of<V: NodeVolume>(bvh: &Bvh<V>, i: usize) -> usize {
+            1 + bvh.children[i]
+                .iter()
+                .map(|c| match c.get() {
+                    ChildRef::Node(j) => depth_of(bvh, j),
+                    ChildRef::Leaf(_) => 0,
+                })
+                .max()
+                .unwrap_or(0)
+        }
+        if self.volumes.is_empty() { 0 } else { depth_of(self, 0) }
+    }
+
+    /// Sum of the node volumes' measures: a tightness figure for comparing fitters.
+    pub fn total_volume(&self) -> f64 {
+        self.volumes.iter().map(|v| v.measure() as f64).sum()
+    }
+}

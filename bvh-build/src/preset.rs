@@ -1,0 +1,201 @@
+//! Build settings, the papers' configurations as named presets, and [`Hierarchy`], a tree whose
+//! node volume is chosen at run time (by a preset, or per object by its shape).
+
+use crate::bvh::Bvh;
+use crate::fit::ObbFit;
+use crate::root::RootKind;
+use crate::split::Split;
+use bvh_core::{Aabb, Obb, Point, Real, SPHERE_DEVIATION_THRESHOLD, Sphere, TriMesh, sphere_deviation_rate};
+
+/// Everything the builder needs besides the node volume type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildConfig {
+    /// The per-object root volume.
+    pub root: RootKind,
+    /// How OBBs (node volumes and an OBB root) choose their axes.
+    pub fit: ObbFit,
+    /// How a node's triangles are divided.
+    pub split: Split,
+    /// Most triangles a leaf holds (`T`); leaves have no volume of their own. Larger leaves mean
+    /// fewer volume tests and more triangle tests.
+    pub leaf_size: usize,
+    /// Nodes with at least this many triangles build their two subtrees in parallel.
+    pub parallel_threshold: usize,
+}
+
+impl BuildConfig {
+    /// Paper 000's CO tree: cube-AABB root, hull-sampled OBBs, penalty splits.
+    pub const fn co() -> Self {
+        Self {
+            root: RootKind::CubeAabb,
+            fit: ObbFit::hull_sampled(),
+            split: Split::penalty(),
+            leaf_size: 2,
+            parallel_threshold: 4096,
+        }
+    }
+
+    /// The same settings with another root volume.
+    pub const fn with_root(self, root: RootKind) -> Self {
+        Self { root, ..self }
+    }
+
+    /// The same settings with another OBB fit.
+    pub const fn with_fit(self, fit: ObbFit) -> Self {
+        Self { fit, ..self }
+    }
+
+    /// The same settings with another split rule.
+    pub const fn with_split(self, split: Split) -> Self {
+        Self { split, ..self }
+    }
+
+    /// The same settings with another leaf size.
+    pub const fn with_leaf_size(self, leaf_size: usize) -> Self {
+        Self { leaf_size, ..self }
+    }
+
+    /// The same settings, built on one thread.
+    pub const fn sequential(self) -> Self {
+        Self { parallel_threshold: usize::MAX, ..self }
+    }
+}
+
+/// The node volume of a preset's tree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NodeKind {
+    /// OBB nodes.
+    Obb,
+    /// AABB nodes.
+    Aabb,
+    /// Sphere nodes.
+    Sphere,
+    /// Paper 004: sphere nodes when the object's sphere deviation rate is at most `threshold`,
+    /// OBB nodes otherwise.
+    ByShape {
+        /// The deviation-rate threshold (the paper's 1/7).
+        threshold: Real,
+    },
+}
+
+/// A configuration the papers compare, by name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Preset {
+    /// Short name, as the bench CLI spells it.
+    pub name: &'static str,
+    /// Node volumes.
+    pub nodes: NodeKind,
+    /// Root volume, fitting, splitting, leaves.
+    pub config: BuildConfig,
+}
+
+impl Preset {
+    /// RAPID: an OBB tree, full-vertex PCA, median splits, OBB root.
+    pub const fn rapid() -> Self {
+        let config =
+            BuildConfig::co().with_root(RootKind::Obb).with_fit(ObbFit::full_pca()).with_split(Split::Median);
+        Self { name: "rapid", nodes: NodeKind::Obb, config }
+    }
+
+    /// SAO: sphere-and-AABB root, OBB tree below (paper 000's "traditional" hybrid).
+    pub const fn sao() -> Self {
+        Self { name: "sao", nodes: NodeKind::Obb, config: BuildConfig::co().with_root(RootKind::SphereAabb) }
+    }
+
+    /// AO: AABB root, OBB tree below.
+    pub const fn ao() -> Self {
+        Self { name: "ao", nodes: NodeKind::Obb, config: BuildConfig::co().with_root(RootKind::Aabb) }
+    }
+
+    /// CO: paper 000's cube-AABB root with hull-sampled OBBs below.
+    pub const fn co() -> Self {
+        Self { name: "co", nodes: NodeKind::Obb, config: BuildConfig::co() }
+    }
+
+    /// Paper 003: sphere root, area-weighted hull-sampled OBBs, penalty splits.
+    pub const fn sphere_obb() -> Self {
+        let config = BuildConfig::co().with_root(RootKind::Sphere).with_fit(ObbFit::area_weighted_hull());
+        Self { name: "sphere-obb", nodes: NodeKind::Obb, config }
+    }
+
+    /// Paper 004: sphere root; sphere tree for round objects, OBB tree for the rest.
+    pub const fn classified() -> Self {
+        let config = BuildConfig::co().with_root(RootKind::Sphere);
+        Self {
+            name: "classified",
+            nodes: NodeKind::ByShape { threshold: SPHERE_DEVIATION_THRESHOLD },
+            config,
+        }
+    }
+
+    /// Papers 001/002: an AABB tree with an AABB root and median splits.
+    pub const fn aabb_tree() -> Self {
+        let config = BuildConfig::co().with_root(RootKind::Aabb).with_split(Split::Median);
+        Self { name: "aabb", nodes: NodeKind::Aabb, config }
+    }
+
+    /// Every preset, in the order the papers' tables list them.
+    pub const ALL: [Preset; 7] = [
+        Self::rapid(),
+        Self::sao(),
+        Self::ao(),
+        Self::co(),
+        Self::sphere_obb(),
+        Self::classified(),
+        Self::aabb_tree(),
+    ];
+
+    /// The preset with this name.
+    pub fn by_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name == name)
+    }
+}
+
+/// A hierarchy whose node volume was chosen at run time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hierarchy {
+    /// OBB nodes.
+    Obb(Bvh<Obb>),
+    /// AABB nodes.
+    Aabb(Bvh<Aabb>),
+    /// Sphere nodes.
+    Sphere(Bvh<Sphere>),
+}
+
+impl Hierarchy {
+    /// Builds the tree the preset describes.
+    pub fn build(mesh: TriMesh, preset: &Preset) -> Self {
+        let config = &preset.config;
+        match preset.nodes {
+            NodeKind::Obb => Self::Obb(Bvh::build(mesh, config)),
+            NodeKind::Aabb => Self::Aabb(Bvh::build(mesh, config)),
+            NodeKind::Sphere => Self::Sphere(Bvh::build(mesh, config)),
+            NodeKind::ByShape { threshold } => {
+                let used: Vec<Point> = mesh.triangles().flat_map(|t| t.vertices()).collect();
+                if sphere_deviation_rate(&used) <= threshold {
+                    Self::Sphere(Bvh::build(mesh, config))
+                } else {
+                    Self::Obb(Bvh::build(mesh, config))
+                }
+            }
+        }
+    }
+
+    /// Checks the tree's invariants, panicking with the first violation.
+    pub fn assert_well_formed(&self) {
+        match self {
+            Self::Obb(b) => b.assert_well_formed(),
+            Self::Aabb(b) => b.assert_well_formed(),
+            Self::Sphere(b) => b.assert_well_formed(),
+        }
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        match self {
+            Self::Obb(b) => b.node_count(),
+            Self::Aabb(b) => b.node_count(),
+            Self::Sphere(b) => b.node_count(),
+        }
+    }
+}

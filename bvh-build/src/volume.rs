@@ -1,0 +1,102 @@
+//! The volumes a tree's nodes can carry, behind one trait so trees and traversals are
+//! monomorphised per volume type.
+
+use crate::fit::ObbFit;
+use bvh_core::overlap::Overlap;
+use bvh_core::{Aabb, Matrix, Obb, Point, Real, Sphere};
+
+/// Which node volume a tree carries (the tag stored with serialised trees).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VolumeKind {
+    /// Oriented boxes.
+    Obb,
+    /// Axis-aligned boxes in the object's frame.
+    Aabb,
+    /// Spheres.
+    Sphere,
+}
+
+/// A node volume: fitted to a node's geometry, tested against another tree's volumes across
+/// frames, and giving the axes along which the node is split.
+pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + 'static {
+    /// The tag of this volume type.
+    const KIND: VolumeKind;
+
+    /// The volume of a node whose triangles' vertices are `corners` (three per triangle).
+    fn fit(corners: &[Point], fit: &ObbFit) -> Self;
+
+    /// The axes along which split planes are placed (the box axes for an OBB).
+    fn split_axes(&self) -> Matrix;
+
+    /// `true` when `p` lies in the volume grown by `tolerance`.
+    fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
+
+    /// The volume's measure (for tightness statistics).
+    fn measure(&self) -> Real;
+
+    /// `true` when every number in it is finite (used to validate loaded bytes).
+    fn is_finite(&self) -> bool {
+        bytemuck::cast_slice::<Self, Real>(std::slice::from_ref(self)).iter().all(|x| x.is_finite())
+    }
+}
+
+impl NodeVolume for Obb {
+    const KIND: VolumeKind = VolumeKind::Obb;
+
+    fn fit(corners: &[Point], fit: &ObbFit) -> Self {
+        fit.fit(corners)
+    }
+
+    fn split_axes(&self) -> Matrix {
+        self.axes
+    }
+
+    fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
+        let local = self.axes.tr_mul(&(p - self.center));
+        (0..3).all(|i| local[i].abs() <= self.half_extents[i] + tolerance)
+    }
+
+    fn measure(&self) -> Real {
+        self.volume()
+    }
+}
+
+impl NodeVolume for Aabb {
+    const KIND: VolumeKind = VolumeKind::Aabb;
+
+    fn fit(corners: &[Point], _: &ObbFit) -> Self {
+        Aabb::from_points(corners)
+    }
+
+    fn split_axes(&self) -> Matrix {
+        Matrix::identity()
+    }
+
+    fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
+        self.loosened(tolerance).contains_point(p)
+    }
+
+    fn measure(&self) -> Real {
+        self.volume()
+    }
+}
+
+impl NodeVolume for Sphere {
+    const KIND: VolumeKind = VolumeKind::Sphere;
+
+    fn fit(corners: &[Point], _: &ObbFit) -> Self {
+        Sphere::from_points(corners)
+    }
+
+    fn split_axes(&self) -> Matrix {
+        Matrix::identity()
+    }
+
+    fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
+        (p - self.center).norm() <= self.radius + tolerance
+    }
+
+    fn measure(&self) -> Real {
+        self.volume()
+    }
+}
