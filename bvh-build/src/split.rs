@@ -90,12 +90,19 @@ fn project(mesh: &TriMesh, triangles: &[u32], axes: &Matrix) -> Vec<Projected> {
 
 /// Moves the triangles whose flag is set to the front, keeping order; returns how many.
 fn partition(triangles: &mut [u32], left: impl Fn(usize) -> bool) -> usize {
-    let (l, r): (Vec<(usize, u32)>, Vec<(usize, u32)>) =
-        triangles.iter().copied().enumerate().partition(|&(i, _)| left(i));
-    let k = l.len();
-    for (slot, (_, t)) in triangles.iter_mut().zip(l.into_iter().chain(r)) {
-        *slot = t;
+    let mut right = Vec::new();
+    let mut k = 0;
+    for i in 0..triangles.len() {
+        let t = triangles[i];
+        // Slots before `i` are already read, so the left run can be compacted in place.
+        if left(i) {
+            triangles[k] = t;
+            k += 1;
+        } else {
+            right.push(t);
+        }
     }
+    triangles[k..].copy_from_slice(&right);
     k
 }
 
