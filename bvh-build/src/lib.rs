@@ -24,6 +24,7 @@
 mod build;
 mod bvh;
 mod fit;
+pub mod generate;
 mod preset;
 mod root;
 mod split;
