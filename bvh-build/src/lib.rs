@@ -23,6 +23,7 @@
 
 mod build;
 mod bvh;
+mod bytes;
 mod fit;
 pub mod generate;
 mod preset;
@@ -32,6 +33,7 @@ mod validate;
 mod volume;
 
 pub use bvh::{Bvh, Child, ChildRef};
+pub use bytes::LoadError;
 pub use fit::{FitMethod, ObbFit, hull_samples};
 pub use preset::{BuildConfig, Hierarchy, NodeKind, Preset};
 pub use root::{RootKind, RootVolume};
