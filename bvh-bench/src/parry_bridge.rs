@@ -1,6 +1,6 @@
 //! Conversions to parry3d's types, so the same geometry can be handed to both libraries.
 
-use bvh_core::{Isometry, Triangle, Vector};
+use bvh_core::{Isometry, TriMesh, Triangle, Vector};
 use parry3d::math::{Pose, Rotation, Vector as ParryVector};
 use parry3d::shape::Triangle as ParryTriangle;
 
@@ -18,4 +18,10 @@ pub fn pose(iso: &Isometry) -> Pose {
 /// A triangle as parry's triangle.
 pub fn triangle(t: &Triangle) -> ParryTriangle {
     ParryTriangle::new(vector(&t.a.coords), vector(&t.b.coords), vector(&t.c.coords))
+}
+
+/// The vertex and index buffers `parry3d::shape::TriMesh::new` takes, so a benchmark can copy
+/// them outside its timer.
+pub fn mesh_buffers(mesh: &TriMesh) -> (Vec<ParryVector>, Vec<[u32; 3]>) {
+    (mesh.vertices().iter().map(|p| vector(&p.coords)).collect(), mesh.indices().to_vec())
 }

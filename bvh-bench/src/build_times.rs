@@ -1,0 +1,72 @@
+//! `bvh-bench build`: build time per preset against parry3d, and OBB fitting compared.
+
+use bvh_bench::parry_bridge;
+use bvh_build::generate::{accumulator_bay, ptu_bay};
+use bvh_build::{BuildConfig, Bvh, Hierarchy, ObbFit, Preset};
+use bvh_core::{Obb, Point, TriMesh};
+use std::time::Instant;
+
+/// Median wall time in milliseconds of `repeats` runs of `f` on fresh input from `setup`.
+fn median_ms<I, O>(repeats: usize, setup: impl Fn() -> I, f: impl Fn(I) -> O) -> f64 {
+    let mut times: Vec<f64> = (0..repeats)
+        .map(|_| {
+            let input = setup();
+            let start = Instant::now();
+            std::hint::black_box(f(input));
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+pub(crate) fn run(repeats: usize, small: bool) {
+    let accumulator = accumulator_bay(1);
+    let mut meshes = vec![("accumulator", accumulator.part), ("accumulator bay", accumulator.bay)];
+    if !small {
+        let ptu = ptu_bay(1);
+        meshes.push(("PTU", ptu.part));
+        meshes.push(("PTU bay", ptu.bay));
+    }
+    println!("Build time, ms (median of {repeats}); ratio = ours / parry3d TriMesh::new, same run, {} threads", rayon_threads());
+    print!("{:<16} {:>9}", "mesh", "triangles");
+    for preset in Preset::ALL {
+        print!(" {:>11}", preset.name);
+    }
+    println!(" {:>11} {:>9} {:>9}", "co 1-thread", "parry3d", "co/parry");
+    for (name, mesh) in &meshes {
+        print!("{name:<16} {:>9}", mesh.triangle_count());
+        let mut co = 0.0;
+        for preset in Preset::ALL {
+            let ms = median_ms(repeats, || mesh.clone(), |m| Hierarchy::build(m, &preset));
+            if preset.name == "co" {
+                co = ms;
+            }
+            print!(" {ms:>11.1}");
+        }
+        let sequential = BuildConfig::co().sequential();
+        let co_1 = median_ms(repeats, || mesh.clone(), |m| Bvh::<Obb>::build(m, &sequential));
+        let parry = median_ms(repeats, || parry_bridge::mesh_buffers(mesh), |(v, i)| parry3d::shape::TriMesh::new(v, i));
+        println!(" {co_1:>11.1} {parry:>9.1} {:>9.2}", co / parry);
+    }
+    println!();
+    println!("OBB fitting: one box over all vertices, and the CO tree's summed node volume");
+    println!("{:<16} {:<20} {:>10} {:>14} {:>10} {:>16}", "mesh", "fit", "box ms", "box volume", "tree ms", "tree volume");
+    let fits = [("hull-sampled", ObbFit::hull_sampled()), ("area-weighted hull", ObbFit::area_weighted_hull()), ("full PCA", ObbFit::full_pca())];
+    for (name, mesh) in &meshes {
+        let corners: Vec<Point> = mesh.triangles().flat_map(|t| t.vertices()).collect();
+        for (fit_name, fit) in fits {
+            let unpadded = ObbFit { keep_smaller_aabb: false, ..fit };
+            let box_ms = median_ms(repeats, || (), |_| unpadded.fit(&corners));
+            let volume = unpadded.fit(&corners).volume();
+            let config = BuildConfig::co().with_fit(fit);
+            let tree_ms = median_ms(repeats, || mesh.clone(), |m| Bvh::<Obb>::build(m, &config));
+            let tree: Bvh<Obb> = Bvh::build(TriMesh::clone(mesh), &config);
+            println!("{name:<16} {fit_name:<20} {box_ms:>10.2} {volume:>14.4} {tree_ms:>10.1} {:>16.4}", tree.total_volume());
+        }
+    }
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
