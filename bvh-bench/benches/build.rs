@@ -16,7 +16,11 @@ fn builds(c: &mut Criterion) {
         group.sample_size(10);
         for preset in Preset::ALL {
             group.bench_function(preset.name, |b| {
-                b.iter_batched(|| mesh.clone(), |m| black_box(Hierarchy::build(m, &preset)), BatchSize::LargeInput)
+                b.iter_batched(
+                    || mesh.clone(),
+                    |m| black_box(Hierarchy::build(m, &preset)),
+                    BatchSize::LargeInput,
+                )
             });
         }
         group.bench_function("parry3d", |b| {

@@ -28,7 +28,10 @@ pub(crate) fn run(repeats: usize, small: bool) {
         meshes.push(("PTU", ptu.part));
         meshes.push(("PTU bay", ptu.bay));
     }
-    println!("Build time, ms (median of {repeats}); ratio = ours / parry3d TriMesh::new, same run, {} threads", rayon_threads());
+    println!(
+        "Build time, ms (median of {repeats}); ratio = ours / parry3d TriMesh::new, same run, {} threads",
+        rayon_threads()
+    );
     print!("{:<16} {:>9}", "mesh", "triangles");
     for preset in Preset::ALL {
         print!(" {:>11}", preset.name);
@@ -46,13 +49,24 @@ pub(crate) fn run(repeats: usize, small: bool) {
         }
         let sequential = BuildConfig::co().sequential();
         let co_1 = median_ms(repeats, || mesh.clone(), |m| Bvh::<Obb>::build(m, &sequential));
-        let parry = median_ms(repeats, || parry_bridge::mesh_buffers(mesh), |(v, i)| parry3d::shape::TriMesh::new(v, i));
+        let parry = median_ms(
+            repeats,
+            || parry_bridge::mesh_buffers(mesh),
+            |(v, i)| parry3d::shape::TriMesh::new(v, i),
+        );
         println!(" {co_1:>11.1} {parry:>9.1} {:>9.2}", co / parry);
     }
     println!();
     println!("OBB fitting: one box over all vertices, and the CO tree's summed node volume");
-    println!("{:<16} {:<20} {:>10} {:>14} {:>10} {:>16}", "mesh", "fit", "box ms", "box volume", "tree ms", "tree volume");
-    let fits = [("hull-sampled", ObbFit::hull_sampled()), ("area-weighted hull", ObbFit::area_weighted_hull()), ("full PCA", ObbFit::full_pca())];
+    println!(
+        "{:<16} {:<20} {:>10} {:>14} {:>10} {:>16}",
+        "mesh", "fit", "box ms", "box volume", "tree ms", "tree volume"
+    );
+    let fits = [
+        ("hull-sampled", ObbFit::hull_sampled()),
+        ("area-weighted hull", ObbFit::area_weighted_hull()),
+        ("full PCA", ObbFit::full_pca()),
+    ];
     for (name, mesh) in &meshes {
         let corners: Vec<Point> = mesh.triangles().flat_map(|t| t.vertices()).collect();
         for (fit_name, fit) in fits {
@@ -62,7 +76,10 @@ pub(crate) fn run(repeats: usize, small: bool) {
             let config = BuildConfig::co().with_fit(fit);
             let tree_ms = median_ms(repeats, || mesh.clone(), |m| Bvh::<Obb>::build(m, &config));
             let tree: Bvh<Obb> = Bvh::build(TriMesh::clone(mesh), &config);
-            println!("{name:<16} {fit_name:<20} {box_ms:>10.2} {volume:>14.4} {tree_ms:>10.1} {:>16.4}", tree.total_volume());
+            println!(
+                "{name:<16} {fit_name:<20} {box_ms:>10.2} {volume:>14.4} {tree_ms:>10.1} {:>16.4}",
+                tree.total_volume()
+            );
         }
     }
 }

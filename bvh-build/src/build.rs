@@ -6,7 +6,7 @@
 use crate::bvh::{Bvh, Child};
 use crate::preset::BuildConfig;
 use crate::root::RootVolume;
-use crate::split::{Split, SplitRule};
+use crate::split::{NodeTriangles, Split, SplitRule};
 use crate::volume::NodeVolume;
 use bvh_core::{Point, TriMesh};
 
@@ -24,15 +24,16 @@ impl<V: NodeVolume> Bvh<V> {
     /// ignored).
     pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
         let mut order: Vec<u32> = (0..mesh.triangle_count() as u32).collect();
-        let builder = Builder { mesh: &mesh, config, rule };
-        let draft = (!order.is_empty()).then(|| builder.node::<V>(&mut order, 0, 0));
+        let mut vertices: Vec<[Point; 3]> = mesh.triangles().map(|t| t.vertices()).collect();
+        let root = RootVolume::fit(config.root, bytemuck::cast_slice(&vertices), &config.fit);
+        let builder = Builder { config, rule };
         let mut volumes = Vec::new();
         let mut children = Vec::new();
-        if let Some(draft) = draft {
+        if !order.is_empty() {
+            let draft = builder.node::<V>(NodeTriangles::new(&mut vertices, &mut order), 0, 0);
             flatten(draft, &mut volumes, &mut children);
         }
-        let used: Vec<Point> = mesh.triangles().flat_map(|t| t.vertices()).collect();
-        let root = RootVolume::fit(config.root, &used, &config.fit);
+        drop(vertices);
         Bvh { mesh: mesh.reordered(&order), original: order, volumes, children, root }
     }
 }
@@ -44,28 +45,25 @@ enum Draft<V> {
 }
 
 struct Builder<'a, R> {
-    mesh: &'a TriMesh,
     config: &'a BuildConfig,
     rule: &'a R,
 }
 
 impl<R: SplitRule> Builder<'_, R> {
     /// A node over `triangles`, which sit at leaf-order positions from `first`.
-    fn node<V: NodeVolume>(&self, triangles: &mut [u32], first: u32, depth: usize) -> Draft<V> {
-        let corners: Vec<Point> =
-            triangles.iter().flat_map(|&t| self.mesh.triangle(t as usize).vertices()).collect();
-        let volume = V::fit(&corners, &self.config.fit);
-        drop(corners);
+    fn node<V: NodeVolume>(&self, mut triangles: NodeTriangles<'_>, first: u32, depth: usize) -> Draft<V> {
+        let volume = V::fit(triangles.corners(), triangles.bounds(), &self.config.fit);
         let len = triangles.len();
-        let mut k = if depth < MAX_RULE_DEPTH {
-            self.rule.split(self.mesh, triangles, &volume.split_axes())
-        } else {
-            0
-        };
+        let frame = volume.split_frame();
+        let mut k = if depth < MAX_RULE_DEPTH { self.rule.split(&mut triangles, &frame) } else { 0 };
         if k == 0 || k >= len {
-            k = Split::Median.split(self.mesh, triangles, &volume.split_axes());
+            k = Split::Median.split(&mut triangles, &frame);
         }
-        let (left, right) = triangles.split_at_mut(k);
+        if k == 0 || k >= len {
+            // All centroids coincide: any division is as good, so halve by count.
+            k = len / 2;
+        }
+        let (left, right) = triangles.split_at(k);
         let k = k as u32;
         let (l, r) = if len >= self.config.parallel_threshold {
             rayon::join(|| self.child(left, first, depth + 1), || self.child(right, first + k, depth + 1))
@@ -75,7 +73,7 @@ impl<R: SplitRule> Builder<'_, R> {
         Draft::Node(volume, Box::new([l, r]))
     }
 
-    fn child<V: NodeVolume>(&self, triangles: &mut [u32], first: u32, depth: usize) -> Draft<V> {
+    fn child<V: NodeVolume>(&self, triangles: NodeTriangles<'_>, first: u32, depth: usize) -> Draft<V> {
         if triangles.len() <= self.config.leaf_size.max(1) {
             Draft::Leaf { first, count: triangles.len() as u32 }
         } else {

@@ -52,64 +52,87 @@ impl ObbFit {
 
     /// The box for `corners`, the vertices of a node's triangles three by three.
     pub fn fit(&self, corners: &[Point]) -> Obb {
+        self.fit_within(corners, &Aabb::from_points(corners))
+    }
+
+    /// As [`ObbFit::fit`], given the corners' bounding box `aabb`.
+    pub fn fit_within(&self, corners: &[Point], aabb: &Aabb) -> Obb {
         let axes = match self.method {
             FitMethod::FullPca => principal_axes(corners),
-            FitMethod::HullSampled { slabs } => principal_axes(&hull_samples(corners, slabs)),
-            FitMethod::AreaWeightedHull { slabs } => area_weighted_axes(corners, slabs),
+            FitMethod::HullSampled { slabs } => principal_axes(
+                &hull_sample_indices(corners, aabb, slabs).map(|i| corners[i]).collect::<Vec<_>>(),
+            ),
+            FitMethod::AreaWeightedHull { slabs } => area_weighted_axes(corners, aabb, slabs),
         };
         let obb = Obb::from_points_with_axes(corners, &axes);
-        if self.keep_smaller_aabb {
-            let aabb = Obb::from_points_with_axes(corners, &Matrix::identity());
-            if aabb.volume() <= obb.volume() {
-                return aabb;
+        if self.keep_smaller_aabb && !corners.is_empty() {
+            let boxed = Obb::containing_aabb(aabb);
+            if boxed.volume() <= obb.volume() {
+                return boxed;
             }
         }
         obb
     }
 }
 
-/// Indices of the hull samples: per slab along the longest axis, the points extreme in x, y, z.
-fn hull_sample_indices(points: &[Point], slabs: u32) -> Vec<usize> {
+/// The extremes of one slab: per coordinate, the smallest and largest value and where.
+#[derive(Clone, Copy)]
+struct Slab {
+    lo: [Real; 3],
+    hi: [Real; 3],
+    lo_at: [u32; 3],
+    hi_at: [u32; 3],
+}
+
+impl Slab {
+    const EMPTY: Self = Self {
+        lo: [Real::INFINITY; 3],
+        hi: [Real::NEG_INFINITY; 3],
+        lo_at: [u32::MAX; 3],
+        hi_at: [u32::MAX; 3],
+    };
+}
+
+/// Indices of the hull samples: per slab along the longest axis of `bounds`, the points extreme
+/// in x, y or z (each index once, ascending).
+fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> impl Iterator<Item = usize> {
     let slabs = slabs.max(1) as usize;
-    let bounds = Aabb::from_points(points);
-    if points.is_empty() {
-        return Vec::new();
-    }
-    let extent = bounds.extents();
-    let axis = extent.imax();
-    let width = extent[axis] / slabs as Real;
-    // Per slab, for x, y, z: (index of min, index of max).
-    let mut extremes: Vec<Option<[(usize, usize); 3]>> = vec![None; slabs];
-    for (i, p) in points.iter().enumerate() {
-        let slab =
-            if width > 0.0 { (((p[axis] - bounds.mins[axis]) / width) as usize).min(slabs - 1) } else { 0 };
-        let entry = extremes[slab].get_or_insert([(i, i); 3]);
-        for (d, (lo, hi)) in entry.iter_mut().enumerate() {
-            if p[d] < points[*lo][d] {
-                *lo = i;
-            }
-            if p[d] > points[*hi][d] {
-                *hi = i;
+    let mut extremes = vec![Slab::EMPTY; slabs];
+    if !points.is_empty() {
+        let extent = bounds.extents();
+        let axis = extent.imax();
+        let scale = if extent[axis] > 0.0 { slabs as Real / extent[axis] } else { 0.0 };
+        for (i, p) in points.iter().enumerate() {
+            let slab = &mut extremes[(((p[axis] - bounds.mins[axis]) * scale) as usize).min(slabs - 1)];
+            for d in 0..3 {
+                if p[d] < slab.lo[d] {
+                    slab.lo[d] = p[d];
+                    slab.lo_at[d] = i as u32;
+                }
+                if p[d] > slab.hi[d] {
+                    slab.hi[d] = p[d];
+                    slab.hi_at[d] = i as u32;
+                }
             }
         }
     }
-    let mut out: Vec<usize> =
-        extremes.into_iter().flatten().flat_map(|e| e.into_iter().flat_map(|(a, b)| [a, b])).collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    let mut indices: Vec<u32> =
+        extremes.iter().flat_map(|s| s.lo_at.into_iter().chain(s.hi_at)).filter(|&i| i != u32::MAX).collect();
+    indices.sort_unstable();
+    indices.dedup();
+    indices.into_iter().map(|i| i as usize)
 }
 
 /// The hull sample points `S'` of paper 000.
 pub fn hull_samples(points: &[Point], slabs: u32) -> Vec<Point> {
-    hull_sample_indices(points, slabs).into_iter().map(|i| points[i]).collect()
+    hull_sample_indices(points, &Aabb::from_points(points), slabs).map(|i| points[i]).collect()
 }
 
 /// Axes from the area-weighted covariance of the triangles that own a hull sample (paper 003):
 /// each triangle contributes its area spread uniformly over its surface, and the centre is the
 /// area-weighted mean of their centroids (the paper's printed `/2` is a typo for `/W`).
-fn area_weighted_axes(corners: &[Point], slabs: u32) -> Matrix {
-    let mut triangles: Vec<usize> = hull_sample_indices(corners, slabs).into_iter().map(|i| i / 3).collect();
+fn area_weighted_axes(corners: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
+    let mut triangles: Vec<usize> = hull_sample_indices(corners, bounds, slabs).map(|i| i / 3).collect();
     triangles.dedup();
     let mut total_area = 0.0f64;
     let mut first = Vector3::<f64>::zeros();

@@ -37,6 +37,6 @@ pub use bytes::LoadError;
 pub use fit::{FitMethod, ObbFit, hull_samples};
 pub use preset::{BuildConfig, Hierarchy, NodeKind, Preset};
 pub use root::{RootKind, RootVolume};
-pub use split::{PenaltySplit, SahSplit, Split, SplitRule};
+pub use split::{NodeTriangles, PenaltySplit, SahSplit, Split, SplitFrame, SplitRule};
 pub use validate::Malformed;
 pub use volume::{NodeVolume, VolumeKind};

@@ -4,13 +4,107 @@
 //! left child's come first and says how many that is. The builder falls back to halving the
 //! node when a rule cannot separate anything (all centroids equal, say).
 
-use bvh_core::{Matrix, Real, TriMesh};
+use bvh_core::{Aabb, Matrix, Point, Real};
+
+/// Where a node may be split: its axes (columns) and the range of its vertices' projections
+/// on each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SplitFrame {
+    /// The axes.
+    pub axes: Matrix,
+    /// Smallest projection per axis.
+    pub lo: [Real; 3],
+    /// Largest projection per axis.
+    pub hi: [Real; 3],
+}
+
+/// A node's triangles as the builder holds them: vertex triples, and the user's triangle
+/// indices, reordered together, with their bounding box.
+#[derive(Debug)]
+pub struct NodeTriangles<'a> {
+    vertices: &'a mut [[Point; 3]],
+    indices: &'a mut [u32],
+    bounds: Aabb,
+    /// The bounds of both sides of the last partition, and where it put the split.
+    sides: Option<(usize, Aabb, Aabb)>,
+}
+
+impl<'a> NodeTriangles<'a> {
+    /// Pairs the two arrays (of equal length).
+    pub fn new(vertices: &'a mut [[Point; 3]], indices: &'a mut [u32]) -> Self {
+        debug_assert_eq!(vertices.len(), indices.len());
+        let bounds = Aabb::from_points(bytemuck::cast_slice::<[Point; 3], Point>(vertices));
+        Self { vertices, indices, bounds, sides: None }
+    }
+
+    /// Bounding box of all the vertices.
+    pub fn bounds(&self) -> &Aabb {
+        &self.bounds
+    }
+
+    /// Number of triangles.
+    pub fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// `true` when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
+    /// The vertex triples.
+    pub fn vertices(&self) -> &[[Point; 3]] {
+        self.vertices
+    }
+
+    /// All vertices, three per triangle, without copying.
+    pub fn corners(&self) -> &[Point] {
+        bytemuck::cast_slice(self.vertices)
+    }
+
+    /// Moves the triangles for which `left(vertices)` holds to the front and returns how many
+    /// there are. The order within each side is not kept (it is deterministic all the same).
+    pub fn partition(&mut self, left: impl Fn(&[Point; 3]) -> bool) -> usize {
+        let (mut left_bounds, mut right_bounds) = (Aabb::EMPTY, Aabb::EMPTY);
+        let (mut i, mut j) = (0, self.len());
+        // Two cursors meet in the middle; the children's boxes are gathered on the way, saving
+        // each child a pass over its vertices.
+        while i < j {
+            if left(&self.vertices[i]) {
+                self.vertices[i].iter().for_each(|p| left_bounds.take_point(p));
+                i += 1;
+            } else {
+                j -= 1;
+                self.vertices.swap(i, j);
+                self.indices.swap(i, j);
+                self.vertices[j].iter().for_each(|p| right_bounds.take_point(p));
+            }
+        }
+        self.sides = Some((i, left_bounds, right_bounds));
+        i
+    }
+
+    /// The first `k` triangles and the rest.
+    pub(crate) fn split_at(self, k: usize) -> (Self, Self) {
+        let (vl, vr) = self.vertices.split_at_mut(k);
+        let (il, ir) = self.indices.split_at_mut(k);
+        let (left_bounds, right_bounds) = match self.sides {
+            Some((at, l, r)) if at == k => (l, r),
+            _ => (Aabb::from_points(bytemuck::cast_slice(vl)), Aabb::from_points(bytemuck::cast_slice(vr))),
+        };
+        (
+            Self { vertices: vl, indices: il, bounds: left_bounds, sides: None },
+            Self { vertices: vr, indices: ir, bounds: right_bounds, sides: None },
+        )
+    }
+}
 
 /// A strategy for dividing a node's triangles.
 pub trait SplitRule: Sync {
-    /// Reorders `triangles` (indices into `mesh`) so that the first `k` go to the left child,
-    /// and returns `k`. Returning `0` or `triangles.len()` means "no useful split".
-    fn split(&self, mesh: &TriMesh, triangles: &mut [u32], axes: &Matrix) -> usize;
+    /// Reorders the triangles so that the first `k` go to the left child (with
+    /// [`NodeTriangles::partition`]) and returns `k`. Returning `0` or all of them means "no
+    /// useful split"; the builder then halves the node.
+    fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize;
 }
 
 /// Paper 003's penalty function: among planes across each of the node's three axes, take the
@@ -56,11 +150,11 @@ impl Split {
 }
 
 impl SplitRule for Split {
-    fn split(&self, mesh: &TriMesh, triangles: &mut [u32], axes: &Matrix) -> usize {
+    fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize {
         match self {
-            Split::Penalty(rule) => rule.split(mesh, triangles, axes),
-            Split::Median => MedianSplit.split(mesh, triangles, axes),
-            Split::Sah(rule) => rule.split(mesh, triangles, axes),
+            Split::Penalty(rule) => rule.split(triangles, frame),
+            Split::Median => MedianSplit.split(triangles, frame),
+            Split::Sah(rule) => rule.split(triangles, frame),
         }
     }
 }
@@ -73,80 +167,63 @@ struct Projected {
     centroid: [Real; 3],
 }
 
-fn project(mesh: &TriMesh, triangles: &[u32], axes: &Matrix) -> Vec<Projected> {
+fn project(triangles: &NodeTriangles<'_>, axes: &Matrix) -> Vec<Projected> {
     let axes_t = axes.transpose();
     triangles
+        .vertices()
         .iter()
-        .map(|&t| {
-            let v = mesh.triangle(t as usize).vertices().map(|p| axes_t * p.coords);
+        .map(|tri| {
+            let v = tri.map(|p| axes_t * p.coords);
             Projected {
                 lo: std::array::from_fn(|d| v[0][d].min(v[1][d]).min(v[2][d])),
                 hi: std::array::from_fn(|d| v[0][d].max(v[1][d]).max(v[2][d])),
-                centroid: std::array::from_fn(|d| (v[0][d] + v[1][d] + v[2][d]) / 3.0),
+                centroid: std::array::from_fn(|d| centroid_on(tri, axes, d)),
             }
         })
         .collect()
 }
 
-/// Moves the triangles whose flag is set to the front, keeping order; returns how many.
-fn partition(triangles: &mut [u32], left: impl Fn(usize) -> bool) -> usize {
-    let mut right = Vec::new();
-    let mut k = 0;
-    for i in 0..triangles.len() {
-        let t = triangles[i];
-        // Slots before `i` are already read, so the left run can be compacted in place.
-        if left(i) {
-            triangles[k] = t;
-            k += 1;
-        } else {
-            right.push(t);
-        }
-    }
-    triangles[k..].copy_from_slice(&right);
-    k
-}
-
-/// Extent `[lo, hi]` of the triangles along axis `d`, and the bin width for `bins` bins.
-fn axis_range(p: &[Projected], d: usize, bins: usize) -> Option<(Real, Real)> {
-    let lo = p.iter().map(|x| x.lo[d]).fold(Real::INFINITY, Real::min);
-    let hi = p.iter().map(|x| x.hi[d]).fold(Real::NEG_INFINITY, Real::max);
-    let width = (hi - lo) / bins as Real;
-    (width > 0.0 && width.is_finite()).then_some((lo, width))
-}
-
-fn bin_of(value: Real, lo: Real, width: Real, bins: usize) -> usize {
-    (((value - lo) / width) as usize).min(bins - 1)
-}
+/// Most bins a binned rule uses (their counters live on the stack).
+const MAX_BINS: usize = 64;
 
 impl SplitRule for PenaltySplit {
-    fn split(&self, mesh: &TriMesh, triangles: &mut [u32], axes: &Matrix) -> usize {
-        let p = project(mesh, triangles, axes);
-        let bins = self.bins.max(2) as usize;
-        let n = p.len() as Real;
-        let mut best: Option<(Real, usize, Real)> = None;
-        for d in 0..3 {
-            let Some((lo, width)) = axis_range(&p, d, bins) else { continue };
-            let (mut ends, mut starts) = (vec![0u32; bins], vec![0u32; bins]);
-            for x in &p {
-                ends[bin_of(x.hi[d], lo, width, bins)] += 1;
-                starts[bin_of(x.lo[d], lo, width, bins)] += 1;
+    fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize {
+        let bins = (self.bins as usize).clamp(2, MAX_BINS);
+        let axes = &frame.axes;
+        let axes_t = axes.transpose();
+        // The node's volume already bounds the projections: one pass bins all three axes.
+        let range: [(Real, Real); 3] = std::array::from_fn(|d| (frame.lo[d], frame.hi[d]));
+        let scale = range.map(|(lo, hi)| if hi > lo { bins as Real / (hi - lo) } else { 0.0 });
+        let bin = |d: usize, v: Real| (((v - range[d].0) * scale[d]) as usize).min(bins - 1);
+        let mut ends = [[0u32; MAX_BINS]; 3];
+        let mut starts = [[0u32; MAX_BINS]; 3];
+        for tri in triangles.vertices() {
+            let [a, b, c] = tri.map(|p| axes_t * p.coords);
+            for d in 0..3 {
+                ends[d][bin(d, a[d].max(b[d]).max(c[d]))] += 1;
+                starts[d][bin(d, a[d].min(b[d]).min(c[d]))] += 1;
             }
-            // Plane j sits between bins j-1 and j: wholly left = ends in bins < j,
-            // wholly right = starts in bins >= j.
+        }
+        let n = triangles.len() as Real;
+        let mut best: Option<(Real, usize, Real)> = None;
+        for d in (0..3).filter(|&d| scale[d] > 0.0 && scale[d].is_finite()) {
+            // Plane j sits between bins j-1 and j: wholly left = ends in bins < j, wholly
+            // right = starts in bins >= j.
             let mut left = 0u32;
-            let mut right: u32 = starts.iter().sum();
+            let mut right = triangles.len() as u32;
             for j in 1..bins {
-                left += ends[j - 1];
-                right -= starts[j - 1];
+                left += ends[d][j - 1];
+                right -= starts[d][j - 1];
                 let crossing = n - (left + right) as Real;
                 let cost = (left as Real - right as Real).abs() + self.lambda * crossing;
                 if best.is_none_or(|b| cost < b.0) {
-                    best = Some((cost, d, lo + j as Real * width));
+                    best = Some((cost, d, range[d].0 + j as Real / scale[d]));
                 }
             }
         }
         let Some((_, d, plane)) = best else { return 0 };
-        partition(triangles, |i| p[i].centroid[d] < plane)
+        // Crossing triangles follow their centroid (compared as the sum of three projections).
+        triangles.partition(|t| centroid_on(t, axes, d) < plane)
     }
 }
 
@@ -154,8 +231,8 @@ impl SplitRule for PenaltySplit {
 struct MedianSplit;
 
 impl SplitRule for MedianSplit {
-    fn split(&self, mesh: &TriMesh, triangles: &mut [u32], axes: &Matrix) -> usize {
-        let p = project(mesh, triangles, axes);
+    fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize {
+        let p = project(triangles, &frame.axes);
         let spread = |d: usize| {
             let (lo, hi) = p.iter().fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
                 (lo.min(x.centroid[d]), hi.max(x.centroid[d]))
@@ -163,20 +240,24 @@ impl SplitRule for MedianSplit {
             hi - lo
         };
         let d = (0..3).max_by(|&a, &b| spread(a).total_cmp(&spread(b))).unwrap_or(0);
-        let mut order: Vec<usize> = (0..p.len()).collect();
-        let k = p.len() / 2;
-        order.select_nth_unstable_by(k, |&a, &b| p[a].centroid[d].total_cmp(&p[b].centroid[d]));
-        let mut left = vec![false; p.len()];
-        for &i in &order[..k] {
-            left[i] = true;
-        }
-        partition(triangles, |i| left[i])
+        let mut values: Vec<Real> = p.iter().map(|x| x.centroid[d]).collect();
+        let k = values.len() / 2;
+        let (_, &mut median, _) = values.select_nth_unstable_by(k, Real::total_cmp);
+        // Ties at the median go right, unless that leaves the left side empty.
+        let below = triangles.partition(|t| centroid_on(t, &frame.axes, d) < median);
+        if below > 0 { below } else { triangles.partition(|t| centroid_on(t, &frame.axes, d) <= median) }
     }
 }
 
+/// The centroid's projection on axis `d`, computed the same way wherever it is compared.
+fn centroid_on(t: &[Point; 3], axes: &Matrix, d: usize) -> Real {
+    let axis = axes.column(d);
+    (t[0].coords.dot(&axis) + t[1].coords.dot(&axis) + t[2].coords.dot(&axis)) / 3.0
+}
+
 impl SplitRule for SahSplit {
-    fn split(&self, mesh: &TriMesh, triangles: &mut [u32], axes: &Matrix) -> usize {
-        let p = project(mesh, triangles, axes);
+    fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize {
+        let p = project(triangles, &frame.axes);
         let bins = self.bins.max(2) as usize;
         let mut best: Option<(Real, usize, Real)> = None;
         for d in 0..3 {
@@ -189,7 +270,7 @@ impl SplitRule for SahSplit {
             let mut count = vec![0u32; bins];
             let mut bounds = vec![Bounds::EMPTY; bins];
             for x in &p {
-                let b = bin_of(x.centroid[d], lo, width, bins);
+                let b = (((x.centroid[d] - lo) / width) as usize).min(bins - 1);
                 count[b] += 1;
                 bounds[b].grow(x);
             }
@@ -212,7 +293,7 @@ impl SplitRule for SahSplit {
             }
         }
         let Some((_, d, plane)) = best else { return 0 };
-        partition(triangles, |i| p[i].centroid[d] < plane)
+        triangles.partition(|t| centroid_on(t, &frame.axes, d) < plane)
     }
 }
 
@@ -249,26 +330,25 @@ impl Bounds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bvh_core::Point;
+    use bvh_core::TriMesh;
 
     /// Two clusters of triangles: every rule must separate them.
     #[test]
     fn rules_separate_two_clusters() {
         let a = TriMesh::uv_sphere(Point::new(-5.0, 0.0, 0.0), 1.0, 6, 8);
         let b = TriMesh::uv_sphere(Point::new(5.0, 0.0, 0.0), 1.0, 6, 8);
-        let offset = a.vertices().len() as u32;
-        let vertices = [a.vertices(), b.vertices()].concat();
-        let indices =
-            [a.indices().to_vec(), b.indices().iter().map(|t| t.map(|i| i + offset)).collect()].concat();
-        let mesh = TriMesh::new(vertices, indices).unwrap();
-        let half = a.triangle_count();
+        let all: Vec<[Point; 3]> = a.triangles().chain(b.triangles()).map(|t| t.vertices()).collect();
         for rule in [Split::penalty(), Split::Median, Split::sah()] {
-            let mut tris: Vec<u32> = (0..mesh.triangle_count() as u32).rev().collect();
-            let k = rule.split(&mesh, &mut tris, &Matrix::identity());
-            assert_eq!(k, half, "{rule:?}");
-            let left_x: Vec<bool> =
-                tris.iter().map(|&t| mesh.triangle(t as usize).centroid().x < 0.0).collect();
+            let mut vertices: Vec<[Point; 3]> = all.iter().rev().copied().collect();
+            let mut indices: Vec<u32> = (0..all.len() as u32).rev().collect();
+            let mut tris = NodeTriangles::new(&mut vertices, &mut indices);
+            let frame = SplitFrame { axes: Matrix::identity(), lo: [-6.0; 3], hi: [6.0; 3] };
+            let k = rule.split(&mut tris, &frame);
+            assert_eq!(k, a.triangle_count(), "{rule:?}");
+            let left_x: Vec<bool> = vertices.iter().map(|v| (v[0].x + v[1].x + v[2].x) < 0.0).collect();
             assert!(left_x[..k].iter().all(|&l| l) && left_x[k..].iter().all(|&l| !l), "{rule:?}");
+            // Indices moved with their vertices.
+            assert!(indices.iter().zip(&vertices).all(|(&i, v)| all[i as usize] == *v), "{rule:?}");
         }
     }
 }

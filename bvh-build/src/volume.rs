@@ -2,6 +2,7 @@
 //! monomorphised per volume type.
 
 use crate::fit::ObbFit;
+use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, Sphere};
 
@@ -22,11 +23,13 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + 'stat
     /// The tag of this volume type.
     const KIND: VolumeKind;
 
-    /// The volume of a node whose triangles' vertices are `corners` (three per triangle).
-    fn fit(corners: &[Point], fit: &ObbFit) -> Self;
+    /// The volume of a node whose triangles' vertices are `corners` (three per triangle) and
+    /// whose bounding box is `bounds`.
+    fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> Self;
 
-    /// The axes along which split planes are placed (the box axes for an OBB).
-    fn split_axes(&self) -> Matrix;
+    /// The axes along which split planes are placed (the box axes for an OBB), with the range
+    /// the volume spans on each.
+    fn split_frame(&self) -> SplitFrame;
 
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
@@ -43,12 +46,17 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + 'stat
 impl NodeVolume for Obb {
     const KIND: VolumeKind = VolumeKind::Obb;
 
-    fn fit(corners: &[Point], fit: &ObbFit) -> Self {
-        fit.fit(corners)
+    fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> Self {
+        fit.fit_within(corners, bounds)
     }
 
-    fn split_axes(&self) -> Matrix {
-        self.axes
+    fn split_frame(&self) -> SplitFrame {
+        let c = self.axes.tr_mul(&self.center.coords);
+        SplitFrame {
+            axes: self.axes,
+            lo: std::array::from_fn(|d| c[d] - self.half_extents[d]),
+            hi: std::array::from_fn(|d| c[d] + self.half_extents[d]),
+        }
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
@@ -64,12 +72,12 @@ impl NodeVolume for Obb {
 impl NodeVolume for Aabb {
     const KIND: VolumeKind = VolumeKind::Aabb;
 
-    fn fit(corners: &[Point], _: &ObbFit) -> Self {
-        Aabb::from_points(corners)
+    fn fit(_: &[Point], bounds: &Aabb, _: &ObbFit) -> Self {
+        *bounds
     }
 
-    fn split_axes(&self) -> Matrix {
-        Matrix::identity()
+    fn split_frame(&self) -> SplitFrame {
+        SplitFrame { axes: Matrix::identity(), lo: self.mins.into(), hi: self.maxs.into() }
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
@@ -84,12 +92,17 @@ impl NodeVolume for Aabb {
 impl NodeVolume for Sphere {
     const KIND: VolumeKind = VolumeKind::Sphere;
 
-    fn fit(corners: &[Point], _: &ObbFit) -> Self {
+    fn fit(corners: &[Point], _: &Aabb, _: &ObbFit) -> Self {
         Sphere::from_points(corners)
     }
 
-    fn split_axes(&self) -> Matrix {
-        Matrix::identity()
+    fn split_frame(&self) -> SplitFrame {
+        let r = self.radius;
+        SplitFrame {
+            axes: Matrix::identity(),
+            lo: (self.center.coords.add_scalar(-r)).into(),
+            hi: (self.center.coords.add_scalar(r)).into(),
+        }
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {

@@ -48,19 +48,32 @@ impl Obb {
         }
         let mid: [f64; 3] = std::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
         let center = (0..3).fold(Vector::zeros(), |acc, j| acc + axes.column(j) * mid[j] as Real);
-        // The centre itself is rounded to f32: measure the half extents from the stored centre.
+        Self::padded(Point::from(center), axes, &cols, &lo, &hi)
+    }
+
+    /// The box with the given axes around the projected interval `[lo, hi]` per axis, measured
+    /// from the (rounded) `center` and padded so that [`Obb::contains_point`], evaluated in
+    /// `f32`, holds for every point whose projections lie in the intervals.
+    fn padded(center: Point, axes: &Matrix, cols: &[[f64; 3]; 3], lo: &[f64; 3], hi: &[f64; 3]) -> Self {
         let stored: [f64; 3] = std::array::from_fn(|j| {
             center.x as f64 * cols[j][0] + center.y as f64 * cols[j][1] + center.z as f64 * cols[j][2]
         });
-        // Containment is later checked in f32, whose error grows with the distance from the
-        // centre, not with the extent along an axis (a flat box is thin but may be wide).
-        let reach = points.iter().map(|p| (p - Point::from(center)).norm()).fold(0.0, Real::max);
-        let padding = 8.0 * Real::EPSILON as f64 * reach as f64;
-        let half = Vector::from_fn(|j, _| {
-            let h = (hi[j] - stored[j]).max(stored[j] - lo[j]);
-            next_up((h + padding) as Real)
-        });
-        Self { center: Point::from(center), axes: *axes, half_extents: half }
+        let half: [f64; 3] = std::array::from_fn(|j| (hi[j] - stored[j]).max(stored[j] - lo[j]).max(0.0));
+        // The f32 containment test errs by a few ulps of the distance from the centre, which
+        // the half diagonal bounds (a flat box is thin but may be wide).
+        let padding =
+            8.0 * Real::EPSILON as f64 * (half[0] * half[0] + half[1] * half[1] + half[2] * half[2]).sqrt();
+        let half_extents = Vector::from_fn(|j, _| next_up((half[j] + padding) as Real));
+        Self { center, axes: *axes, half_extents }
+    }
+
+    /// The smallest coordinate-axis box holding `aabb`, padded like
+    /// [`Obb::from_points_with_axes`] so it contains every point the AABB does.
+    pub fn containing_aabb(aabb: &Aabb) -> Self {
+        let cols = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let lo = [aabb.mins.x as f64, aabb.mins.y as f64, aabb.mins.z as f64];
+        let hi = [aabb.maxs.x as f64, aabb.maxs.y as f64, aabb.maxs.z as f64];
+        Self::padded(aabb.center(), &Matrix::identity(), &cols, &lo, &hi)
     }
 
     /// Full-vertex PCA box (the classic baseline): axes from the covariance of all points, or
@@ -68,8 +81,8 @@ impl Obb {
     /// weighting) live in `bvh-build` and end in [`Obb::from_points_with_axes`].
     pub fn from_points(points: &[Point]) -> Self {
         let pca = Self::from_points_with_axes(points, &principal_axes(points));
-        let aabb = Self::from_points_with_axes(points, &Matrix::identity());
-        if aabb.volume() <= pca.volume() { aabb } else { pca }
+        let aabb = Self::containing_aabb(&Aabb::from_points(points));
+        if points.is_empty() || pca.volume() < aabb.volume() { pca } else { aabb }
     }
 
     /// The box that contains both, on the axes of the larger one.
