@@ -8,6 +8,7 @@
 
 use super::parts::{MeshBuilder, bracket, capped_cylinder, flange, panel_with_holes, ribbon, torus, tube};
 use bvh_core::{Aabb, Isometry, Point, Real, TriMesh, Vector};
+use std::f32::consts::{FRAC_PI_2, PI};
 
 /// A bay, the part installed in it, and the way out.
 #[derive(Clone, Debug)]
@@ -46,13 +47,13 @@ fn accumulator() -> MeshBuilder {
     b.add(&tube(0.02, 0.015, 0.08, 24), &at(0.0, 0.0, 0.5));
     b.add(
         &tube(0.02, 0.015, 0.08, 24),
-        &Isometry::new(Vector::new(0.09, 0.0, 0.3), Vector::new(0.0, 1.5708, 0.0)),
+        &Isometry::new(Vector::new(0.09, 0.0, 0.3), Vector::new(0.0, FRAC_PI_2, 0.0)),
     );
     b.add(&torus(0.092, 0.006, 64, 12), &at(0.0, 0.0, 0.25));
     b.add(&bracket(0.08, 0.008, 0.05), &at(0.09, 0.0, 0.0));
     b.add(
         &bracket(0.08, 0.008, 0.05),
-        &Isometry::new(Vector::new(-0.09, 0.0, 0.0), Vector::new(0.0, 0.0, 3.14159)),
+        &Isometry::new(Vector::new(-0.09, 0.0, 0.0), Vector::new(0.0, 0.0, PI)),
     );
     b
 }
@@ -72,7 +73,7 @@ fn ptu() -> MeshBuilder {
     for (k, side) in [1.0, -1.0, 1.0, -1.0].into_iter().enumerate() {
         let pose = Isometry::new(
             Vector::new(side * 0.12, 0.0, 0.05 + 0.2 * k as Real),
-            Vector::new(0.0, side * 1.5708, 0.0),
+            Vector::new(0.0, side * FRAC_PI_2, 0.0),
         );
         b.add(&tube(0.03, 0.025, 0.12, 32), &pose);
         b.add(
