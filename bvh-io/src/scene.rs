@@ -1,0 +1,63 @@
+//! What a file yields: named parts, each a mesh in the file's frame.
+
+use bvh_core::{Point, TriMesh};
+
+/// The parts of one file (and the files it references).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    /// The parts, in file order.
+    pub parts: Vec<Part>,
+    /// Subtracted from every coordinate before it was narrowed to `f32` (zero unless the file's
+    /// coordinates are far from the origin): add it back to get the file's own coordinates.
+    pub origin: [f64; 3],
+    /// What the reader passed over, and how often (unknown records, wireframe faces, …).
+    pub skipped: Vec<Skipped>,
+}
+
+/// A named piece of geometry: an OBJ object or group, an OpenFlight object, an STL file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// The part's own name.
+    pub name: String,
+    /// Names from the top of the file's hierarchy down to the part, joined by `/`.
+    pub path: String,
+    /// The triangles, in the file's frame (transforms applied, minus [`Scene::origin`]).
+    pub mesh: TriMesh,
+}
+
+/// Something the reader passed over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// What it was.
+    pub what: String,
+    /// How many times.
+    pub count: usize,
+}
+
+impl Scene {
+    /// All parts as one mesh (part after part).
+    pub fn merged(&self) -> TriMesh {
+        let mut vertices: Vec<Point> = Vec::new();
+        let mut triangles = Vec::new();
+        for part in &self.parts {
+            let offset = vertices.len() as u32;
+            vertices.extend_from_slice(part.mesh.vertices());
+            triangles.extend(part.mesh.indices().iter().map(|t| t.map(|i| i + offset)));
+        }
+        TriMesh::new(vertices, triangles).unwrap_or_default()
+    }
+
+    /// Total number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.parts.iter().map(|p| p.mesh.triangle_count()).sum()
+    }
+
+    /// Counts one more of `what` as skipped.
+    pub(crate) fn skip(&mut self, what: impl Into<String>) {
+        let what = what.into();
+        match self.skipped.iter_mut().find(|s| s.what == what) {
+            Some(s) => s.count += 1,
+            None => self.skipped.push(Skipped { what, count: 1 }),
+        }
+    }
+}
