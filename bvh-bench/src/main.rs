@@ -2,6 +2,7 @@
 
 mod build_times;
 mod demo;
+mod info;
 
 use clap::{Parser, Subcommand};
 
@@ -30,11 +31,19 @@ enum Command {
         #[arg(long)]
         small: bool,
     },
+    /// Each part of a mesh file (OBJ, STL or OpenFlight) with its triangle and vertex counts
+    /// and bounds; exits with status 1 and the reader's message when the file is bad.
+    Info {
+        /// The file.
+        file: std::path::PathBuf,
+    },
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     match Cli::parse().command.unwrap_or(Command::Run) {
         Command::Run => demo::run(),
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
+        Command::Info { file } => return info::run(&file),
     }
+    std::process::ExitCode::SUCCESS
 }
