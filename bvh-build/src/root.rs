@@ -88,6 +88,18 @@ impl RootVolume {
         }
     }
 
+    /// The root grown by `margin` on every side (for clearance queries).
+    pub fn inflated(&self, margin: bvh_core::Real) -> Self {
+        use crate::volume::NodeVolume;
+        match self {
+            Self::CubeAabb(c) => Self::CubeAabb(CubeAabb::new(c.center, c.half_side + margin)),
+            Self::Sphere(s) => Self::Sphere(s.inflated(margin)),
+            Self::Aabb(a) => Self::Aabb(a.inflated(margin)),
+            Self::Obb(o) => Self::Obb(o.inflated(margin)),
+            Self::SphereAabb(s, a) => Self::SphereAabb(s.inflated(margin), a.inflated(margin)),
+        }
+    }
+
     /// `true` when `p` lies in the root volume grown by `tolerance`.
     pub fn contains_within(&self, p: &Point, tolerance: bvh_core::Real) -> bool {
         use crate::volume::NodeVolume;

@@ -34,8 +34,12 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + 'stat
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
 
-    /// The volume's measure (for tightness statistics).
+    /// The volume's measure (for tightness statistics, and to descend the larger of two nodes).
     fn measure(&self) -> Real;
+
+    /// The volume grown by `margin` on every side: it holds every point within `margin` of
+    /// the original (for clearance queries).
+    fn inflated(&self, margin: Real) -> Self;
 
     /// `true` when every number in it is finite (used to validate loaded bytes).
     fn is_finite(&self) -> bool {
@@ -67,6 +71,10 @@ impl NodeVolume for Obb {
     fn measure(&self) -> Real {
         self.volume()
     }
+
+    fn inflated(&self, margin: Real) -> Self {
+        Obb { half_extents: self.half_extents.add_scalar(margin), ..*self }
+    }
 }
 
 impl NodeVolume for Aabb {
@@ -86,6 +94,10 @@ impl NodeVolume for Aabb {
 
     fn measure(&self) -> Real {
         self.volume()
+    }
+
+    fn inflated(&self, margin: Real) -> Self {
+        self.loosened(margin)
     }
 }
 
@@ -111,5 +123,9 @@ impl NodeVolume for Sphere {
 
     fn measure(&self) -> Real {
         self.volume()
+    }
+
+    fn inflated(&self, margin: Real) -> Self {
+        Sphere::new(self.center, self.radius + margin)
     }
 }

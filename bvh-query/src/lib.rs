@@ -1,1 +1,30 @@
-//! Queries between two posed hierarchies (issue: bvh-query) will live here: pre-judged traversal, lazy update, key-node caching, region culling.
+//! Exact queries between two posed hierarchies: does A touch B, which triangle pairs intersect
+//! and where, which pairs come within a clearance distance.
+//!
+//! ```
+//! use bvh_build::{Bvh, BuildConfig};
+//! use bvh_core::{Isometry, Obb, Point, TriMesh};
+//! use bvh_query::{Posed, Query, QueryOptions, QueryStats};
+//!
+//! let sphere = TriMesh::uv_sphere(Point::origin(), 1.0, 16, 32);
+//! let tree: Bvh<Obb> = Bvh::build(sphere, &BuildConfig::co());
+//! let (here, there) = (Isometry::identity(), Isometry::translation(1.5, 0.0, 0.0));
+//! let query = Query::new(Posed::new(&tree, &here), Posed::new(&tree, &there), QueryOptions::default());
+//! let mut stats = QueryStats::default();
+//! assert!(query.intersects(&mut stats).is_some());
+//! assert!(!query.intersecting_pairs(&mut ()).is_empty());
+//! ```
+//!
+//! The traversal works in A's frame with B's pose relative to A computed once per query; node
+//! volumes are never refitted (paper 000's layered update). OBB pairs run the pre-judge before
+//! the separating axis test unless [`QueryOptions::prejudge`] is off. Statistics are a type
+//! parameter: pass `&mut ()` to count nothing at no cost, or a [`QueryStats`].
+
+mod node_test;
+mod queries;
+mod stats;
+mod traverse;
+
+pub use node_test::NodeTest;
+pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, TrianglePair};
+pub use stats::{QueryStats, Stats};

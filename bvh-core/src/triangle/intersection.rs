@@ -48,6 +48,11 @@ impl CoplanarPolygon {
     pub fn vertices(&self) -> &[Point] {
         &self.vertices[..self.len]
     }
+
+    /// The polygon with every vertex mapped by `f` (to move it to another frame).
+    pub fn mapped(&self, f: impl Fn(&Point) -> Point) -> Self {
+        Self { vertices: self.vertices.map(|p| f(&p)), len: self.len }
+    }
 }
 
 /// The intersection of two triangles, or `None` when they are disjoint. Whether they intersect

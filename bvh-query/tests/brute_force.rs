@@ -1,0 +1,155 @@
+//! Every query against brute force over all triangle pairs (with exact triangle tests), for
+//! every preset, on generated meshes over random nearby poses: the pair sets must be equal.
+
+use bvh_build::generate::{bracket, torus, tube};
+use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_core::{
+    Aabb, Isometry, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
+    triangles_intersect,
+};
+use bvh_query::{NodeTest, Posed, Query, QueryOptions, QueryStats, TrianglePair};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn meshes() -> Vec<(&'static str, TriMesh)> {
+    vec![
+        ("sphere", TriMesh::uv_sphere(Point::origin(), 1.0, 10, 20)),
+        ("torus", torus(1.0, 0.3, 24, 10)),
+        ("tube", tube(0.5, 0.4, 2.0, 16)),
+        ("bracket", bracket(1.5, 0.1, 0.8)),
+    ]
+}
+
+/// B's triangles moved into A's frame, with their boxes.
+fn moved(b: &TriMesh, rel: &RelativePose) -> Vec<(Triangle, Aabb)> {
+    b.triangles()
+        .map(|t| {
+            let m = Triangle::new(
+                rel.transform_point(&t.a),
+                rel.transform_point(&t.b),
+                rel.transform_point(&t.c),
+            );
+            (m, m.aabb())
+        })
+        .collect()
+}
+
+/// All pairs whose exact test (or distance) qualifies; the box prefilter is conservative.
+fn brute(a: &TriMesh, b: &TriMesh, rel: &RelativePose, clearance: Option<Real>) -> Vec<TrianglePair> {
+    let mb = moved(b, rel);
+    let grow = clearance.map_or(0.0, |d| d * (1.0 + 1e-5) + 1e-6);
+    let mut out = Vec::new();
+    for (i, ta) in a.triangles().enumerate() {
+        let box_a = ta.aabb().loosened(grow);
+        for (j, (tb, box_b)) in mb.iter().enumerate() {
+            if !box_a.intersects(box_b) {
+                continue;
+            }
+            let hit = match clearance {
+                None => triangles_intersect(&ta, tb),
+                Some(d) => closest_points_triangles(&ta, tb).distance <= d,
+            };
+            if hit {
+                out.push(TrianglePair { a: i as u32, b: j as u32 });
+            }
+        }
+    }
+    out
+}
+
+fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {
+    let t =
+        Vector::new(rng.gen_range(-reach..reach), rng.gen_range(-reach..reach), rng.gen_range(-reach..reach));
+    let axis = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+    Isometry::new(t, axis * rng.gen_range(0.0..3.0))
+}
+
+/// Runs every query on one pair of trees at one pose and compares with brute force.
+fn check<VA, VB>(
+    a: &Bvh<VA>,
+    b: &Bvh<VB>,
+    mesh_a: &TriMesh,
+    mesh_b: &TriMesh,
+    pose_a: &Isometry,
+    pose_b: &Isometry,
+    what: &str,
+) -> bool
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    let rel = RelativePose::between(pose_a, pose_b);
+    let expected = brute(mesh_a, mesh_b, &rel, None);
+    for prejudge in [true, false] {
+        let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions { prejudge });
+        let mut stats = QueryStats::default();
+        assert_eq!(query.intersecting_pairs(&mut stats), expected, "{what}, prejudge {prejudge}");
+        match query.intersects(&mut ()) {
+            Some(pair) => assert!(
+                expected.binary_search(&pair).is_ok(),
+                "{what}: reported pair {pair:?} is not intersecting"
+            ),
+            None => assert!(expected.is_empty(), "{what}: missed {} intersecting pairs", expected.len()),
+        }
+        let contacts: Vec<TrianglePair> = query.contacts(&mut ()).iter().map(|c| c.pair).collect();
+        assert_eq!(contacts, expected, "{what}: contacts");
+        if !prejudge {
+            assert_eq!(stats.prejudge_overlap + stats.prejudge_disjoint + stats.prejudge_undecided, 0);
+        }
+        assert!(stats.volume_tests > 0);
+    }
+    let clearance = 0.05;
+    let near = brute(mesh_a, mesh_b, &rel, Some(clearance));
+    let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions::default());
+    let within: Vec<TrianglePair> = query.pairs_within(clearance, &mut ()).iter().map(|n| n.pair).collect();
+    assert_eq!(within, near, "{what}: pairs within {clearance}");
+    !expected.is_empty()
+}
+
+/// Checks one pose pair (A's pose, B's pose, a label); `true` when they intersect.
+type Checker<'a> = &'a dyn Fn(&Isometry, &Isometry, &str) -> bool;
+
+/// Calls `run` with a checker for the two trees, whatever their node volumes.
+fn with_hierarchies(
+    a: &Hierarchy,
+    b: &Hierarchy,
+    mesh_a: &TriMesh,
+    mesh_b: &TriMesh,
+    run: &mut dyn FnMut(Checker<'_>),
+) {
+    macro_rules! dispatch {
+        ($($va:ident, $vb:ident);*) => {
+            match (a, b) {
+                $((Hierarchy::$va(ta), Hierarchy::$vb(tb)) => run(&|pa, pb, what| check(ta, tb, mesh_a, mesh_b, pa, pb, what)),)*
+            }
+        };
+    }
+    dispatch!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere);
+}
+
+#[test]
+fn every_preset_pair_matches_brute_force() {
+    let meshes = meshes();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut hits = 0;
+    let mut total = 0;
+    for (i, (name_a, mesh_a)) in meshes.iter().enumerate() {
+        let (name_b, mesh_b) = &meshes[(i + 1) % meshes.len()];
+        for preset in Preset::ALL {
+            let a = Hierarchy::build(mesh_a.clone(), &preset);
+            let b = Hierarchy::build(mesh_b.clone(), &preset);
+            for _ in 0..6 {
+                let (pa, pb) = (random_pose(&mut rng, 0.3), random_pose(&mut rng, 1.2));
+                let what = format!("{name_a} vs {name_b}, {}", preset.name);
+                with_hierarchies(&a, &b, mesh_a, mesh_b, &mut |check| {
+                    total += 1;
+                    hits += check(&pa, &pb, &what) as usize;
+                });
+            }
+        }
+    }
+    assert!(
+        hits > total / 5 && hits < total * 4 / 5,
+        "{hits} of {total} poses intersect: both outcomes must be tested"
+    );
+}
