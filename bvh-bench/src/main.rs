@@ -3,6 +3,7 @@
 mod build_times;
 mod demo;
 mod info;
+mod poses;
 
 use clap::{Parser, Subcommand};
 
@@ -31,6 +32,35 @@ enum Command {
         #[arg(long)]
         small: bool,
     },
+    /// One query per pose of a pose file (12 numbers per line: the row-major 3×4 [R|t] placing
+    /// the part in the scene's frame), timed over repetitions, with statistics, and parry3d's
+    /// `intersection_test` on the same poses in the same run.
+    Poses {
+        /// The static scene (OBJ, STL or OpenFlight).
+        #[arg(long)]
+        scene: std::path::PathBuf,
+        /// The moving part.
+        #[arg(long)]
+        part: std::path::PathBuf,
+        /// The pose file.
+        #[arg(long)]
+        poses: std::path::PathBuf,
+        /// rapid, sao, ao, co, sphere-obb, classified or aabb.
+        #[arg(long, default_value = "co")]
+        preset: String,
+        /// any (first contact), all (every intersecting pair) or within=D (clearance D).
+        #[arg(long, default_value = "any")]
+        query: poses::QueryKind,
+        /// Switch the OBB pre-judge off.
+        #[arg(long)]
+        no_prejudge: bool,
+        /// Repetitions of the whole pose list (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        reps: usize,
+        /// Skip the parry3d comparison.
+        #[arg(long)]
+        no_parry: bool,
+    },
     /// Each part of a mesh file (OBJ, STL or OpenFlight) with its triangle and vertex counts
     /// and bounds; exits with status 1 and the reader's message when the file is bad.
     Info {
@@ -44,6 +74,26 @@ fn main() -> std::process::ExitCode {
         Command::Run => demo::run(),
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
+        Command::Poses { scene, part, poses, preset, query, no_prejudge, reps, no_parry } => {
+            let Some(preset) = bvh_build::Preset::by_name(&preset) else {
+                eprintln!("error: unknown preset {preset}");
+                return std::process::ExitCode::FAILURE;
+            };
+            let args = poses::Args {
+                scene: &scene,
+                part: &part,
+                poses: &poses,
+                preset,
+                query,
+                prejudge: !no_prejudge,
+                reps,
+                parry: !no_parry,
+            };
+            if let Err(e) = poses::run(&args) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
     }
     std::process::ExitCode::SUCCESS
 }

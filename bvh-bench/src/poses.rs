@@ -1,0 +1,219 @@
+//! `bvh-bench poses`: one query per pose of a pose file (the anchors' format: 12 numbers per
+//! line, the row-major 3×4 `[R|t]` placing the part in the scene's frame), timed, counted and
+//! compared with parry3d in the same run.
+
+use bvh_bench::parry_bridge;
+use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
+use bvh_query::{NodeTest, Posed, Query, QueryOptions, QueryStats, Stats};
+use std::path::Path;
+use std::time::Instant;
+
+/// Which question each pose asks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum QueryKind {
+    /// Stop at the first intersecting triangle pair.
+    Any,
+    /// Every intersecting pair.
+    All,
+    /// Every pair within this distance.
+    Within(f32),
+}
+
+impl std::str::FromStr for QueryKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "any" => Ok(Self::Any),
+            "all" => Ok(Self::All),
+            _ => s
+                .strip_prefix("within=")
+                .and_then(|d| d.parse().ok())
+                .filter(|d: &f32| d.is_finite() && *d >= 0.0)
+                .map(Self::Within)
+                .ok_or_else(|| format!("expected any, all or within=D, got {s}")),
+        }
+    }
+}
+
+/// Reads a pose file; the rotation part is re-orthonormalised.
+pub(crate) fn read_poses(path: &Path) -> Result<Vec<Isometry>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let v: Vec<f32> = line
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+            if v.len() != 12 || !v.iter().all(|x| x.is_finite()) {
+                return Err(format!("{}:{}: expected 12 finite numbers", path.display(), i + 1));
+            }
+            let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
+            let rotation = Rotation::from_matrix(&r);
+            Ok(Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), rotation))
+        })
+        .collect()
+}
+
+pub(crate) struct Args<'a> {
+    pub(crate) scene: &'a Path,
+    pub(crate) part: &'a Path,
+    pub(crate) poses: &'a Path,
+    pub(crate) preset: Preset,
+    pub(crate) query: QueryKind,
+    pub(crate) prejudge: bool,
+    pub(crate) reps: usize,
+    pub(crate) parry: bool,
+}
+
+pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
+    let load = |p: &Path| bvh_io::load(p).map(|s| s.merged()).map_err(|e| e.to_string());
+    let (scene, part) = (load(args.scene)?, load(args.part)?);
+    let poses = read_poses(args.poses)?;
+    let start = Instant::now();
+    let a = Hierarchy::build(scene.clone(), &args.preset);
+    let b = Hierarchy::build(part.clone(), &args.preset);
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    macro_rules! dispatch {
+        ($($va:ident, $vb:ident);*) => {
+            match (&a, &b) {
+                $((Hierarchy::$va(ta), Hierarchy::$vb(tb)) => measure(ta, tb, &poses, args),)*
+            }
+        };
+    }
+    let ours = dispatch!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere);
+    let n = poses.len().max(1) as f64;
+    println!(
+        "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
+        args.preset.name,
+        args.query,
+        args.prejudge,
+        poses.len(),
+        ours.total_ms,
+        ours.total_ms * 1e3 / n,
+        ours.hits,
+        ours.results,
+        ours.stats.volume_tests as f64 / n,
+        ours.stats.prejudge_overlap,
+        ours.stats.prejudge_disjoint,
+        ours.stats.prejudge_undecided,
+        ours.stats.triangle_tests as f64 / n,
+    );
+    if args.parry {
+        let (parry_ms, parry_hits, disagreements) = parry_any(&scene, &part, &poses, args.reps, &ours.bits);
+        println!(
+            "{{\"library\":\"parry3d\",\"query\":\"intersection_test\",\"poses\":{},\"total_ms_median\":{parry_ms:.3},\"per_query_us\":{:.2},\"n_collide\":{parry_hits},\"disagreements_with_bvh\":{disagreements},\"ratio_parry_over_bvh\":{:.2}}}",
+            poses.len(),
+            parry_ms * 1e3 / n,
+            parry_ms / ours.total_ms
+        );
+    }
+    Ok(())
+}
+
+struct Measured {
+    total_ms: f64,
+    hits: usize,
+    results: usize,
+    bits: Vec<bool>,
+    stats: QueryStats,
+}
+
+fn measure<VA, VB>(a: &Bvh<VA>, b: &Bvh<VB>, poses: &[Isometry], args: &Args<'_>) -> Measured
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    let identity = Isometry::identity();
+    let options = QueryOptions { prejudge: args.prejudge };
+    let mut times = Vec::new();
+    let (mut bits, mut results) = (Vec::new(), 0);
+    for _ in 0..args.reps.max(1) {
+        let start = Instant::now();
+        let answers: Vec<(bool, usize)> = poses
+            .iter()
+            .map(|pose| {
+                answer(
+                    &Query::new(Posed::new(a, &identity), Posed::new(b, pose), options),
+                    args.query,
+                    &mut (),
+                )
+            })
+            .collect();
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        bits = answers.iter().map(|r| r.0).collect();
+        results = answers.iter().map(|r| r.1).sum();
+    }
+    times.sort_by(f64::total_cmp);
+    // A separate, untimed pass gathers the statistics.
+    let mut stats = QueryStats::default();
+    for pose in poses {
+        let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
+        answer(&q, args.query, &mut stats);
+    }
+    Measured {
+        total_ms: times[times.len() / 2],
+        hits: bits.iter().filter(|&&b| b).count(),
+        results,
+        bits,
+        stats,
+    }
+}
+
+/// Runs the query; whether anything was found, and how many results.
+fn answer<VA, VB>(q: &Query<'_, VA, VB>, kind: QueryKind, stats: &mut impl Stats) -> (bool, usize)
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    match kind {
+        QueryKind::Any => {
+            let hit = q.intersects(stats).is_some();
+            (hit, hit as usize)
+        }
+        QueryKind::All => {
+            let n = q.intersecting_pairs(stats).len();
+            (n > 0, n)
+        }
+        QueryKind::Within(d) => {
+            let n = q.pairs_within(d, stats).len();
+            (n > 0, n)
+        }
+    }
+}
+
+/// parry3d's `intersection_test` on the same meshes and poses: median total ms, collisions,
+/// and poses where its answer differs from ours.
+fn parry_any(
+    scene: &TriMesh,
+    part: &TriMesh,
+    poses: &[Isometry],
+    reps: usize,
+    ours: &[bool],
+) -> (f64, usize, usize) {
+    let build = |m: &TriMesh| {
+        let (v, i) = parry_bridge::mesh_buffers(m);
+        parry3d::shape::TriMesh::new(v, i).expect("a valid mesh")
+    };
+    let (a, b) = (build(scene), build(part));
+    let parry_poses: Vec<_> = poses.iter().map(parry_bridge::pose).collect();
+    let identity = parry3d::math::Pose::IDENTITY;
+    let mut times = Vec::new();
+    let mut bits = Vec::new();
+    for _ in 0..reps.max(1) {
+        let start = Instant::now();
+        bits = parry_poses
+            .iter()
+            .map(|p| parry3d::query::intersection_test(&identity, &a, p, &b).is_ok_and(|r| r.intersecting))
+            .collect();
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    let hits = bits.iter().filter(|&&b| b).count();
+    let disagreements = bits.iter().zip(ours).filter(|(p, o)| p != o).count();
+    (times[times.len() / 2], hits, disagreements)
+}
