@@ -54,6 +54,10 @@ enum Command {
         /// Switch the OBB pre-judge off.
         #[arg(long)]
         no_prejudge: bool,
+        /// Carry a pair cache (the last contact, tried first) from each pose to the next; it
+        /// applies to the `any` query.
+        #[arg(long)]
+        cache: bool,
         /// Repetitions of the whole pose list (the median is reported).
         #[arg(long, default_value_t = 5)]
         reps: usize,
@@ -74,7 +78,7 @@ fn main() -> std::process::ExitCode {
         Command::Run => demo::run(),
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
-        Command::Poses { scene, part, poses, preset, query, no_prejudge, reps, no_parry } => {
+        Command::Poses { scene, part, poses, preset, query, no_prejudge, cache, reps, no_parry } => {
             let Some(preset) = bvh_build::Preset::by_name(&preset) else {
                 eprintln!("error: unknown preset {preset}");
                 return std::process::ExitCode::FAILURE;
@@ -86,6 +90,7 @@ fn main() -> std::process::ExitCode {
                 preset,
                 query,
                 prejudge: !no_prejudge,
+                cache,
                 reps,
                 parry: !no_parry,
             };

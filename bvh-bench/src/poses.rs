@@ -5,7 +5,7 @@
 use bvh_bench::parry_bridge;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
-use bvh_query::{NodeTest, Posed, Query, QueryOptions, QueryStats, Stats};
+use bvh_query::{NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats};
 use std::path::Path;
 use std::time::Instant;
 
@@ -66,6 +66,7 @@ pub(crate) struct Args<'a> {
     pub(crate) preset: Preset,
     pub(crate) query: QueryKind,
     pub(crate) prejudge: bool,
+    pub(crate) cache: bool,
     pub(crate) reps: usize,
     pub(crate) parry: bool,
 }
@@ -88,10 +89,11 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let ours = dispatch!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere);
     let n = poses.len().max(1) as f64;
     println!(
-        "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
+        "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"cache\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
         args.preset.name,
         args.query,
         args.prejudge,
+        args.cache,
         poses.len(),
         ours.total_ms,
         ours.total_ms * 1e3 / n,
@@ -133,15 +135,14 @@ where
     let mut times = Vec::new();
     let (mut bits, mut results) = (Vec::new(), 0);
     for _ in 0..args.reps.max(1) {
+        // Each repetition starts cold: the cache only carries over from one pose to the next.
+        let mut cache = PairCache::new();
         let start = Instant::now();
         let answers: Vec<(bool, usize)> = poses
             .iter()
             .map(|pose| {
-                answer(
-                    &Query::new(Posed::new(a, &identity), Posed::new(b, pose), options),
-                    args.query,
-                    &mut (),
-                )
+                let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
+                answer(&q, args.query, args.cache.then_some(&mut cache), &mut ())
             })
             .collect();
         times.push(start.elapsed().as_secs_f64() * 1e3);
@@ -151,9 +152,10 @@ where
     times.sort_by(f64::total_cmp);
     // A separate, untimed pass gathers the statistics.
     let mut stats = QueryStats::default();
+    let mut cache = PairCache::new();
     for pose in poses {
         let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
-        answer(&q, args.query, &mut stats);
+        answer(&q, args.query, args.cache.then_some(&mut cache), &mut stats);
     }
     Measured {
         total_ms: times[times.len() / 2],
@@ -165,14 +167,19 @@ where
 }
 
 /// Runs the query; whether anything was found, and how many results.
-fn answer<VA, VB>(q: &Query<'_, VA, VB>, kind: QueryKind, stats: &mut impl Stats) -> (bool, usize)
+fn answer<VA, VB>(
+    q: &Query<'_, VA, VB>,
+    kind: QueryKind,
+    cache: Option<&mut PairCache>,
+    stats: &mut impl Stats,
+) -> (bool, usize)
 where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
     match kind {
         QueryKind::Any => {
-            let hit = q.intersects(stats).is_some();
+            let hit = q.intersects(cache, stats).is_some();
             (hit, hit as usize)
         }
         QueryKind::All => {

@@ -34,7 +34,7 @@ impl<V: NodeVolume> Bvh<V> {
             flatten(draft, &mut volumes, &mut children);
         }
         drop(vertices);
-        Bvh { mesh: mesh.reordered(&order), original: order, volumes, children, root }
+        Bvh::assemble(mesh.reordered(&order), order, volumes, children, root)
     }
 }
 

@@ -53,16 +53,66 @@ impl Child {
 /// Node `0` is the top of the tree (absent for an empty mesh); a node's child nodes have larger
 /// indices. The mesh is stored with its triangles in leaf order; [`Bvh::original_triangle`]
 /// maps a leaf-order position back to the index the user gave.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Bvh<V> {
     pub(crate) mesh: TriMesh,
     pub(crate) original: Vec<u32>,
     pub(crate) volumes: Vec<V>,
     pub(crate) children: Vec<[Child; 2]>,
     pub(crate) root: RootVolume,
+    /// Each node's parent (`u32::MAX` for the top), derived from `children`.
+    pub(crate) parents: Vec<u32>,
+    /// Unique per built or loaded tree (clones share it): lets caches recognise their tree.
+    pub(crate) id: u64,
+}
+
+/// Equal trees have equal geometry and structure; where they came from does not matter.
+impl<V: PartialEq> PartialEq for Bvh<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.mesh == other.mesh
+            && self.original == other.original
+            && self.volumes == other.volumes
+            && self.children == other.children
+            && self.root == other.root
+    }
 }
 
 impl<V: NodeVolume> Bvh<V> {
+    /// Assembles a tree from its parts, deriving the parent links.
+    pub(crate) fn assemble(
+        mesh: TriMesh,
+        original: Vec<u32>,
+        volumes: Vec<V>,
+        children: Vec<[Child; 2]>,
+        root: RootVolume,
+    ) -> Self {
+        let mut parents = vec![u32::MAX; volumes.len()];
+        for (i, slots) in children.iter().enumerate() {
+            for slot in slots {
+                if let ChildRef::Node(c) = slot.get() {
+                    if let Some(p) = parents.get_mut(c) {
+                        *p = i as u32;
+                    }
+                }
+            }
+        }
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Bvh { mesh, original, volumes, children, root, parents, id }
+    }
+
+    /// An identity shared only by clones of this tree (a rebuilt tree gets a new one), so
+    /// state cached for a tree is never applied to another.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The parent of node `i` (`None` for the top node).
+    #[inline]
+    pub fn parent(&self, i: usize) -> Option<usize> {
+        self.parents.get(i).copied().filter(|&p| p != u32::MAX).map(|p| p as usize)
+    }
+
     /// The mesh, triangles in leaf order.
     pub fn mesh(&self) -> &TriMesh {
         &self.mesh

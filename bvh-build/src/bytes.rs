@@ -133,7 +133,7 @@ impl<V: NodeVolume> Bvh<V> {
             return Err(LoadError::TrailingBytes(bytes.len() - reader.offset));
         }
         let mesh = TriMesh::new(vertices, indices)?;
-        let bvh = Bvh { mesh, original, volumes, children, root };
+        let bvh = Bvh::assemble(mesh, original, volumes, children, root);
         bvh.check_well_formed()?;
         Ok(bvh)
     }

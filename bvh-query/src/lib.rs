@@ -4,14 +4,17 @@
 //! ```
 //! use bvh_build::{Bvh, BuildConfig};
 //! use bvh_core::{Isometry, Obb, Point, TriMesh};
-//! use bvh_query::{Posed, Query, QueryOptions, QueryStats};
+//! use bvh_query::{PairCache, Posed, Query, QueryOptions, QueryStats};
 //!
 //! let sphere = TriMesh::uv_sphere(Point::origin(), 1.0, 16, 32);
 //! let tree: Bvh<Obb> = Bvh::build(sphere, &BuildConfig::co());
 //! let (here, there) = (Isometry::identity(), Isometry::translation(1.5, 0.0, 0.0));
 //! let query = Query::new(Posed::new(&tree, &here), Posed::new(&tree, &there), QueryOptions::default());
 //! let mut stats = QueryStats::default();
-//! assert!(query.intersects(&mut stats).is_some());
+//! assert!(query.intersects(None, &mut stats).is_some());
+//! // Along a path, a caller-owned cache tries the last contact first.
+//! let mut cache = PairCache::new();
+//! assert!(query.intersects(Some(&mut cache), &mut ()).is_some());
 //! assert!(!query.intersecting_pairs(&mut ()).is_empty());
 //! ```
 //!
@@ -20,11 +23,13 @@
 //! the separating axis test unless [`QueryOptions::prejudge`] is off. Statistics are a type
 //! parameter: pass `&mut ()` to count nothing at no cost, or a [`QueryStats`].
 
+mod cache;
 mod node_test;
 mod queries;
 mod stats;
 mod traverse;
 
+pub use cache::PairCache;
 pub use node_test::NodeTest;
 pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, TrianglePair};
 pub use stats::{QueryStats, Stats};

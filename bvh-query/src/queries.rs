@@ -2,6 +2,7 @@
 //! them (optionally with where they meet), and every pair within a clearance distance. Each is
 //! exact on the triangles; the answers name triangles by the user's original indices.
 
+use crate::cache::PairCache;
 use crate::node_test::NodeTest;
 use crate::stats::Stats;
 use crate::traverse::Descent;
@@ -92,10 +93,21 @@ where
         Self { b_in_a: RelativePose::between(a.pose, b.pose), a, b, options }
     }
 
-    /// The first intersecting triangle pair found, if any.
-    pub fn intersects(&self, stats: &mut impl Stats) -> Option<TrianglePair> {
+    /// The first intersecting triangle pair found, if any. With a cache, the pair found last
+    /// time is tried first.
+    pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        let trees = (a.id(), b.id());
+        if let Some((i, j)) = cache.as_ref().and_then(|c| c.last_hit(trees)) {
+            if i < a.mesh().triangle_count() && j < b.mesh().triangle_count() {
+                stats.triangle_test();
+                if triangles_intersect(&a.mesh().triangle(i), &self.moved(&b.mesh().triangle(j))) {
+                    return Some(TrianglePair { a: a.original_triangle(i), b: b.original_triangle(j) });
+                }
+            }
+        }
         let mut found = None;
-        self.each_candidate(0.0, stats, |pair, ta, tb, stats| {
+        let hit = self.each_candidate(0.0, stats, |pair, ta, tb, stats| {
             stats.triangle_test();
             if triangles_intersect(ta, tb) {
                 found = Some(pair);
@@ -103,6 +115,9 @@ where
             }
             ControlFlow::Continue(())
         });
+        if let Some(c) = cache {
+            c.remember(trees, hit);
+        }
         found
     }
 
@@ -164,37 +179,45 @@ where
         out
     }
 
+    /// B's triangle moved into A's frame.
+    fn moved(&self, t: &Triangle) -> Triangle {
+        let rel = &self.b_in_a;
+        Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
+    }
+
     /// Calls `visit` with every triangle pair under overlapping leaves, both triangles in A's
-    /// frame, until it breaks. The root volumes are tested first (grown by `margin`).
+    /// frame, until it breaks; returns the leaf-order positions of the pair it broke at. The root
+    /// volumes are tested first (grown by `margin`).
     fn each_candidate<S: Stats>(
         &self,
         margin: Real,
         stats: &mut S,
         mut visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
-    ) {
+    ) -> Option<(usize, usize)> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         stats.volume_test();
         let root_a = if margin > 0.0 { a.root().inflated(margin) } else { *a.root() };
         if !root_a.overlaps(b.root(), &self.b_in_a) {
-            return;
+            return None;
         }
         let descent = Descent { a, b, b_in_a: self.b_in_a, margin, prejudge: self.options.prejudge };
-        let rel = &self.b_in_a;
         let mut moved = Vec::new();
+        let mut hit = None;
         let _ = descent.run(stats, |ra, rb, stats| {
             moved.clear();
-            moved.extend(rb.clone().map(|j| {
-                let t = b.mesh().triangle(j);
-                Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
-            }));
+            moved.extend(rb.clone().map(|j| self.moved(&b.mesh().triangle(j))));
             for i in ra {
                 let ta = a.mesh().triangle(i);
                 for (j, tb) in rb.clone().zip(&moved) {
                     let pair = TrianglePair { a: a.original_triangle(i), b: b.original_triangle(j) };
-                    visit(pair, &ta, tb, stats)?;
+                    if visit(pair, &ta, tb, stats).is_break() {
+                        hit = Some((i, j));
+                        return ControlFlow::Break(());
+                    }
                 }
             }
             ControlFlow::Continue(())
         });
+        hit
     }
 }

@@ -22,6 +22,15 @@ impl Side {
     }
 }
 
+/// A pair of sides, and whether its volumes still need testing (a leaf paired with what its
+/// parent was just tested against needs none).
+#[derive(Clone, Debug)]
+struct Pair {
+    a: Side,
+    b: Side,
+    untested: bool,
+}
+
 /// How a traversal runs.
 pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) a: &'a Bvh<VA>,
@@ -46,30 +55,20 @@ where
         if self.a.node_count() == 0 || self.b.node_count() == 0 {
             return ControlFlow::Continue(());
         }
-        // Each entry: the pair, and whether its volumes still need testing (a leaf paired with
-        // what its parent was just tested against needs none).
-        let mut stack = vec![(Side::node(0), Side::node(0), true)];
-        while let Some((a, b, untested)) = stack.pop() {
-            if untested && !self.overlap(a.volume, b.volume, stats) {
+        let mut stack = vec![Pair { a: Side::node(0), b: Side::node(0), untested: true }];
+        while let Some(pair) = stack.pop() {
+            if pair.untested && !self.overlap(pair.a.volume, pair.b.volume, stats) {
                 continue;
             }
-            match (&a.leaf, &b.leaf) {
+            match (&pair.a.leaf, &pair.b.leaf) {
                 (Some(ra), Some(rb)) => leaves(ra.clone(), rb.clone(), stats)?,
-                (None, Some(_)) => self.split_a(&a, &b, &mut stack),
-                (Some(_), None) => self.split_b(&a, &b, &mut stack),
-                // The descent rule: open the larger volume.
-                (None, None) => {
-                    if self.a.volume(a.volume).measure() >= self.b.volume(b.volume).measure() {
-                        self.split_a(&a, &b, &mut stack)
-                    } else {
-                        self.split_b(&a, &b, &mut stack)
-                    }
-                }
+                _ => self.children(&pair, &mut stack),
             }
         }
         ControlFlow::Continue(())
     }
 
+    /// The volume test of node `a` of A against node `b` of B.
     #[inline]
     fn overlap(&self, a: usize, b: usize, stats: &mut impl Stats) -> bool {
         let vb = self.b.volume(b);
@@ -80,27 +79,32 @@ where
         }
     }
 
-    fn split_a(&self, a: &Side, b: &Side, stack: &mut Vec<(Side, Side, bool)>) {
-        for child in self.a.children(a.volume) {
-            match child.get() {
-                ChildRef::Node(i) => stack.push((Side::node(i), b.clone(), true)),
-                ChildRef::Leaf(r) if !r.is_empty() => {
-                    stack.push((Side { volume: a.volume, leaf: Some(r) }, b.clone(), false))
-                }
-                ChildRef::Leaf(_) => {}
-            }
+    /// The descent rule, in one place: open the side that is not a leaf, or of two nodes the
+    /// one with the larger volume.
+    fn splits_a(&self, a: &Side, b: &Side) -> bool {
+        match (&a.leaf, &b.leaf) {
+            (None, Some(_)) => true,
+            (Some(_), None) => false,
+            _ => self.a.volume(a.volume).measure() >= self.b.volume(b.volume).measure(),
         }
     }
 
-    fn split_b(&self, a: &Side, b: &Side, stack: &mut Vec<(Side, Side, bool)>) {
-        for child in self.b.children(b.volume) {
-            match child.get() {
-                ChildRef::Node(i) => stack.push((a.clone(), Side::node(i), true)),
-                ChildRef::Leaf(r) if !r.is_empty() => {
-                    stack.push((a.clone(), Side { volume: b.volume, leaf: Some(r) }, false))
-                }
-                ChildRef::Leaf(_) => {}
-            }
+    /// The pairs a pair with at least one node side opens into, by the descent rule.
+    fn children(&self, pair: &Pair, out: &mut Vec<Pair>) {
+        let split_a = self.splits_a(&pair.a, &pair.b);
+        let node = if split_a { pair.a.volume } else { pair.b.volume };
+        let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
+        for slot in slots {
+            let (side, untested) = match slot.get() {
+                ChildRef::Node(i) => (Side::node(i), true),
+                ChildRef::Leaf(r) if !r.is_empty() => (Side { volume: node, leaf: Some(r) }, false),
+                ChildRef::Leaf(_) => continue,
+            };
+            out.push(if split_a {
+                Pair { a: side, b: pair.b.clone(), untested }
+            } else {
+                Pair { a: pair.a.clone(), b: side, untested }
+            });
         }
     }
 }

@@ -84,7 +84,7 @@ where
         let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions { prejudge });
         let mut stats = QueryStats::default();
         assert_eq!(query.intersecting_pairs(&mut stats), expected, "{what}, prejudge {prejudge}");
-        match query.intersects(&mut ()) {
+        match query.intersects(None, &mut ()) {
             Some(pair) => assert!(
                 expected.binary_search(&pair).is_ok(),
                 "{what}: reported pair {pair:?} is not intersecting"

@@ -1,0 +1,64 @@
+//! First-contact queries with a pair cache agree with queries without, along a path through a
+//! ring and across a jump, and the cache is not fooled by another pair of trees.
+
+use bvh_build::generate::torus;
+use bvh_build::{BuildConfig, Bvh};
+use bvh_core::{Isometry, Obb, Point, TriMesh, Vector};
+use bvh_query::{PairCache, Posed, Query, QueryOptions, QueryStats};
+
+fn path(steps: usize) -> Vec<Isometry> {
+    (0..steps)
+        .map(|k| {
+            let t = k as f32 / steps as f32;
+            // Through the ring and out, turning slowly, with one jump half way.
+            let jump = if k == steps / 2 { 3.0 } else { 0.0 };
+            Isometry::new(
+                Vector::new(-3.0 + 6.0 * t + jump, 0.2 * (7.0 * t).sin(), 0.1),
+                Vector::new(0.0, 1.2 * t, 0.4 * t),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cached_and_uncached_first_contact_agree_along_a_path() {
+    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
+    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24), &BuildConfig::co());
+    let here = Isometry::identity();
+    let mut cache = PairCache::new();
+    let (mut cached_work, mut fresh_work) = (QueryStats::default(), QueryStats::default());
+    let mut hits = 0;
+    for pose in path(300) {
+        let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default());
+        let all = q.intersecting_pairs(&mut ());
+        let fresh = q.intersects(None, &mut fresh_work);
+        let cached = q.intersects(Some(&mut cache), &mut cached_work);
+        assert_eq!(fresh.is_some(), !all.is_empty());
+        assert_eq!(cached.is_some(), !all.is_empty());
+        if let Some(pair) = cached {
+            assert!(all.binary_search(&pair).is_ok(), "{pair:?} is not an intersecting pair");
+        }
+        hits += !all.is_empty() as usize;
+    }
+    assert!(hits > 30 && hits < 270, "{hits} of 300 poses touch");
+    // Along a smooth path the remembered pair usually still touches: less work.
+    assert!(cached_work.volume_tests < fresh_work.volume_tests, "{cached_work:?} vs {fresh_work:?}");
+}
+
+#[test]
+fn a_cache_from_other_trees_is_ignored() {
+    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 24, 8), &BuildConfig::co());
+    let other: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 24, 8), &BuildConfig::co());
+    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 8, 12), &BuildConfig::co());
+    let (here, touching, apart) =
+        (Isometry::identity(), Isometry::translation(2.0, 0.0, 0.0), Isometry::translation(9.0, 0.0, 0.0));
+    let mut cache = PairCache::new();
+    let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &touching), QueryOptions::default());
+    assert!(q.intersects(Some(&mut cache), &mut ()).is_some());
+    // The same cache with another ring that does not touch: the remembered pair must not leak.
+    let q = Query::new(Posed::new(&other, &here), Posed::new(&ball, &apart), QueryOptions::default());
+    assert!(q.intersects(Some(&mut cache), &mut ()).is_none());
+    cache.clear();
+    let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &touching), QueryOptions::default());
+    assert!(q.intersects(Some(&mut cache), &mut ()).is_some());
+}
