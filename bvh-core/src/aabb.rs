@@ -25,6 +25,7 @@ impl Aabb {
     };
 
     /// The box with these corners.
+    #[inline]
     pub fn new(mins: Point, maxs: Point) -> Self {
         Self { mins, maxs }
     }

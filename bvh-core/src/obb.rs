@@ -119,16 +119,19 @@ impl Obb {
     }
 
     /// Volume `8 e1 e2 e3`.
+    #[inline]
     pub fn volume(&self) -> Real {
         8.0 * self.half_extents.product()
     }
 
     /// Radius of the largest ball inside the box (its smallest half extent).
+    #[inline]
     pub fn inner_radius(&self) -> Real {
         self.half_extents.min()
     }
 
     /// Radius of the smallest ball around the box centre holding it (its half diagonal).
+    #[inline]
     pub fn outer_radius(&self) -> Real {
         self.half_extents.norm()
     }

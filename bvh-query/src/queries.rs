@@ -8,8 +8,8 @@ use crate::stats::Stats;
 use crate::traverse::Descent;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::{
-    Isometry, Point, Real, RelativePose, Segment, Triangle, TriangleIntersection, closest_points_triangles,
-    triangle_intersection, triangles_intersect,
+    Aabb, Isometry, Point, Real, RelativePose, Segment, Triangle, TriangleIntersection,
+    closest_points_triangles, triangle_intersection, triangles_intersect,
 };
 use std::ops::ControlFlow;
 
@@ -201,14 +201,21 @@ where
             return None;
         }
         let descent = Descent { a, b, b_in_a: self.b_in_a, margin, prejudge: self.options.prejudge };
-        let mut moved = Vec::new();
+        let mut moved: Vec<(Triangle, Aabb)> = Vec::new();
         let mut hit = None;
         let _ = descent.run(stats, |ra, rb, stats| {
             moved.clear();
-            moved.extend(rb.clone().map(|j| self.moved(&b.mesh().triangle(j))));
+            moved.extend(rb.clone().map(|j| {
+                let t = self.moved(&b.mesh().triangle(j));
+                (t, t.aabb())
+            }));
             for i in ra {
                 let ta = a.mesh().triangle(i);
-                for (j, tb) in rb.clone().zip(&moved) {
+                let box_a = ta.aabb();
+                for (j, (tb, box_b)) in rb.clone().zip(&moved) {
+                    if boxes_apart(&box_a, box_b, margin) {
+                        continue;
+                    }
                     let pair = TrianglePair { a: a.original_triangle(i), b: b.original_triangle(j) };
                     if visit(pair, &ta, tb, stats).is_break() {
                         hit = Some((i, j));
@@ -220,4 +227,16 @@ where
         });
         hit
     }
+}
+
+/// `true` when the boxes are more than `margin` apart along some axis, so their triangles can
+/// neither meet nor come within `margin`. Gaps are taken in `f64`, where the difference of two
+/// `f32` has the right sign; a gap only just above the margin is left to the exact test (the
+/// slack covers the rounding of the distance it reports).
+#[inline]
+fn boxes_apart(a: &Aabb, b: &Aabb, margin: Real) -> bool {
+    let limit = margin as f64 * (1.0 + 1e-5);
+    (0..3).any(|i| {
+        (b.mins[i] as f64 - a.maxs[i] as f64) > limit || (a.mins[i] as f64 - b.maxs[i] as f64) > limit
+    })
 }

@@ -42,6 +42,7 @@ impl Triangle {
     }
 
     /// The three edges `ab`, `bc`, `ca`.
+    #[inline]
     pub fn edges(&self) -> [Segment; 3] {
         [Segment::new(self.a, self.b), Segment::new(self.b, self.c), Segment::new(self.c, self.a)]
     }
@@ -67,8 +68,9 @@ impl Triangle {
     }
 
     /// Bounding box.
+    #[inline]
     pub fn aabb(&self) -> Aabb {
-        Aabb::from_points(&self.vertices())
+        Aabb::new(self.a.inf(&self.b).inf(&self.c), self.a.sup(&self.b).sup(&self.c))
     }
 
     /// The triangle moved by `pose`.
