@@ -55,6 +55,9 @@ enum Command {
         /// Switch the OBB pre-judge off.
         #[arg(long)]
         no_prejudge: bool,
+        /// Switch overlap-region culling on.
+        #[arg(long)]
+        region_culling: bool,
         /// Carry a pair cache (the last contact, tried first) from each pose to the next; it
         /// applies to the `any` query.
         #[arg(long)]
@@ -79,7 +82,18 @@ fn main() -> std::process::ExitCode {
         Command::Run => maintenance::run(),
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
-        Command::Poses { scene, part, poses, preset, query, no_prejudge, cache, reps, no_parry } => {
+        Command::Poses {
+            scene,
+            part,
+            poses,
+            preset,
+            query,
+            no_prejudge,
+            region_culling,
+            cache,
+            reps,
+            no_parry,
+        } => {
             let Some(preset) = bvh_build::Preset::by_name(&preset) else {
                 eprintln!("error: unknown preset {preset}");
                 return std::process::ExitCode::FAILURE;
@@ -91,6 +105,7 @@ fn main() -> std::process::ExitCode {
                 preset,
                 query,
                 prejudge: !no_prejudge,
+                region_culling,
                 cache,
                 reps,
                 parry: !no_parry,

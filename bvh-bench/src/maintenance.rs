@@ -51,7 +51,10 @@ fn extract(scene: &MaintenanceScene) {
     let mut cache = PairCache::new();
     let (mut ours_us, mut parry_us, mut touching_frames, mut agreements) = (0.0, 0.0, 0, 0);
     let mut stats = QueryStats::default();
-    println!("{:>5} {:>8} {:>10} {:>14} {:>26}", "frame", "touching", "tri pairs", "clearance", "first contact (world, m)");
+    println!(
+        "{:>5} {:>8} {:>10} {:>14} {:>26}",
+        "frame", "touching", "tri pairs", "clearance", "first contact (world, m)"
+    );
     let mut last_touching = None;
     for (k, pose) in path(scene).iter().enumerate() {
         let query = Query::new(Posed::new(&bay, &identity), Posed::new(&part, pose), QueryOptions::default());
@@ -60,8 +63,13 @@ fn extract(scene: &MaintenanceScene) {
         ours_us += t0.elapsed().as_secs_f64() * 1e6;
         let t0 = Instant::now();
         let parry_pose = parry_bridge::pose(pose);
-        let parry_touching = parry3d::query::intersection_test(&parry3d::math::Pose::IDENTITY, &parry_bay, &parry_pose, &parry_part)
-            .is_ok_and(|r| r.intersecting);
+        let parry_touching = parry3d::query::intersection_test(
+            &parry3d::math::Pose::IDENTITY,
+            &parry_bay,
+            &parry_pose,
+            &parry_part,
+        )
+        .is_ok_and(|r| r.intersecting);
         parry_us += t0.elapsed().as_secs_f64() * 1e6;
         agreements += (touching == parry_touching) as usize;
         touching_frames += touching as usize;
@@ -69,7 +77,11 @@ fn extract(scene: &MaintenanceScene) {
             let contacts = query.contacts(&mut ());
             let near = query.pairs_within(CLEARANCE, &mut ());
             let clearance = near.iter().map(|n| n.distance).fold(f32::INFINITY, f32::min);
-            let clearance = if clearance.is_finite() { format!("{:.2} mm", clearance * 1e3) } else { format!("> {:.0} mm", CLEARANCE * 1e3) };
+            let clearance = if clearance.is_finite() {
+                format!("{:.2} mm", clearance * 1e3)
+            } else {
+                format!("> {:.0} mm", CLEARANCE * 1e3)
+            };
             let at = contacts.first().map_or(String::from("-"), |c| {
                 let p = midpoint(&c.intersection);
                 format!("({:.3}, {:.3}, {:.3})", p.x, p.y, p.z)

@@ -66,6 +66,7 @@ pub(crate) struct Args<'a> {
     pub(crate) preset: Preset,
     pub(crate) query: QueryKind,
     pub(crate) prejudge: bool,
+    pub(crate) region_culling: bool,
     pub(crate) cache: bool,
     pub(crate) reps: usize,
     pub(crate) parry: bool,
@@ -89,10 +90,11 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let ours = dispatch!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere);
     let n = poses.len().max(1) as f64;
     println!(
-        "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"cache\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
+        "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
         args.preset.name,
         args.query,
         args.prejudge,
+        args.region_culling,
         args.cache,
         poses.len(),
         ours.total_ms,
@@ -131,7 +133,7 @@ where
     VB: NodeVolume,
 {
     let identity = Isometry::identity();
-    let options = QueryOptions { prejudge: args.prejudge };
+    let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
     let mut times = Vec::new();
     let (mut bits, mut results) = (Vec::new(), 0);
     for _ in 0..args.reps.max(1) {

@@ -4,7 +4,7 @@
 use crate::fit::ObbFit;
 use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
-use bvh_core::{Aabb, Matrix, Obb, Point, Real, Sphere};
+use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Sphere, Vector};
 
 /// Which node volume a tree carries (the tag stored with serialised trees).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,7 +19,7 @@ pub enum VolumeKind {
 
 /// A node volume: fitted to a node's geometry, tested against another tree's volumes across
 /// frames, and giving the axes along which the node is split.
-pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + 'static {
+pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + Overlap<Aabb> + 'static {
     /// The tag of this volume type.
     const KIND: VolumeKind;
 
@@ -40,6 +40,9 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + 'stat
     /// The volume grown by `margin` on every side: it holds every point within `margin` of
     /// the original (for clearance queries).
     fn inflated(&self, margin: Real) -> Self;
+
+    /// The axis-aligned box, in another frame, around the volume placed there by `pose`.
+    fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb;
 
     /// `true` when every number in it is finite (used to validate loaded bytes).
     fn is_finite(&self) -> bool {
@@ -75,6 +78,12 @@ impl NodeVolume for Obb {
     fn inflated(&self, margin: Real) -> Self {
         Obb { half_extents: self.half_extents.add_scalar(margin), ..*self }
     }
+
+    fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
+        let half = (pose.rotation * self.axes).abs() * self.half_extents;
+        Aabb::from_half_extents(pose.transform_point(&self.center), half)
+            .loosened(Real::EPSILON * half.amax())
+    }
 }
 
 impl NodeVolume for Aabb {
@@ -98,6 +107,10 @@ impl NodeVolume for Aabb {
 
     fn inflated(&self, margin: Real) -> Self {
         self.loosened(margin)
+    }
+
+    fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
+        Obb::containing_aabb(self).enclosing_aabb(pose)
     }
 }
 
@@ -127,5 +140,12 @@ impl NodeVolume for Sphere {
 
     fn inflated(&self, margin: Real) -> Self {
         Sphere::new(self.center, self.radius + margin)
+    }
+
+    fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
+        Aabb::from_half_extents(
+            pose.transform_point(&self.center),
+            Vector::repeat(self.radius * (1.0 + Real::EPSILON)),
+        )
     }
 }

@@ -5,7 +5,7 @@
 use crate::node_test::NodeTest;
 use crate::stats::Stats;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
-use bvh_core::{Real, RelativePose};
+use bvh_core::{Aabb, Real, RelativePose};
 use std::ops::{ControlFlow, Range};
 
 /// One side of a tree-pair: the volume that bounds it (a node's own, or for a leaf its
@@ -53,6 +53,17 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// A's volumes are grown by this much (clearance queries); zero for contact.
     pub(crate) margin: Real,
     pub(crate) prejudge: bool,
+    /// Overlap-region culling (paper 002): nodes missing this region cannot take part.
+    pub(crate) region: Option<Region>,
+}
+
+/// The box, in A's frame, where every contact (or near pair) must lie: the overlap of the two
+/// objects' boxes, grown by the clearance margin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Region {
+    pub(crate) in_a: Aabb,
+    /// A's pose in B's frame, to test B's nodes against the box.
+    pub(crate) a_in_b: RelativePose,
 }
 
 impl<VA, VB> Descent<'_, VA, VB>
@@ -103,6 +114,17 @@ where
         }
     }
 
+    /// Whether node `i` of A (or of B) can reach the overlap region.
+    #[inline]
+    fn in_region(&self, of_a: bool, i: usize) -> bool {
+        let Some(region) = &self.region else { return true };
+        if of_a {
+            self.a.volume(i).overlaps(&region.in_a, &RelativePose::identity())
+        } else {
+            self.b.volume(i).overlaps(&region.in_a, &region.a_in_b)
+        }
+    }
+
     /// The pairs a pair with at least one node side opens into, by the descent rule.
     fn children(&self, pair: &Pair, out: &mut Vec<Pair>) {
         let split_a = self.splits_a(&pair.a, &pair.b);
@@ -110,6 +132,7 @@ where
         let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
         for slot in slots {
             let (side, untested) = match slot.get() {
+                ChildRef::Node(i) if !self.in_region(split_a, i) => continue,
                 ChildRef::Node(i) => (Side::node(i), true),
                 ChildRef::Leaf(r) if !r.is_empty() => (Side::leaf(node, r), false),
                 ChildRef::Leaf(_) => continue,

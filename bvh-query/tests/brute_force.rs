@@ -80,8 +80,12 @@ where
 {
     let rel = RelativePose::between(pose_a, pose_b);
     let expected = brute(mesh_a, mesh_b, &rel, None);
-    for prejudge in [true, false] {
-        let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions { prejudge });
+    for (prejudge, region_culling) in [(true, true), (false, true), (true, false)] {
+        let query = Query::new(
+            Posed::new(a, pose_a),
+            Posed::new(b, pose_b),
+            QueryOptions { prejudge, region_culling },
+        );
         let mut stats = QueryStats::default();
         assert_eq!(query.intersecting_pairs(&mut stats), expected, "{what}, prejudge {prejudge}");
         match query.intersects(None, &mut ()) {
