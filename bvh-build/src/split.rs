@@ -159,30 +159,6 @@ impl SplitRule for Split {
     }
 }
 
-/// A triangle projected on the node's three axes.
-#[derive(Clone, Copy)]
-struct Projected {
-    lo: [Real; 3],
-    hi: [Real; 3],
-    centroid: [Real; 3],
-}
-
-fn project(triangles: &NodeTriangles<'_>, axes: &Matrix) -> Vec<Projected> {
-    let axes_t = axes.transpose();
-    triangles
-        .vertices()
-        .iter()
-        .map(|tri| {
-            let v = tri.map(|p| axes_t * p.coords);
-            Projected {
-                lo: std::array::from_fn(|d| v[0][d].min(v[1][d]).min(v[2][d])),
-                hi: std::array::from_fn(|d| v[0][d].max(v[1][d]).max(v[2][d])),
-                centroid: std::array::from_fn(|d| centroid_on(tri, axes, d)),
-            }
-        })
-        .collect()
-}
-
 /// Most bins a binned rule uses (their counters live on the stack).
 const MAX_BINS: usize = 64;
 
@@ -232,15 +208,12 @@ struct MedianSplit;
 
 impl SplitRule for MedianSplit {
     fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize {
-        let p = project(triangles, &frame.axes);
-        let spread = |d: usize| {
-            let (lo, hi) = p.iter().fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
-                (lo.min(x.centroid[d]), hi.max(x.centroid[d]))
-            });
-            hi - lo
-        };
-        let d = (0..3).max_by(|&a, &b| spread(a).total_cmp(&spread(b))).unwrap_or(0);
-        let mut values: Vec<Real> = p.iter().map(|x| x.centroid[d]).collect();
+        // Along the axis on which the node is widest.
+        let d = (0..3)
+            .max_by(|&a, &b| (frame.hi[a] - frame.lo[a]).total_cmp(&(frame.hi[b] - frame.lo[b])))
+            .unwrap_or(0);
+        let mut values: Vec<Real> =
+            triangles.vertices().iter().map(|t| centroid_on(t, &frame.axes, d)).collect();
         let k = values.len() / 2;
         let (_, &mut median, _) = values.select_nth_unstable_by(k, Real::total_cmp);
         // Ties at the median go right, unless that leaves the left side empty.
@@ -257,43 +230,50 @@ fn centroid_on(t: &[Point; 3], axes: &Matrix, d: usize) -> Real {
 
 impl SplitRule for SahSplit {
     fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize {
-        let p = project(triangles, &frame.axes);
-        let bins = self.bins.max(2) as usize;
+        let bins = (self.bins as usize).clamp(2, MAX_BINS);
+        let axes = &frame.axes;
+        let axes_t = axes.transpose();
+        // Centroids lie within the node's range on each axis: bin them there, in one pass that
+        // also grows every bin's bounds on all three axes.
+        let scale: [Real; 3] = std::array::from_fn(|d| {
+            let width = frame.hi[d] - frame.lo[d];
+            if width > 0.0 && width.is_finite() { bins as Real / width } else { 0.0 }
+        });
+        let mut count = [[0u32; MAX_BINS]; 3];
+        let mut bounds = [[Bounds::EMPTY; MAX_BINS]; 3];
+        for tri in triangles.vertices() {
+            let [a, b, c] = tri.map(|p| axes_t * p.coords);
+            let lo: [Real; 3] = std::array::from_fn(|d| a[d].min(b[d]).min(c[d]));
+            let hi: [Real; 3] = std::array::from_fn(|d| a[d].max(b[d]).max(c[d]));
+            for d in 0..3 {
+                let centroid = (a[d] + b[d] + c[d]) / 3.0;
+                let bin = (((centroid - frame.lo[d]) * scale[d]) as usize).min(bins - 1);
+                count[d][bin] += 1;
+                bounds[d][bin].grow(&lo, &hi);
+            }
+        }
         let mut best: Option<(Real, usize, Real)> = None;
-        for d in 0..3 {
-            let lo = p.iter().map(|x| x.centroid[d]).fold(Real::INFINITY, Real::min);
-            let hi = p.iter().map(|x| x.centroid[d]).fold(Real::NEG_INFINITY, Real::max);
-            let width = (hi - lo) / bins as Real;
-            if !(width > 0.0 && width.is_finite()) {
-                continue;
-            }
-            let mut count = vec![0u32; bins];
-            let mut bounds = vec![Bounds::EMPTY; bins];
-            for x in &p {
-                let b = (((x.centroid[d] - lo) / width) as usize).min(bins - 1);
-                count[b] += 1;
-                bounds[b].grow(x);
-            }
-            // Sweep from the right for suffix areas, then from the left.
-            let mut right_cost = vec![0.0; bins];
+        for d in (0..3).filter(|&d| scale[d] > 0.0) {
+            // Sweep from the right for suffix costs, then from the left.
+            let mut right_cost = [0.0; MAX_BINS];
             let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
             for j in (1..bins).rev() {
-                acc.merge(&bounds[j]);
-                n += count[j];
+                acc.merge(&bounds[d][j]);
+                n += count[d][j];
                 right_cost[j] = acc.half_area() * n as Real;
             }
             let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
             for j in 1..bins {
-                acc.merge(&bounds[j - 1]);
-                n += count[j - 1];
+                acc.merge(&bounds[d][j - 1]);
+                n += count[d][j - 1];
                 let cost = acc.half_area() * n as Real + right_cost[j];
                 if best.is_none_or(|b| cost < b.0) {
-                    best = Some((cost, d, lo + j as Real * width));
+                    best = Some((cost, d, frame.lo[d] + j as Real / scale[d]));
                 }
             }
         }
         let Some((_, d, plane)) = best else { return 0 };
-        triangles.partition(|t| centroid_on(t, &frame.axes, d) < plane)
+        triangles.partition(|t| centroid_on(t, axes, d) < plane)
     }
 }
 
@@ -307,10 +287,10 @@ struct Bounds {
 impl Bounds {
     const EMPTY: Self = Self { lo: [Real::INFINITY; 3], hi: [Real::NEG_INFINITY; 3] };
 
-    fn grow(&mut self, x: &Projected) {
+    fn grow(&mut self, lo: &[Real; 3], hi: &[Real; 3]) {
         for d in 0..3 {
-            self.lo[d] = self.lo[d].min(x.lo[d]);
-            self.hi[d] = self.hi[d].max(x.hi[d]);
+            self.lo[d] = self.lo[d].min(lo[d]);
+            self.hi[d] = self.hi[d].max(hi[d]);
         }
     }
 
@@ -342,7 +322,7 @@ mod tests {
             let mut vertices: Vec<[Point; 3]> = all.iter().rev().copied().collect();
             let mut indices: Vec<u32> = (0..all.len() as u32).rev().collect();
             let mut tris = NodeTriangles::new(&mut vertices, &mut indices);
-            let frame = SplitFrame { axes: Matrix::identity(), lo: [-6.0; 3], hi: [6.0; 3] };
+            let frame = SplitFrame { axes: Matrix::identity(), lo: [-6.0, -1.0, -1.0], hi: [6.0, 1.0, 1.0] };
             let k = rule.split(&mut tris, &frame);
             assert_eq!(k, a.triangle_count(), "{rule:?}");
             let left_x: Vec<bool> = vertices.iter().map(|v| (v[0].x + v[1].x + v[2].x) < 0.0).collect();
