@@ -49,6 +49,9 @@ enum Command {
         /// rapid, sao, ao, co, sphere-obb, classified or aabb.
         #[arg(long, default_value = "co")]
         preset: String,
+        /// Override the preset's leaf size (most triangles per leaf).
+        #[arg(long)]
+        leaf_size: Option<usize>,
         /// any (first contact), all (every intersecting pair) or within=D (clearance D).
         #[arg(long, default_value = "any")]
         query: poses::QueryKind,
@@ -87,6 +90,7 @@ fn main() -> std::process::ExitCode {
             part,
             poses,
             preset,
+            leaf_size,
             query,
             no_prejudge,
             region_culling,
@@ -94,10 +98,13 @@ fn main() -> std::process::ExitCode {
             reps,
             no_parry,
         } => {
-            let Some(preset) = bvh_build::Preset::by_name(&preset) else {
+            let Some(mut preset) = bvh_build::Preset::by_name(&preset) else {
                 eprintln!("error: unknown preset {preset}");
                 return std::process::ExitCode::FAILURE;
             };
+            if let Some(t) = leaf_size {
+                preset.config = preset.config.with_leaf_size(t);
+            }
             let args = poses::Args {
                 scene: &scene,
                 part: &part,
