@@ -73,7 +73,10 @@ pub(crate) struct Args<'a> {
 }
 
 pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
-    let load = |p: &Path| bvh_io::load(p).map(|s| s.merged()).map_err(|e| e.to_string());
+    let load = |p: &Path| {
+        let scene = bvh_io::load(p).map_err(|e| e.to_string())?;
+        scene.merged().map_err(|e| format!("{}: {e}", p.display()))
+    };
     let (scene, part) = (load(args.scene)?, load(args.part)?);
     let poses = read_poses(args.poses)?;
     let start = Instant::now();

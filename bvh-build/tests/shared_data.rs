@@ -21,7 +21,8 @@ fn every_preset_builds_every_real_mesh_well_formed() {
     files.sort();
     assert!(files.len() >= 18);
     for file in files {
-        let mesh = bvh_io::load(&file).unwrap_or_else(|e| panic!("{e}")).merged();
+        let mesh =
+            bvh_io::load(&file).unwrap_or_else(|e| panic!("{e}")).merged().expect("fits 32-bit indices");
         for preset in Preset::ALL {
             let tree = Hierarchy::build(mesh.clone(), &preset);
             tree.assert_well_formed();

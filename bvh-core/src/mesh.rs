@@ -29,6 +29,12 @@ pub enum MeshError {
         /// Number of vertices given.
         count: usize,
     },
+    /// More triangles than 32-bit indices (used by hierarchies and query results) can name.
+    #[error("{count} triangles exceed the 2^32 that 32-bit indices can address")]
+    TooManyTriangles {
+        /// Number of triangles given.
+        count: usize,
+    },
 }
 
 /// A triangle mesh: vertex positions and triangles as triples of vertex indices.
@@ -48,6 +54,9 @@ impl TriMesh {
     pub fn new(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> Result<Self, MeshError> {
         if u32::try_from(vertices.len()).is_err() {
             return Err(MeshError::TooManyVertices { count: vertices.len() });
+        }
+        if u32::try_from(triangles.len()).is_err() {
+            return Err(MeshError::TooManyTriangles { count: triangles.len() });
         }
         if let Some(vertex) = vertices.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
             return Err(MeshError::NonFiniteVertex { vertex });

@@ -1,6 +1,6 @@
 //! What a file yields: named parts, each a mesh in the file's frame.
 
-use bvh_core::{Point, TriMesh};
+use bvh_core::{MeshError, Point, TriMesh};
 
 /// The parts of one file (and the files it references).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -35,16 +35,21 @@ pub struct Skipped {
 }
 
 impl Scene {
-    /// All parts as one mesh (part after part).
-    pub fn merged(&self) -> TriMesh {
-        let mut vertices: Vec<Point> = Vec::new();
+    /// All parts as one mesh (part after part); an error only when together they have more
+    /// vertices than 32-bit indices can address.
+    pub fn merged(&self) -> Result<TriMesh, MeshError> {
+        let count: usize = self.parts.iter().map(|p| p.mesh.vertices().len()).sum();
+        if u32::try_from(count).is_err() {
+            return Err(MeshError::TooManyVertices { count });
+        }
+        let mut vertices: Vec<Point> = Vec::with_capacity(count);
         let mut triangles = Vec::new();
         for part in &self.parts {
             let offset = vertices.len() as u32;
             vertices.extend_from_slice(part.mesh.vertices());
             triangles.extend(part.mesh.indices().iter().map(|t| t.map(|i| i + offset)));
         }
-        TriMesh::new(vertices, triangles).unwrap_or_default()
+        TriMesh::new(vertices, triangles)
     }
 
     /// Total number of triangles.
