@@ -65,23 +65,33 @@ pub fn triangle_intersection(t1: &Triangle, t2: &Triangle) -> Option<TriangleInt
             if !pair.intervals_overlap() {
                 return None;
             }
-            TriangleIntersection::Segment(pair.shared_segment())
+            // Where rounding cannot order the interval ends, or the plane values were too
+            // ill-conditioned to place them (slivers, an edge in the other plane), the closest
+            // points (computed from the coordinates) give a point of the contact.
+            let segment = pair.shared_segment().filter(|s| on_both(s, t1, t2));
+            TriangleIntersection::Segment(segment.unwrap_or_else(|| touching_point(t1, t2)))
         }
         Relation::Coplanar => {
             if !coplanar_intersect(t1, t2) {
                 return None;
             }
-            coplanar_overlap(t1, t2)
+            // Clip by the better-conditioned (larger) triangle; distrust a result off either.
+            let (clipper, clipped) = if t1.area() >= t2.area() { (t1, t2) } else { (t2, t1) };
+            match coplanar_overlap(clipper, clipped) {
+                TriangleIntersection::Polygon(p)
+                    if p.vertices().iter().all(|v| on_both(&Segment::new(*v, *v), t1, t2)) =>
+                {
+                    TriangleIntersection::Polygon(p)
+                }
+                _ => TriangleIntersection::Segment(touching_point(t1, t2)),
+            }
         }
         Relation::FirstDegenerate | Relation::SecondDegenerate => {
             if !triangles_intersect(t1, t2) {
                 return None;
             }
-            // A zero-area triangle meets the other in a point or segment; report the closest
-            // points' midpoint, which is one point of it.
-            let c = closest_points_triangles(t1, t2);
-            let mid = nalgebra::center(&c.on_a, &c.on_b);
-            TriangleIntersection::Segment(Segment::new(mid, mid))
+            // A zero-area triangle meets the other in a point or segment; report one point of it.
+            TriangleIntersection::Segment(touching_point(t1, t2))
         }
     };
     Some(geometry)
@@ -126,7 +136,7 @@ fn classify(t1: &Triangle, t2: &Triangle) -> Relation {
         // t1 is in t2's plane but t2 is not in t1's: t2 spans no plane.
         return Relation::SecondDegenerate;
     }
-    Relation::Crossing(CanonicalPair::new(t1, d1, t2, d2, plane1.normal(), plane2.normal()))
+    Relation::Crossing(CanonicalPair::new(t1, d1, t2, d2))
 }
 
 /// All three vertices strictly on the same side.
@@ -146,19 +156,10 @@ struct CanonicalPair {
     /// canonical orientation (for the interval ends only).
     d1: [f64; 3],
     d2: [f64; 3],
-    /// Direction of the common line (rounded).
-    direction: [f64; 3],
 }
 
 impl CanonicalPair {
-    fn new(
-        t1: &Triangle,
-        d1: [(Ordering, f64); 3],
-        t2: &Triangle,
-        d2: [(Ordering, f64); 3],
-        n1: [f64; 3],
-        n2: [f64; 3],
-    ) -> Self {
+    fn new(t1: &Triangle, d1: [(Ordering, f64); 3], t2: &Triangle, d2: [(Ordering, f64); 3]) -> Self {
         let (mut v1, mut s1, flip2) = apex_first(t1.vertices(), d1);
         let (mut v2, mut s2, flip1) = apex_first(t2.vertices(), d2);
         // Reversing a triangle's orientation negates the side values measured against its plane.
@@ -172,8 +173,7 @@ impl CanonicalPair {
             s1.swap(1, 2);
             s2 = s2.map(|x| -x);
         }
-        let direction = cross(&n1, &n2);
-        Self { t1: v1, t2: v2, d1: s1, d2: s2, direction }
+        Self { t1: v1, t2: v2, d1: s1, d2: s2 }
     }
 
     /// The exact overlap test of the two intervals on the common line.
@@ -183,23 +183,25 @@ impl CanonicalPair {
         orient3d(q1, p2, p1, q2) != Greater && orient3d(p1, p2, r1, r2) != Greater
     }
 
-    /// The shared segment, from the four interval ends (rounded).
-    fn shared_segment(&self) -> Segment {
+    /// The shared segment, from the four interval ends (rounded); `None` when rounding leaves
+    /// the intervals apart although the exact test says they meet.
+    fn shared_segment(&self) -> Option<Segment> {
         let (i1, j1) = plane_crossing_ends(&self.t1, &self.d1);
         let (i2, j2) = plane_crossing_ends(&self.t2, &self.d2);
-        let key = |p: &[f64; 3]| dot(p, &self.direction);
+        // The four ends lie on one line. Order them along the longer interval itself: the
+        // planes' cross product is ill-conditioned when an edge lies in the other plane.
+        let (e1, e2) = (sub(&j1, &i1), sub(&j2, &i2));
+        let direction = if dot(&e1, &e1) >= dot(&e2, &e2) { e1 } else { e2 };
+        if direction == [0.0; 3] {
+            return (i1 == i2).then(|| Segment::new(lower(&i1), lower(&i1)));
+        }
+        let key = |p: &[f64; 3]| dot(p, &direction);
         let sorted = |a: [f64; 3], b: [f64; 3]| if key(&a) <= key(&b) { (a, b) } else { (b, a) };
         let (lo1, hi1) = sorted(i1, j1);
         let (lo2, hi2) = sorted(i2, j2);
         let lo = if key(&lo1) >= key(&lo2) { lo1 } else { lo2 };
         let hi = if key(&hi1) <= key(&hi2) { hi1 } else { hi2 };
-        if key(&lo) <= key(&hi) {
-            Segment::new(lower(&lo), lower(&hi))
-        } else {
-            // The exact test says they touch; rounding put the ends in the wrong order.
-            let mid = lower(&[(lo[0] + hi[0]) * 0.5, (lo[1] + hi[1]) * 0.5, (lo[2] + hi[2]) * 0.5]);
-            Segment::new(mid, mid)
-        }
+        (key(&lo) <= key(&hi)).then(|| Segment::new(lower(&lo), lower(&hi)))
     }
 }
 
@@ -279,9 +281,7 @@ fn coplanar_overlap(t1: &Triangle, t2: &Triangle) -> TriangleIntersection {
     }
     if poly.is_empty() {
         // The exact test says they touch; rounding clipped the contact away.
-        let c = closest_points_triangles(t1, t2);
-        let mid = nalgebra::center(&c.on_a, &c.on_b);
-        return TriangleIntersection::Segment(Segment::new(mid, mid));
+        return TriangleIntersection::Segment(touching_point(t1, t2));
     }
     let mut vertices = [Point::origin(); 6];
     let mut len = 0;
@@ -292,6 +292,27 @@ fn coplanar_overlap(t1: &Triangle, t2: &Triangle) -> TriangleIntersection {
         }
     }
     TriangleIntersection::Polygon(CoplanarPolygon { vertices, len })
+}
+
+/// Whether both ends of `s` lie on both triangles up to rounding relative to their coordinates.
+fn on_both(s: &Segment, t1: &Triangle, t2: &Triangle) -> bool {
+    let magnitude = t1
+        .vertices()
+        .iter()
+        .chain(t2.vertices().iter())
+        .flat_map(|p| p.iter().map(|c| c.abs()))
+        .fold(0.0, Real::max);
+    let tolerance = 64.0 * Real::EPSILON * magnitude;
+    [s.a, s.b]
+        .iter()
+        .all(|p| [t1, t2].iter().all(|t| (super::closest_point_on_triangle(p, t) - p).norm() <= tolerance))
+}
+
+/// One point where two intersecting triangles meet, as the midpoint of their closest points.
+fn touching_point(t1: &Triangle, t2: &Triangle) -> Segment {
+    let c = closest_points_triangles(t1, t2);
+    let mid = nalgebra::center(&c.on_a, &c.on_b);
+    Segment::new(mid, mid)
 }
 
 fn lower(p: &[f64; 3]) -> Point {
