@@ -23,12 +23,14 @@
 //! the separating axis test unless [`QueryOptions::prejudge`] is off. Statistics are a type
 //! parameter: pass `&mut ()` to count nothing at no cost, or a [`QueryStats`].
 
+mod batch;
 mod cache;
 mod node_test;
 mod queries;
 mod stats;
 mod traverse;
 
+pub use batch::{intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use node_test::NodeTest;
 pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, TrianglePair};

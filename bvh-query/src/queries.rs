@@ -80,7 +80,8 @@ impl<'a, V> Posed<'a, V> {
     }
 }
 
-/// Queries between two posed hierarchies, generic over both node volume types.
+/// Queries between two posed hierarchies, generic over both node volume types. Holds only
+/// shared references: queries on the same trees can run on many threads at once.
 pub struct Query<'a, VA, VB> {
     a: Posed<'a, VA>,
     b: Posed<'a, VB>,

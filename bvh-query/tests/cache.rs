@@ -62,3 +62,21 @@ fn a_cache_from_other_trees_is_ignored() {
     let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &touching), QueryOptions::default());
     assert!(q.intersects(Some(&mut cache), &mut ()).is_some());
 }
+
+#[test]
+fn batch_answers_equal_one_by_one_answers() {
+    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
+    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24), &BuildConfig::co());
+    let here = Isometry::identity();
+    let poses = path(200);
+    let batch = bvh_query::intersects_at_poses(&ring, &here, &ball, &poses, QueryOptions::default());
+    let pairs: Vec<_> = poses.iter().map(|p| (Posed::new(&ring, &here), Posed::new(&ball, p))).collect();
+    let by_pairs = bvh_query::intersects_pairs(&pairs, QueryOptions::default());
+    for ((pose, a), b) in poses.iter().zip(&batch).zip(&by_pairs) {
+        let one = Query::new(Posed::new(&ring, &here), Posed::new(&ball, pose), QueryOptions::default())
+            .intersects(None, &mut ());
+        assert_eq!(a.is_some(), one.is_some());
+        assert_eq!(b.is_some(), one.is_some());
+    }
+    assert!(batch.iter().any(Option::is_some) && batch.iter().any(Option::is_none));
+}

@@ -1,0 +1,39 @@
+//! Many queries at once, in parallel with rayon: one object against many poses of another, or
+//! many object pairs. Trees are shared by reference across threads; each query is independent,
+//! so results are the same as running them one by one.
+
+use crate::node_test::NodeTest;
+use crate::queries::{Posed, Query, QueryOptions, TrianglePair};
+use bvh_build::{Bvh, NodeVolume};
+use bvh_core::Isometry;
+use rayon::prelude::*;
+
+/// The first-contact answer for `b` at each of `poses` against `a` at `pose_a`, in pose order.
+pub fn intersects_at_poses<VA, VB>(
+    a: &Bvh<VA>,
+    pose_a: &Isometry,
+    b: &Bvh<VB>,
+    poses: &[Isometry],
+    options: QueryOptions,
+) -> Vec<Option<TrianglePair>>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    poses
+        .par_iter()
+        .map(|pose| Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options).intersects(None, &mut ()))
+        .collect()
+}
+
+/// The first-contact answer for each pair of posed objects, in pair order.
+pub fn intersects_pairs<VA, VB>(
+    pairs: &[(Posed<'_, VA>, Posed<'_, VB>)],
+    options: QueryOptions,
+) -> Vec<Option<TrianglePair>>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    pairs.par_iter().map(|(a, b)| Query::new(*a, *b, options).intersects(None, &mut ())).collect()
+}
