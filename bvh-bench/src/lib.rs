@@ -2,3 +2,7 @@
 //! benchmarks and the comparison tests.
 
 pub mod parry_bridge;
+
+/// The user guide (`docs/guide.md`), included here so that its examples run as tests.
+#[doc = include_str!("../../docs/guide.md")]
+pub mod guide {}
