@@ -44,6 +44,10 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + Overl
     /// The axis-aligned box, in another frame, around the volume placed there by `pose`.
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb;
 
+    /// A volume holding this one at every point of a translation by `motion` (in the
+    /// volume's own frame): for swept tests.
+    fn swept(&self, motion: &Vector) -> Self;
+
     /// `true` when every number in it is finite (used to validate loaded bytes).
     fn is_finite(&self) -> bool {
         bytemuck::cast_slice::<Self, Real>(std::slice::from_ref(self)).iter().all(|x| x.is_finite())
@@ -79,6 +83,16 @@ impl NodeVolume for Obb {
         Obb { half_extents: self.half_extents.add_scalar(margin), ..*self }
     }
 
+    fn swept(&self, motion: &Vector) -> Self {
+        let reach = self.axes.tr_mul(motion).abs() * 0.5;
+        let pad = 4.0 * Real::EPSILON * (self.half_extents.norm() + motion.norm());
+        Obb {
+            center: self.center + motion * 0.5,
+            axes: self.axes,
+            half_extents: (self.half_extents + reach).add_scalar(pad),
+        }
+    }
+
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
         let half = (pose.rotation * self.axes).abs() * self.half_extents;
         Aabb::from_half_extents(pose.transform_point(&self.center), half)
@@ -107,6 +121,10 @@ impl NodeVolume for Aabb {
 
     fn inflated(&self, margin: Real) -> Self {
         self.loosened(margin)
+    }
+
+    fn swept(&self, motion: &Vector) -> Self {
+        self.merged(&Aabb::new(self.mins + motion, self.maxs + motion))
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
@@ -140,6 +158,11 @@ impl NodeVolume for Sphere {
 
     fn inflated(&self, margin: Real) -> Self {
         Sphere::new(self.center, self.radius + margin)
+    }
+
+    fn swept(&self, motion: &Vector) -> Self {
+        let radius = (self.radius + motion.norm() * 0.5) * (1.0 + 4.0 * Real::EPSILON);
+        Sphere::new(self.center + motion * 0.5, radius)
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {

@@ -33,5 +33,5 @@ mod traverse;
 pub use batch::{intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use node_test::NodeTest;
-pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, TrianglePair};
+pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use stats::{QueryStats, Stats};

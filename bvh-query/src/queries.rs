@@ -7,8 +7,9 @@ use crate::node_test::NodeTest;
 use crate::stats::Stats;
 use crate::traverse::{Descent, Region};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
-    Aabb, Isometry, Point, Real, RelativePose, Segment, Triangle, TriangleIntersection,
+    Aabb, Isometry, Point, Real, RelativePose, Segment, Triangle, TriangleIntersection, Vector,
     closest_points_triangles, triangle_intersection, triangles_intersect,
 };
 use std::ops::ControlFlow;
@@ -43,6 +44,14 @@ pub struct NearPair {
     pub on_a: Point,
     /// The closest point on B's triangle.
     pub on_b: Point,
+}
+
+/// Why a swept query was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SweepError {
+    /// The start and end poses differ in rotation; only translations are swept exactly.
+    #[error("the motion rotates: only translations are swept")]
+    Rotation,
 }
 
 /// How queries run.
@@ -113,7 +122,7 @@ where
             }
         }
         let mut found = None;
-        let hit = self.each_candidate(0.0, stats, |pair, ta, tb, stats| {
+        let hit = self.each_candidate(0.0, None, stats, |pair, ta, tb, stats| {
             stats.triangle_test();
             if triangles_intersect(ta, tb) {
                 found = Some(pair);
@@ -130,7 +139,7 @@ where
     /// Every intersecting triangle pair, sorted.
     pub fn intersecting_pairs(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
         let mut out = Vec::new();
-        self.each_candidate(0.0, stats, |pair, ta, tb, stats| {
+        self.each_candidate(0.0, None, stats, |pair, ta, tb, stats| {
             stats.triangle_test();
             if triangles_intersect(ta, tb) {
                 out.push(pair);
@@ -146,7 +155,7 @@ where
     pub fn contacts(&self, stats: &mut impl Stats) -> Vec<Contact> {
         let mut out = Vec::new();
         let to_world = |p: &Point| self.a.pose * p;
-        self.each_candidate(0.0, stats, |pair, ta, tb, stats| {
+        self.each_candidate(0.0, None, stats, |pair, ta, tb, stats| {
             stats.triangle_test();
             if let Some(found) = triangle_intersection(ta, tb) {
                 let intersection = match found {
@@ -168,7 +177,7 @@ where
     pub fn pairs_within(&self, clearance: Real, stats: &mut impl Stats) -> Vec<NearPair> {
         let mut out = Vec::new();
         let margin = clearance.max(0.0);
-        self.each_candidate(margin, stats, |pair, ta, tb, stats| {
+        self.each_candidate(margin, None, stats, |pair, ta, tb, stats| {
             stats.triangle_test();
             let c = closest_points_triangles(ta, tb);
             if c.distance <= clearance {
@@ -185,6 +194,32 @@ where
         out
     }
 
+    /// Whether B, translated from its pose in this query to `end` (same rotation), touches A at
+    /// any moment of the motion: the first such triangle pair. Vertex paths through triangles
+    /// (paper 002) and edges sweeping through edges are tested exactly, so nothing tunnels
+    /// through. A motion that also rotates is refused: split it into translations.
+    pub fn swept_intersects(
+        &self,
+        end: &Isometry,
+        stats: &mut impl Stats,
+    ) -> Result<Option<TrianglePair>, SweepError> {
+        let end_in_a = RelativePose::between(self.a.pose, end);
+        if end_in_a.rotation != self.b_in_a.rotation {
+            return Err(SweepError::Rotation);
+        }
+        let motion = end_in_a.translation - self.b_in_a.translation;
+        let mut found = None;
+        self.each_candidate(0.0, Some(motion), stats, |pair, ta, tb, stats| {
+            stats.triangle_test();
+            if swept_triangle_intersects(ta, tb, &motion) {
+                found = Some(pair);
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        });
+        Ok(found)
+    }
+
     /// B's triangle moved into A's frame.
     fn moved(&self, t: &Triangle) -> Triangle {
         let rel = &self.b_in_a;
@@ -197,16 +232,18 @@ where
     fn each_candidate<S: Stats>(
         &self,
         margin: Real,
+        motion: Option<Vector>,
         stats: &mut S,
         mut visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<(usize, usize)> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         stats.volume_test();
         let root_a = if margin > 0.0 { a.root().inflated(margin) } else { *a.root() };
-        if !root_a.overlaps(b.root(), &self.b_in_a) {
+        // A swept query skips the root test: the roots only bound B where it starts.
+        if motion.is_none() && !root_a.overlaps(b.root(), &self.b_in_a) {
             return None;
         }
-        let region = if self.options.region_culling {
+        let region = if self.options.region_culling && motion.is_none() {
             // The top nodes bound tighter than the root volumes (a cube AABB is loose by design).
             let b_box = b.volume(0).enclosing_aabb(&self.b_in_a).loosened(margin);
             let a_box = a.volume(0).enclosing_aabb(&RelativePose::identity()).loosened(margin);
@@ -218,14 +255,20 @@ where
         } else {
             None
         };
-        let descent = Descent { a, b, b_in_a: self.b_in_a, margin, prejudge: self.options.prejudge, region };
+        let sweep = motion.map(|m| self.b_in_a.rotation.tr_mul(&m));
+        let descent =
+            Descent { a, b, b_in_a: self.b_in_a, margin, prejudge: self.options.prejudge, region, sweep };
         let mut moved: Vec<(Triangle, Aabb)> = Vec::new();
         let mut hit = None;
         let _ = descent.run(stats, |ra, rb, stats| {
             moved.clear();
             moved.extend(rb.clone().map(|j| {
                 let t = self.moved(&b.mesh().triangle(j));
-                (t, t.aabb())
+                let bounds = match motion {
+                    Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
+                    None => t.aabb(),
+                };
+                (t, bounds)
             }));
             for i in ra {
                 let ta = a.mesh().triangle(i);

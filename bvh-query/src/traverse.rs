@@ -5,7 +5,7 @@
 use crate::node_test::NodeTest;
 use crate::stats::Stats;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
-use bvh_core::{Aabb, Real, RelativePose};
+use bvh_core::{Aabb, Real, RelativePose, Vector};
 use std::ops::{ControlFlow, Range};
 
 /// One side of a tree-pair: the volume that bounds it (a node's own, or for a leaf its
@@ -55,6 +55,8 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) prejudge: bool,
     /// Overlap-region culling (paper 002): nodes missing this region cannot take part.
     pub(crate) region: Option<Region>,
+    /// For swept tests: B's translation over the motion, in B's own frame.
+    pub(crate) sweep: Option<Vector>,
 }
 
 /// The box, in A's frame, where every contact (or near pair) must lie: the overlap of the two
@@ -96,11 +98,14 @@ where
     /// The volume test of node `a` of A against node `b` of B.
     #[inline]
     fn overlap(&self, a: usize, b: usize, stats: &mut impl Stats) -> bool {
-        let vb = self.b.volume(b);
+        let vb = match &self.sweep {
+            Some(motion) => self.b.volume(b).swept(motion),
+            None => *self.b.volume(b),
+        };
         if self.margin > 0.0 {
-            self.a.volume(a).inflated(self.margin).test(vb, &self.b_in_a, self.prejudge, stats)
+            self.a.volume(a).inflated(self.margin).test(&vb, &self.b_in_a, self.prejudge, stats)
         } else {
-            self.a.volume(a).test(vb, &self.b_in_a, self.prejudge, stats)
+            self.a.volume(a).test(&vb, &self.b_in_a, self.prejudge, stats)
         }
     }
 

@@ -7,6 +7,7 @@ mod box_overlap;
 mod closest;
 mod intersection;
 mod segment;
+mod swept;
 
 pub use box_overlap::{triangle_aabb_overlap, triangle_obb_overlap};
 pub use closest::{
@@ -15,6 +16,7 @@ pub use closest::{
 };
 pub use intersection::{CoplanarPolygon, TriangleIntersection, triangle_intersection, triangles_intersect};
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
+pub use swept::swept_triangle_intersects;
 
 use crate::aabb::Aabb;
 use crate::math::{Isometry, Point, Real, Vector};

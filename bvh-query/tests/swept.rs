@@ -1,0 +1,83 @@
+//! Swept tests against brute force over all triangle pairs, against fine sub-stepping, and on a
+//! part that jumps clean through a thin wall between two frames.
+
+use bvh_build::{BuildConfig, Bvh};
+use bvh_core::triangle::swept_triangle_intersects;
+use bvh_core::{Isometry, Obb, Point, RelativePose, TriMesh, Triangle, Vector};
+use bvh_query::{Posed, Query, QueryOptions, SweepError};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn tree(mesh: &TriMesh) -> Bvh<Obb> {
+    Bvh::build(mesh.clone(), &BuildConfig::co())
+}
+
+/// Whether any triangle pair touches during the translation, by brute force.
+fn brute(a: &TriMesh, b: &TriMesh, start: &Isometry, motion: &Vector) -> bool {
+    let rel = RelativePose::between(&Isometry::identity(), start);
+    let moved: Vec<Triangle> = b
+        .triangles()
+        .map(|t| {
+            Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
+        })
+        .collect();
+    a.triangles().any(|ta| moved.iter().any(|tb| swept_triangle_intersects(&ta, tb, motion)))
+}
+
+#[test]
+fn nothing_tunnels_through_a_thin_wall() {
+    let wall = TriMesh::cuboid(Point::origin(), Vector::new(0.005, 1.0, 1.0));
+    let ball = TriMesh::uv_sphere(Point::origin(), 0.05, 8, 12);
+    let (a, b) = (tree(&wall), tree(&ball));
+    let here = Isometry::identity();
+    let before = Isometry::translation(-0.5, 0.0, 0.0);
+    let after = Isometry::translation(0.5, 0.0, 0.0);
+    let q = Query::new(Posed::new(&a, &here), Posed::new(&b, &before), QueryOptions::default());
+    let at_end = Query::new(Posed::new(&a, &here), Posed::new(&b, &after), QueryOptions::default());
+    // Neither frame sees a contact; the motion between them goes through the wall.
+    assert!(q.intersects(None, &mut ()).is_none() && at_end.intersects(None, &mut ()).is_none());
+    assert!(q.swept_intersects(&after, &mut ()).unwrap().is_some());
+    // Passing beside the wall does not touch it.
+    let (start, beside) = (Isometry::translation(-0.5, 0.0, 1.5), Isometry::translation(0.5, 0.0, 1.5));
+    let q = Query::new(Posed::new(&a, &here), Posed::new(&b, &start), QueryOptions::default());
+    assert!(q.swept_intersects(&beside, &mut ()).unwrap().is_none());
+    // A motion that turns is refused.
+    let turned = Isometry::new(Vector::new(0.5, 0.0, 0.0), Vector::new(0.0, 0.0, 0.3));
+    assert_eq!(q.swept_intersects(&turned, &mut ()), Err(SweepError::Rotation));
+}
+
+#[test]
+fn swept_queries_match_brute_force_and_sub_stepping() {
+    let ring = bvh_build::generate::torus(1.0, 0.15, 24, 8);
+    let ball = TriMesh::uv_sphere(Point::origin(), 0.2, 6, 10);
+    let (a, b) = (tree(&ring), tree(&ball));
+    let here = Isometry::identity();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let (mut hits, mut tunnels) = (0, 0);
+    for _ in 0..60 {
+        let rotation =
+            Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+        let from = Vector::new(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0), rng.gen_range(-0.5..0.5));
+        let motion =
+            Vector::new(rng.gen_range(-3.0..3.0), rng.gen_range(-3.0..3.0), rng.gen_range(-0.5..0.5));
+        let start = Isometry::new(from, rotation);
+        let end = Isometry::from_parts((from + motion).into(), start.rotation);
+        let q = Query::new(Posed::new(&a, &here), Posed::new(&b, &start), QueryOptions::default());
+        let swept = q.swept_intersects(&end, &mut ()).unwrap().is_some();
+        let rel =
+            RelativePose::between(&here, &end).translation - RelativePose::between(&here, &start).translation;
+        assert_eq!(swept, brute(&ring, &ball, &start, &rel), "from {from:?} by {motion:?}");
+        // Any sub-step that touches must have been caught by the sweep.
+        let touched = (0..=40).any(|k| {
+            let pose = Isometry::from_parts((from + motion * (k as f32 / 40.0)).into(), start.rotation);
+            Query::new(Posed::new(&a, &here), Posed::new(&b, &pose), QueryOptions::default())
+                .intersects(None, &mut ())
+                .is_some()
+        });
+        assert!(!touched || swept, "a sub-step touches but the sweep says no");
+        hits += swept as usize;
+        tunnels += (swept && !touched) as usize;
+    }
+    assert!(hits > 10 && hits < 55, "{hits} of 60 motions touch");
+    println!("{hits} motions touch, {tunnels} of them only between the 41 sub-steps");
+}
