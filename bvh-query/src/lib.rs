@@ -25,6 +25,7 @@
 
 mod batch;
 mod cache;
+mod containment;
 mod node_test;
 mod queries;
 mod stats;
@@ -32,6 +33,7 @@ mod traverse;
 
 pub use batch::{intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
+pub use containment::Containment;
 pub use node_test::NodeTest;
 pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use stats::{QueryStats, Stats};

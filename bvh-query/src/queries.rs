@@ -92,9 +92,9 @@ impl<'a, V> Posed<'a, V> {
 /// Queries between two posed hierarchies, generic over both node volume types. Holds only
 /// shared references: queries on the same trees can run on many threads at once.
 pub struct Query<'a, VA, VB> {
-    a: Posed<'a, VA>,
-    b: Posed<'a, VB>,
-    b_in_a: RelativePose,
+    pub(crate) a: Posed<'a, VA>,
+    pub(crate) b: Posed<'a, VB>,
+    pub(crate) b_in_a: RelativePose,
     options: QueryOptions,
 }
 
