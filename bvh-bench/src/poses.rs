@@ -83,14 +83,18 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let a = Hierarchy::build(scene.clone(), &args.preset);
     let b = Hierarchy::build(part.clone(), &args.preset);
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
-    macro_rules! dispatch {
-        ($($va:ident, $vb:ident);*) => {
+    /// Runs `$body` with `$ta`, `$tb` bound to the two trees, whatever their node volumes.
+    macro_rules! with_trees {
+        (|$ta:ident, $tb:ident| $body:expr) => {
+            with_trees!(@arms $ta, $tb, $body; Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere)
+        };
+        (@arms $ta:ident, $tb:ident, $body:expr; $($va:ident, $vb:ident);*) => {
             match (&a, &b) {
-                $((Hierarchy::$va(ta), Hierarchy::$vb(tb)) => measure(ta, tb, &poses, args),)*
+                $((Hierarchy::$va($ta), Hierarchy::$vb($tb)) => $body,)*
             }
         };
     }
-    let ours = dispatch!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere);
+    let ours = with_trees!(|ta, tb| measure(ta, tb, &poses, args));
     let n = poses.len().max(1) as f64;
     println!(
         "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
@@ -112,10 +116,25 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     );
     if args.parry {
         let (parry_ms, parry_hits, disagreements) = parry_any(&scene, &part, &poses, args.reps, &ours.bits);
+        // Classify each disagreement by the exact distance between the meshes at that pose
+        // (up to 1 % of the part's size; farther is reported as that bound).
+        let horizon = part.aabb().extents().norm() * 0.01;
+        let gaps: Vec<String> = disagreements
+            .iter()
+            .map(|&k| {
+                let gap = with_trees!(|ta, tb| nearest(ta, tb, &poses[k], horizon));
+                let verdict = if ours.bits[k] { "bvh contact" } else { "parry contact" };
+                gap.map_or(
+                    format!("{{\"pose\":{k},\"only\":\"{verdict}\",\"exact_distance_over\":{horizon:.3e}}}"),
+                    |d| format!("{{\"pose\":{k},\"only\":\"{verdict}\",\"exact_distance\":{d:.3e}}}"),
+                )
+            })
+            .collect();
         println!(
-            "{{\"library\":\"parry3d\",\"query\":\"intersection_test\",\"poses\":{},\"total_ms_median\":{parry_ms:.3},\"per_query_us\":{:.2},\"n_collide\":{parry_hits},\"disagreements_with_bvh\":{disagreements},\"ratio_parry_over_bvh\":{:.2}}}",
+            "{{\"library\":\"parry3d\",\"query\":\"intersection_test\",\"poses\":{},\"total_ms_median\":{parry_ms:.3},\"per_query_us\":{:.2},\"n_collide\":{parry_hits},\"disagreements_with_bvh\":[{}],\"ratio_parry_over_bvh\":{:.2}}}",
             poses.len(),
             parry_ms * 1e3 / n,
+            gaps.join(","),
             parry_ms / ours.total_ms
         );
     }
@@ -198,15 +217,26 @@ where
     }
 }
 
+/// The exact distance between the scene and the part at `pose`, if at most `horizon`.
+fn nearest<VA, VB>(a: &Bvh<VA>, b: &Bvh<VB>, pose: &Isometry, horizon: f32) -> Option<f32>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    let identity = Isometry::identity();
+    let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), QueryOptions::default());
+    q.pairs_within(horizon, &mut ()).iter().map(|n| n.distance).reduce(f32::min)
+}
+
 /// parry3d's `intersection_test` on the same meshes and poses: median total ms, collisions,
-/// and poses where its answer differs from ours.
+/// and the poses where its answer differs from ours.
 fn parry_any(
     scene: &TriMesh,
     part: &TriMesh,
     poses: &[Isometry],
     reps: usize,
     ours: &[bool],
-) -> (f64, usize, usize) {
+) -> (f64, usize, Vec<usize>) {
     let build = |m: &TriMesh| {
         let (v, i) = parry_bridge::mesh_buffers(m);
         parry3d::shape::TriMesh::new(v, i).expect("a valid mesh")
@@ -226,6 +256,7 @@ fn parry_any(
     }
     times.sort_by(f64::total_cmp);
     let hits = bits.iter().filter(|&&b| b).count();
-    let disagreements = bits.iter().zip(ours).filter(|(p, o)| p != o).count();
+    let disagreements =
+        bits.iter().zip(ours).enumerate().filter(|(_, (p, o))| p != o).map(|(k, _)| k).collect();
     (times[times.len() / 2], hits, disagreements)
 }
