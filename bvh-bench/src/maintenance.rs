@@ -4,9 +4,9 @@
 
 use bvh_bench::parry_bridge;
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
-use bvh_build::{BuildConfig, Bvh};
+use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};
-use bvh_query::{PairCache, Posed, Query, QueryOptions, QueryStats};
+use bvh_query::{NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats};
 use std::time::Instant;
 
 /// Frames per extraction.
@@ -14,10 +14,81 @@ const FRAMES: usize = 240;
 /// The clearance the user wants kept, metres.
 const CLEARANCE: f32 = 0.01;
 
+/// Paper 000's table 3, ms per detection: RAPID, SAO, AO, CO.
+const PAPER_TABLE_3: [(&str, [f64; 4]); 2] =
+    [("remove accumulator", [7.73, 6.82, 6.51, 6.39]), ("remove PTU", [35.54, 30.49, 25.57, 23.12])];
+
 pub(crate) fn run() {
-    for scene in [accumulator_bay(1), ptu_bay(1)] {
-        extract(&scene);
+    for (scene, paper) in [accumulator_bay(1), ptu_bay(1)].iter().zip(PAPER_TABLE_3) {
+        extract(scene);
+        configurations(scene, paper.1);
     }
+}
+
+/// Every configuration on the same extraction path: build time and mean time per frame (first
+/// contact, no cache), beside paper 000's table 3 and both sets of ratios to CO.
+fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) {
+    println!(
+        "\nconfigurations, {} (ours: µs per frame; paper 000: ms per detection on 2018 hardware)",
+        scene.name
+    );
+    println!(
+        "{:<12} {:>10} {:>12} {:>12} {:>10} {:>12}",
+        "preset", "build ms", "µs/frame", "ratio to CO", "paper ms", "paper ratio"
+    );
+    let poses = path(scene);
+    let identity = Isometry::identity();
+    let mut rows = Vec::new();
+    for preset in Preset::ALL {
+        let start = Instant::now();
+        let (bay, part) =
+            (Hierarchy::build(scene.bay.clone(), &preset), Hierarchy::build(scene.part.clone(), &preset));
+        let build_ms = start.elapsed().as_secs_f64() * 1e3;
+        let start = Instant::now();
+        let touching = with_trees(&bay, &part, &poses, &identity);
+        let us = start.elapsed().as_secs_f64() * 1e6 / poses.len() as f64;
+        rows.push((preset.name, build_ms, us, touching));
+    }
+    let co = rows.iter().find(|r| r.0 == "co").map_or(1.0, |r| r.2);
+    let paper_of =
+        |name: &str| ["rapid", "sao", "ao", "co"].iter().position(|&n| n == name).map(|i| paper[i]);
+    for (name, build_ms, us, touching) in &rows {
+        let (paper_ms, paper_ratio) = match paper_of(name) {
+            Some(ms) => (format!("{ms:.2}"), format!("{:.2}", ms / paper[3])),
+            None => ("-".into(), "-".into()),
+        };
+        println!(
+            "{name:<12} {build_ms:>10.0} {us:>12.1} {:>12.2} {paper_ms:>10} {paper_ratio:>12}   ({touching} frames touching)",
+            us / co
+        );
+    }
+}
+
+/// Frames touching along the path, for any pair of node volumes.
+fn with_trees(a: &Hierarchy, b: &Hierarchy, poses: &[Isometry], identity: &Isometry) -> usize {
+    macro_rules! arms {
+        ($($va:ident, $vb:ident);*) => {
+            match (a, b) {
+                $((Hierarchy::$va(ta), Hierarchy::$vb(tb)) => touching_frames(ta, tb, poses, identity),)*
+            }
+        };
+    }
+    arms!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere)
+}
+
+fn touching_frames<VA, VB>(a: &Bvh<VA>, b: &Bvh<VB>, poses: &[Isometry], identity: &Isometry) -> usize
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    poses
+        .iter()
+        .filter(|pose| {
+            Query::new(Posed::new(a, identity), Posed::new(b, pose), QueryOptions::default())
+                .intersects(None, &mut ())
+                .is_some()
+        })
+        .count()
 }
 
 /// The part's poses: up and out along the exit, swaying sideways towards the pipe beside the
