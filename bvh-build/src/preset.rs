@@ -92,10 +92,10 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// RAPID: an OBB tree, full-vertex PCA, median splits, OBB root.
+    /// RAPID: an OBB tree, full-vertex PCA, splits at the centroids' mean, OBB root.
     pub const fn rapid() -> Self {
         let config =
-            BuildConfig::co().with_root(RootKind::Obb).with_fit(ObbFit::full_pca()).with_split(Split::Median);
+            BuildConfig::co().with_root(RootKind::Obb).with_fit(ObbFit::full_pca()).with_split(Split::Mean);
         Self { name: "rapid", nodes: NodeKind::Obb, config }
     }
 
@@ -133,9 +133,9 @@ impl Preset {
         }
     }
 
-    /// Papers 001/002: an AABB tree with an AABB root and median splits.
+    /// Papers 001/002: an AABB tree with an AABB root, split at the centroids' mean.
     pub const fn aabb_tree() -> Self {
-        let config = BuildConfig::co().with_root(RootKind::Aabb).with_split(Split::Median);
+        let config = BuildConfig::co().with_root(RootKind::Aabb).with_split(Split::Mean);
         Self { name: "aabb", nodes: NodeKind::Aabb, config }
     }
 

@@ -133,6 +133,8 @@ pub enum Split {
     Penalty(PenaltySplit),
     /// Half the triangles each side, at the centroid median along the longest axis.
     Median,
+    /// At the mean of the centroids along the longest axis (RAPID's rule).
+    Mean,
     /// Binned surface-area heuristic.
     Sah(SahSplit),
 }
@@ -154,6 +156,7 @@ impl SplitRule for Split {
         match self {
             Split::Penalty(rule) => rule.split(triangles, frame),
             Split::Median => MedianSplit.split(triangles, frame),
+            Split::Mean => MeanSplit.split(triangles, frame),
             Split::Sah(rule) => rule.split(triangles, frame),
         }
     }
@@ -220,6 +223,23 @@ impl SplitRule for MedianSplit {
         let below = triangles.partition(|t| centroid_on(t, &frame.axes, d) < median);
         if below > 0 { below } else { triangles.partition(|t| centroid_on(t, &frame.axes, d) <= median) }
     }
+}
+
+/// The centroid-mean split (RAPID, Gottschalk et al. 1996).
+struct MeanSplit;
+
+impl SplitRule for MeanSplit {
+    fn split(&self, triangles: &mut NodeTriangles<'_>, frame: &SplitFrame) -> usize {
+        let d = widest_axis(frame);
+        let sum: f64 = triangles.vertices().iter().map(|t| centroid_on(t, &frame.axes, d) as f64).sum();
+        let mean = (sum / triangles.len().max(1) as f64) as Real;
+        triangles.partition(|t| centroid_on(t, &frame.axes, d) < mean)
+    }
+}
+
+/// The axis on which the node is widest.
+fn widest_axis(frame: &SplitFrame) -> usize {
+    (0..3).max_by(|&a, &b| (frame.hi[a] - frame.lo[a]).total_cmp(&(frame.hi[b] - frame.lo[b]))).unwrap_or(0)
 }
 
 /// The centroid's projection on axis `d`, computed the same way wherever it is compared.
@@ -318,7 +338,7 @@ mod tests {
         let a = TriMesh::uv_sphere(Point::new(-5.0, 0.0, 0.0), 1.0, 6, 8);
         let b = TriMesh::uv_sphere(Point::new(5.0, 0.0, 0.0), 1.0, 6, 8);
         let all: Vec<[Point; 3]> = a.triangles().chain(b.triangles()).map(|t| t.vertices()).collect();
-        for rule in [Split::penalty(), Split::Median, Split::sah()] {
+        for rule in [Split::penalty(), Split::Median, Split::Mean, Split::sah()] {
             let mut vertices: Vec<[Point; 3]> = all.iter().rev().copied().collect();
             let mut indices: Vec<u32> = (0..all.len() as u32).rev().collect();
             let mut tris = NodeTriangles::new(&mut vertices, &mut indices);
