@@ -6,7 +6,9 @@ use bvh_bench::parry_bridge;
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};
-use bvh_query::{NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats};
+use bvh_query::{
+    NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, TreePairVisitor, visit_tree_pair,
+};
 use std::time::Instant;
 
 /// Frames per extraction.
@@ -45,7 +47,7 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) {
             (Hierarchy::build(scene.bay.clone(), &preset), Hierarchy::build(scene.part.clone(), &preset));
         let build_ms = start.elapsed().as_secs_f64() * 1e3;
         let start = Instant::now();
-        let touching = with_trees(&bay, &part, &poses, &identity);
+        let touching = visit_tree_pair(&bay, &part, TouchingFrames { poses: &poses, identity: &identity });
         let us = start.elapsed().as_secs_f64() * 1e6 / poses.len() as f64;
         rows.push((preset.name, build_ms, us, touching));
     }
@@ -65,30 +67,23 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) {
 }
 
 /// Frames touching along the path, for any pair of node volumes.
-fn with_trees(a: &Hierarchy, b: &Hierarchy, poses: &[Isometry], identity: &Isometry) -> usize {
-    macro_rules! arms {
-        ($($va:ident, $vb:ident);*) => {
-            match (a, b) {
-                $((Hierarchy::$va(ta), Hierarchy::$vb(tb)) => touching_frames(ta, tb, poses, identity),)*
-            }
-        };
-    }
-    arms!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere)
+struct TouchingFrames<'a> {
+    poses: &'a [Isometry],
+    identity: &'a Isometry,
 }
 
-fn touching_frames<VA, VB>(a: &Bvh<VA>, b: &Bvh<VB>, poses: &[Isometry], identity: &Isometry) -> usize
-where
-    VA: NodeVolume + NodeTest<VB>,
-    VB: NodeVolume,
-{
-    poses
-        .iter()
-        .filter(|pose| {
-            Query::new(Posed::new(a, identity), Posed::new(b, pose), QueryOptions::default())
-                .intersects(None, &mut ())
-                .is_some()
-        })
-        .count()
+impl TreePairVisitor for TouchingFrames<'_> {
+    type Output = usize;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> usize
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let options = QueryOptions::default();
+        let query = |pose| Query::new(Posed::new(a, self.identity), Posed::new(b, pose), options);
+        self.poses.iter().filter(|pose| query(pose).intersects(None, &mut ()).is_some()).count()
+    }
 }
 
 /// The part's poses: up and out along the exit, swaying sideways towards the pipe beside the

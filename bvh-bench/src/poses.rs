@@ -5,7 +5,9 @@
 use bvh_bench::parry_bridge;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
-use bvh_query::{NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats};
+use bvh_query::{
+    NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, TreePairVisitor, visit_tree_pair,
+};
 use std::path::Path;
 use std::time::Instant;
 
@@ -83,18 +85,7 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let a = Hierarchy::build(scene.clone(), &args.preset);
     let b = Hierarchy::build(part.clone(), &args.preset);
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
-    /// Runs `$body` with `$ta`, `$tb` bound to the two trees, whatever their node volumes.
-    macro_rules! with_trees {
-        (|$ta:ident, $tb:ident| $body:expr) => {
-            with_trees!(@arms $ta, $tb, $body; Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere)
-        };
-        (@arms $ta:ident, $tb:ident, $body:expr; $($va:ident, $vb:ident);*) => {
-            match (&a, &b) {
-                $((Hierarchy::$va($ta), Hierarchy::$vb($tb)) => $body,)*
-            }
-        };
-    }
-    let ours = with_trees!(|ta, tb| measure(ta, tb, &poses, args));
+    let ours = visit_tree_pair(&a, &b, Measure { poses: &poses, args });
     let n = poses.len().max(1) as f64;
     println!(
         "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
@@ -122,7 +113,7 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         let gaps: Vec<String> = disagreements
             .iter()
             .map(|&k| {
-                let gap = with_trees!(|ta, tb| nearest(ta, tb, &poses[k], horizon));
+                let gap = visit_tree_pair(&a, &b, Nearest { pose: &poses[k], horizon });
                 let verdict = if ours.bits[k] { "bvh contact" } else { "parry contact" };
                 gap.map_or(
                     format!("{{\"pose\":{k},\"only\":\"{verdict}\",\"exact_distance_over\":{horizon:.3e}}}"),
@@ -147,6 +138,24 @@ struct Measured {
     results: usize,
     bits: Vec<bool>,
     stats: QueryStats,
+}
+
+/// Times the pose list on two trees (and gathers statistics in an untimed pass).
+struct Measure<'a> {
+    poses: &'a [Isometry],
+    args: &'a Args<'a>,
+}
+
+impl TreePairVisitor for Measure<'_> {
+    type Output = Measured;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Measured
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        measure(a, b, self.poses, self.args)
+    }
 }
 
 fn measure<VA, VB>(a: &Bvh<VA>, b: &Bvh<VB>, poses: &[Isometry], args: &Args<'_>) -> Measured
@@ -218,14 +227,23 @@ where
 }
 
 /// The exact distance between the scene and the part at `pose`, if at most `horizon`.
-fn nearest<VA, VB>(a: &Bvh<VA>, b: &Bvh<VB>, pose: &Isometry, horizon: f32) -> Option<f32>
-where
-    VA: NodeVolume + NodeTest<VB>,
-    VB: NodeVolume,
-{
-    let identity = Isometry::identity();
-    let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), QueryOptions::default());
-    q.pairs_within(horizon, &mut ()).iter().map(|n| n.distance).reduce(f32::min)
+struct Nearest<'a> {
+    pose: &'a Isometry,
+    horizon: f32,
+}
+
+impl TreePairVisitor for Nearest<'_> {
+    type Output = Option<f32>;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Option<f32>
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let identity = Isometry::identity();
+        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default());
+        q.pairs_within(self.horizon, &mut ()).iter().map(|n| n.distance).reduce(f32::min)
+    }
 }
 
 /// parry3d's `intersection_test` on the same meshes and poses: median total ms, collisions,

@@ -30,6 +30,7 @@ mod node_test;
 mod queries;
 mod stats;
 mod traverse;
+mod tree_pair;
 
 pub use batch::{intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
@@ -37,3 +38,4 @@ pub use containment::Containment;
 pub use node_test::NodeTest;
 pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use stats::{QueryStats, Stats};
+pub use tree_pair::{TreePairVisitor, visit_tree_pair};

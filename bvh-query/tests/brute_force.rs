@@ -7,7 +7,9 @@ use bvh_core::{
     Aabb, Isometry, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
     triangles_intersect,
 };
-use bvh_query::{NodeTest, Posed, Query, QueryOptions, QueryStats, TrianglePair};
+use bvh_query::{
+    NodeTest, Posed, Query, QueryOptions, QueryStats, TreePairVisitor, TrianglePair, visit_tree_pair,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -110,25 +112,25 @@ where
     !expected.is_empty()
 }
 
-/// Checks one pose pair (A's pose, B's pose, a label); `true` when they intersect.
-type Checker<'a> = &'a dyn Fn(&Isometry, &Isometry, &str) -> bool;
+/// [`check`] for two trees of any node volumes.
+struct Check<'a> {
+    mesh_a: &'a TriMesh,
+    mesh_b: &'a TriMesh,
+    pose_a: &'a Isometry,
+    pose_b: &'a Isometry,
+    what: &'a str,
+}
 
-/// Calls `run` with a checker for the two trees, whatever their node volumes.
-fn with_hierarchies(
-    a: &Hierarchy,
-    b: &Hierarchy,
-    mesh_a: &TriMesh,
-    mesh_b: &TriMesh,
-    run: &mut dyn FnMut(Checker<'_>),
-) {
-    macro_rules! dispatch {
-        ($($va:ident, $vb:ident);*) => {
-            match (a, b) {
-                $((Hierarchy::$va(ta), Hierarchy::$vb(tb)) => run(&|pa, pb, what| check(ta, tb, mesh_a, mesh_b, pa, pb, what)),)*
-            }
-        };
+impl TreePairVisitor for Check<'_> {
+    type Output = bool;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> bool
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        check(a, b, self.mesh_a, self.mesh_b, self.pose_a, self.pose_b, self.what)
     }
-    dispatch!(Obb, Obb; Obb, Aabb; Obb, Sphere; Aabb, Obb; Aabb, Aabb; Aabb, Sphere; Sphere, Obb; Sphere, Aabb; Sphere, Sphere);
 }
 
 #[test]
@@ -145,10 +147,9 @@ fn every_preset_pair_matches_brute_force() {
             for _ in 0..6 {
                 let (pa, pb) = (random_pose(&mut rng, 0.3), random_pose(&mut rng, 1.2));
                 let what = format!("{name_a} vs {name_b}, {}", preset.name);
-                with_hierarchies(&a, &b, mesh_a, mesh_b, &mut |check| {
-                    total += 1;
-                    hits += check(&pa, &pb, &what) as usize;
-                });
+                let visitor = Check { mesh_a, mesh_b, pose_a: &pa, pose_b: &pb, what: &what };
+                total += 1;
+                hits += visit_tree_pair(&a, &b, visitor) as usize;
             }
         }
     }
