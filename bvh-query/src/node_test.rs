@@ -16,8 +16,9 @@ impl NodeTest<Obb> for Obb {
     #[inline]
     fn test(&self, other: &Obb, b_in_a: &RelativePose, prejudge: bool, stats: &mut impl Stats) -> bool {
         stats.volume_test();
-        // On undecided pairs B's centre is moved into A's frame twice. Moving B's whole box
-        // once (a placed copy shared by both tests) measured 6–10 % slower on the anchors' poses.
+        // On undecided pairs B's centre is moved into A's frame twice. Moving it once (the
+        // pre-judge written out here) measured 2 % faster on the anchors' path poses, A/B
+        // interleaved: not worth a second copy of the pre-judge.
         if prejudge {
             let outcome = obb_prejudge(self, other, b_in_a);
             stats.prejudge(outcome);
