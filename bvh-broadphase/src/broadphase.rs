@@ -1,0 +1,337 @@
+//! The broadphase every strategy sits behind: object ids, box validation, and the set of
+//! overlapping pairs kept from step to step, so that moving a few objects costs work for those
+//! objects only.
+
+use crate::strategy::{Boxes, Strategy};
+use crate::{BruteForce, Octree, UniformGrid};
+use bvh_core::{Aabb, Real};
+
+/// An object of a broadphase (ids of removed objects are reused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub(crate) u32);
+
+impl ObjectId {
+    /// The id as an index (ids are dense: `0..` the most objects ever live at once).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Why a broadphase refused a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BroadphaseError {
+    /// A box with a NaN or infinite coordinate, or with a minimum above its maximum.
+    #[error("the box has a non-finite coordinate or a minimum above its maximum")]
+    InvalidBox,
+    /// The id names no live object.
+    #[error("object {0} does not exist")]
+    UnknownObject(ObjectId),
+    /// More objects than ids (2^32 - 1).
+    #[error("too many objects")]
+    TooManyObjects,
+}
+
+/// When more than this fraction of the objects changed since the last update, the index is
+/// rebuilt from scratch instead of updated object by object.
+const DEFAULT_REBUILD_FRACTION: Real = 0.2;
+
+/// Overlapping pairs of object boxes, kept up to date as objects come, go and move.
+///
+/// The strategy is a type parameter (`Broadphase<UniformGrid>`, `Broadphase<Octree>`,
+/// `Broadphase<BruteForce>`) or chosen at run time with [`AnyStrategy`](crate::AnyStrategy);
+/// nothing else changes. Boxes are closed: touching boxes overlap.
+///
+/// ```
+/// use bvh_broadphase::{Broadphase, Octree};
+/// use bvh_core::{Aabb, Point};
+///
+/// let unit = |x: f32| Aabb::new(Point::new(x, 0.0, 0.0), Point::new(x + 1.0, 1.0, 1.0));
+/// let mut broadphase: Broadphase<Octree> = Broadphase::default();
+/// let a = broadphase.insert(unit(0.0)).unwrap();
+/// let b = broadphase.insert(unit(3.0)).unwrap();
+/// assert_eq!(broadphase.update().pairs().count(), 0);
+/// broadphase.set_box(b, unit(1.0)).unwrap(); // now touching a
+/// assert_eq!(broadphase.update().pairs().collect::<Vec<_>>(), vec![(a, b)]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Broadphase<S = UniformGrid> {
+    strategy: S,
+    boxes: Vec<Option<Aabb>>,
+    free: Vec<u32>,
+    /// Each object's overlapping objects, sorted; symmetric.
+    neighbours: Vec<Vec<u32>>,
+    /// Objects inserted or moved since the last update, once each (`changed[id]` marks them).
+    pending: Vec<u32>,
+    changed: Vec<bool>,
+    /// The index no longer matches the boxes: the next update rebuilds it.
+    stale: bool,
+    live: usize,
+    rebuild_fraction: Real,
+    scratch: Vec<(u32, u32)>,
+}
+
+impl<S: Strategy + Default> Default for Broadphase<S> {
+    fn default() -> Self {
+        Self::new(S::default())
+    }
+}
+
+impl<S: Strategy> Broadphase<S> {
+    /// An empty broadphase over the given strategy.
+    pub fn new(strategy: S) -> Self {
+        Self {
+            strategy,
+            boxes: Vec::new(),
+            free: Vec::new(),
+            neighbours: Vec::new(),
+            pending: Vec::new(),
+            changed: Vec::new(),
+            stale: true,
+            live: 0,
+            rebuild_fraction: DEFAULT_REBUILD_FRACTION,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Sets the fraction of changed objects above which an update rebuilds the index instead of
+    /// updating it object by object (default 0.2). Results are the same either way.
+    pub fn with_rebuild_fraction(mut self, fraction: Real) -> Self {
+        self.rebuild_fraction = fraction;
+        self
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> &S {
+        &self.strategy
+    }
+
+    /// Number of objects.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// `true` when there are no objects.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// An object's box.
+    pub fn get(&self, id: ObjectId) -> Option<&Aabb> {
+        self.boxes.get(id.index())?.as_ref()
+    }
+
+    /// Adds an object with this box.
+    pub fn insert(&mut self, aabb: Aabb) -> Result<ObjectId, BroadphaseError> {
+        check(&aabb)?;
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                let id = u32::try_from(self.boxes.len()).map_err(|_| BroadphaseError::TooManyObjects)?;
+                if id == u32::MAX {
+                    return Err(BroadphaseError::TooManyObjects);
+                }
+                self.boxes.push(None);
+                self.neighbours.push(Vec::new());
+                self.changed.push(false);
+                id
+            }
+        };
+        self.boxes[id as usize] = Some(aabb);
+        self.live += 1;
+        self.index(id);
+        Ok(ObjectId(id))
+    }
+
+    /// Moves an object's box.
+    pub fn set_box(&mut self, id: ObjectId, aabb: Aabb) -> Result<(), BroadphaseError> {
+        check(&aabb)?;
+        let old = self.get(id).copied().ok_or(BroadphaseError::UnknownObject(id))?;
+        if !self.stale {
+            self.strategy.remove(id.0, &old);
+        }
+        self.boxes[id.index()] = Some(aabb);
+        self.index(id.0);
+        Ok(())
+    }
+
+    /// Removes an object and its pairs, returning its box.
+    pub fn remove(&mut self, id: ObjectId) -> Result<Aabb, BroadphaseError> {
+        let old = self.get(id).copied().ok_or(BroadphaseError::UnknownObject(id))?;
+        if !self.stale {
+            self.strategy.remove(id.0, &old);
+        }
+        self.unlink(id.0);
+        self.boxes[id.index()] = None;
+        self.free.push(id.0);
+        self.live -= 1;
+        Ok(old)
+    }
+
+    /// Brings the pairs up to date with every insert, move and removal so far.
+    pub fn update(&mut self) -> Overlaps<'_> {
+        if self.stale {
+            self.rebuild();
+        } else {
+            for k in 0..self.pending.len() {
+                let id = self.pending[k];
+                if let Some(aabb) = self.boxes[id as usize] {
+                    self.relink(id, &aabb);
+                }
+            }
+        }
+        for id in self.pending.drain(..) {
+            self.changed[id as usize] = false;
+        }
+        Overlaps { neighbours: &self.neighbours }
+    }
+
+    /// Records a change to `id` and indexes it, unless the index is due for a rebuild anyway.
+    fn index(&mut self, id: u32) {
+        if !std::mem::replace(&mut self.changed[id as usize], true) {
+            self.pending.push(id);
+        }
+        if !self.stale && self.pending.len() as Real > self.rebuild_fraction * self.live as Real {
+            self.stale = true;
+        }
+        if !self.stale {
+            self.strategy.insert(id, &self.boxes);
+        }
+    }
+
+    /// Re-finds an indexed object's neighbours.
+    fn relink(&mut self, id: u32, aabb: &Aabb) {
+        self.unlink(id);
+        let neighbours = &mut self.neighbours;
+        self.strategy.for_each_overlap(id, aabb, &self.boxes, &mut |j| {
+            insert_sorted(&mut neighbours[j as usize], id);
+            insert_sorted(&mut neighbours[id as usize], j);
+        });
+    }
+
+    /// Drops every pair of `id`.
+    fn unlink(&mut self, id: u32) {
+        let mine = std::mem::take(&mut self.neighbours[id as usize]);
+        for &j in &mine {
+            let theirs = &mut self.neighbours[j as usize];
+            if let Ok(at) = theirs.binary_search(&id) {
+                theirs.remove(at);
+            }
+        }
+        self.neighbours[id as usize] = recycle(mine);
+    }
+
+    fn rebuild(&mut self) {
+        let mut pairs = std::mem::take(&mut self.scratch);
+        pairs.clear();
+        self.strategy.rebuild(&self.boxes, &mut pairs);
+        self.neighbours.iter_mut().for_each(Vec::clear);
+        for &(i, j) in &pairs {
+            self.neighbours[i as usize].push(j);
+            self.neighbours[j as usize].push(i);
+        }
+        self.neighbours.iter_mut().for_each(|list| list.sort_unstable());
+        self.scratch = pairs;
+        self.stale = false;
+    }
+}
+
+/// The overlapping pairs after an update.
+#[derive(Clone, Copy, Debug)]
+pub struct Overlaps<'a> {
+    neighbours: &'a [Vec<u32>],
+}
+
+impl<'a> Overlaps<'a> {
+    /// Every overlapping pair `(a, b)` once, `a < b`, sorted.
+    pub fn pairs(self) -> impl Iterator<Item = (ObjectId, ObjectId)> + 'a {
+        self.neighbours.iter().enumerate().flat_map(|(i, list)| {
+            let later = list.partition_point(|&j| j <= i as u32);
+            list[later..].iter().map(move |&j| (ObjectId(i as u32), ObjectId(j)))
+        })
+    }
+
+    /// The objects overlapping `id`, sorted (none for an unknown id).
+    pub fn neighbours(self, id: ObjectId) -> impl ExactSizeIterator<Item = ObjectId> + 'a {
+        self.neighbours.get(id.index()).map_or(&[][..], Vec::as_slice).iter().map(|&j| ObjectId(j))
+    }
+}
+
+fn check(aabb: &Aabb) -> Result<(), BroadphaseError> {
+    let finite = aabb.mins.iter().chain(aabb.maxs.iter()).all(|c| c.is_finite());
+    if finite && !aabb.is_empty() { Ok(()) } else { Err(BroadphaseError::InvalidBox) }
+}
+
+fn insert_sorted(list: &mut Vec<u32>, id: u32) {
+    if let Err(at) = list.binary_search(&id) {
+        list.insert(at, id);
+    }
+}
+
+/// An emptied list, keeping its allocation.
+fn recycle(mut list: Vec<u32>) -> Vec<u32> {
+    list.clear();
+    list
+}
+
+/// A strategy chosen at run time (from a configuration file or a command line).
+#[derive(Clone, Debug)]
+pub enum AnyStrategy {
+    /// [`UniformGrid`].
+    Grid(UniformGrid),
+    /// [`Octree`].
+    Octree(Octree),
+    /// [`BruteForce`].
+    Brute(BruteForce),
+}
+
+impl Default for AnyStrategy {
+    fn default() -> Self {
+        Self::Grid(UniformGrid::default())
+    }
+}
+
+impl AnyStrategy {
+    /// The strategy named `grid`, `octree` or `brute`, with default settings.
+    pub fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "grid" => Some(Self::Grid(UniformGrid::default())),
+            "octree" => Some(Self::Octree(Octree::default())),
+            "brute" => Some(Self::Brute(BruteForce)),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! delegate {
+    ($self:ident, $s:ident => $call:expr) => {
+        match $self {
+            AnyStrategy::Grid($s) => $call,
+            AnyStrategy::Octree($s) => $call,
+            AnyStrategy::Brute($s) => $call,
+        }
+    };
+}
+
+impl Strategy for AnyStrategy {
+    fn rebuild(&mut self, boxes: &Boxes, pairs: &mut Vec<(u32, u32)>) {
+        delegate!(self, s => s.rebuild(boxes, pairs))
+    }
+
+    fn insert(&mut self, id: u32, boxes: &Boxes) {
+        delegate!(self, s => s.insert(id, boxes))
+    }
+
+    fn remove(&mut self, id: u32, aabb: &Aabb) {
+        delegate!(self, s => s.remove(id, aabb))
+    }
+
+    fn for_each_overlap(&self, id: u32, aabb: &Aabb, boxes: &Boxes, found: &mut dyn FnMut(u32)) {
+        delegate!(self, s => s.for_each_overlap(id, aabb, boxes, found))
+    }
+}

@@ -1,0 +1,188 @@
+//! A uniform lattice of cubic cells over the scene, shared by the grid and the octree's top
+//! level. Coordinates outside the lattice are clamped to its border cells, so a box that moved
+//! out of the bounds the lattice was fitted to still lands in cells that cover it: the border
+//! cells simply reach to infinity. The cell of a point is a monotone function of the point, so a
+//! box's cell range always holds the cell of every point inside the box.
+
+use crate::strategy::{Boxes, live};
+use bvh_core::{Aabb, Point, Real, Vector};
+
+/// More cells than this per live object are never allocated: past it the cells grow.
+const CELLS_PER_OBJECT: usize = 8;
+/// The lattice may always have this many cells, however few objects there are.
+const MIN_CELL_BUDGET: usize = 4096;
+/// A box covering more cells than this is kept apart and tested directly (one huge object among
+/// tiny ones would otherwise be copied into millions of cells).
+pub(crate) const MAX_CELLS_PER_BOX: u64 = 64;
+
+/// How wide cells are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CellSide {
+    /// This many times the mean box extent (the mean of length, width and height over all
+    /// boxes), measured at each rebuild: paper 004's grid uses 1.
+    MeanExtents(Real),
+    /// A fixed side, in scene units.
+    Fixed(Real),
+}
+
+/// Cell coordinates along x, y and z.
+pub(crate) type Cell = [u32; 3];
+
+/// The lattice: where it starts, its cell side, and how many cells along each axis.
+#[derive(Clone, Debug)]
+pub(crate) struct Lattice {
+    origin: Point,
+    inverse_side: Real,
+    side: Real,
+    dims: [u32; 3],
+}
+
+impl Default for Lattice {
+    fn default() -> Self {
+        Self { origin: Point::origin(), inverse_side: 1.0, side: 1.0, dims: [1; 3] }
+    }
+}
+
+impl Lattice {
+    /// A lattice over every box with cells of the given side, grown if needed to stay within
+    /// the cell budget.
+    pub(crate) fn fit(boxes: &Boxes, side: CellSide) -> Self {
+        let mut bounds = Aabb::EMPTY;
+        let (mut extent_sum, mut live) = (0.0f64, 0usize);
+        for b in boxes.iter().flatten() {
+            bounds.merge(b);
+            extent_sum += f64::from(b.extents().sum()) / 3.0;
+            live += 1;
+        }
+        if live == 0 {
+            return Self::default();
+        }
+        let span = bounds.extents();
+        let mean = (extent_sum / live as f64) as Real;
+        let fallback = (span.max() / (live as Real).cbrt()).max(Real::MIN_POSITIVE);
+        let mut side = match side {
+            CellSide::MeanExtents(times) => mean * times,
+            CellSide::Fixed(side) => side,
+        };
+        if !(side.is_finite() && side > 0.0) {
+            side = fallback;
+        }
+        let budget = (CELLS_PER_OBJECT * live).max(MIN_CELL_BUDGET) as f64;
+        loop {
+            let dims = span.map(|e| ((e / side).floor() as f64 + 1.0).min(f64::from(u32::MAX / 4)));
+            let cells = dims.x * dims.y * dims.z;
+            if cells <= budget {
+                let dims = [dims.x as u32, dims.y as u32, dims.z as u32];
+                return Self { origin: bounds.mins, inverse_side: 1.0 / side, side, dims };
+            }
+            side *= ((cells / budget).cbrt() as Real).max(1.01);
+        }
+    }
+
+    /// Number of cells.
+    pub(crate) fn cell_count(&self) -> usize {
+        self.dims.iter().map(|&d| d as usize).product()
+    }
+
+    /// The side of a cell.
+    pub(crate) fn side(&self) -> Real {
+        self.side
+    }
+
+    /// The minimum corner of a cell (border cells extend beyond it).
+    pub(crate) fn cell_min(&self, cell: Cell) -> Point {
+        self.origin + Vector::new(cell[0] as Real, cell[1] as Real, cell[2] as Real) * self.side
+    }
+
+    /// The cell holding `p` (clamped to the lattice).
+    #[inline]
+    pub(crate) fn cell_of(&self, p: &Point) -> Cell {
+        let mut cell = [0; 3];
+        for (axis, c) in cell.iter_mut().enumerate() {
+            let t = ((p[axis] - self.origin[axis]) * self.inverse_side).floor();
+            *c = t.clamp(0.0, (self.dims[axis] - 1) as Real) as u32;
+        }
+        cell
+    }
+
+    /// The first and last cells a box covers.
+    #[inline]
+    pub(crate) fn range_of(&self, aabb: &Aabb) -> (Cell, Cell) {
+        (self.cell_of(&aabb.mins), self.cell_of(&aabb.maxs))
+    }
+
+    /// The coordinates of the cell at a flat index.
+    pub(crate) fn cell(&self, index: usize) -> Cell {
+        let [dx, dy, _] = self.dims.map(|d| d as usize);
+        [(index % dx) as u32, (index / dx % dy) as u32, (index / (dx * dy)) as u32]
+    }
+
+    /// `true` for a box covering too many cells to be copied into each.
+    #[inline]
+    pub(crate) fn is_large(&self, aabb: &Aabb) -> bool {
+        Self::range_size(self.range_of(aabb)) > MAX_CELLS_PER_BOX
+    }
+
+    /// Appends every pair with a large box (`large`), once: a pair of two large boxes from its
+    /// smaller id.
+    pub(crate) fn pairs_with_large(&self, large: &[u32], boxes: &Boxes, pairs: &mut Vec<(u32, u32)>) {
+        for &i in large {
+            let a = live(boxes, i);
+            for (j, b) in boxes.iter().enumerate() {
+                let j = j as u32;
+                if let Some(b) = b {
+                    if !(j <= i && self.is_large(b)) && a.intersects(b) {
+                        pairs.push((i.min(j), i.max(j)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of cells in a range.
+    #[inline]
+    pub(crate) fn range_size((lo, hi): (Cell, Cell)) -> u64 {
+        (0..3).map(|a| u64::from(hi[a] - lo[a]) + 1).product()
+    }
+
+    /// The index of a cell in a flat array.
+    #[inline]
+    pub(crate) fn index(&self, cell: Cell) -> usize {
+        let [x, y, z] = cell.map(|c| c as usize);
+        (z * self.dims[1] as usize + y) * self.dims[0] as usize + x
+    }
+
+    /// Calls `visit` with the index of every cell in a range.
+    #[inline]
+    pub(crate) fn for_each_index(&self, (lo, hi): (Cell, Cell), mut visit: impl FnMut(usize)) {
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                for x in lo[0]..=hi[0] {
+                    visit(self.index([x, y, z]));
+                }
+            }
+        }
+    }
+}
+
+/// Calls `found` with every large box other than `id` that overlaps `aabb`.
+pub(crate) fn overlaps_with_large(
+    large: &[u32],
+    id: u32,
+    aabb: &Aabb,
+    boxes: &Boxes,
+    found: &mut dyn FnMut(u32),
+) {
+    for &j in large {
+        if j != id && aabb.intersects(live(boxes, j)) {
+            found(j);
+        }
+    }
+}
+
+/// Removes `id` from an unordered list.
+pub(crate) fn forget(list: &mut Vec<u32>, id: u32) {
+    if let Some(at) = list.iter().position(|&j| j == id) {
+        list.swap_remove(at);
+    }
+}

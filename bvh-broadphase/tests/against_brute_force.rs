@@ -1,0 +1,225 @@
+//! Every strategy, updated incrementally or rebuilt, reports exactly the pairs a double loop over
+//! the boxes finds, on scenes built to stress grids: clusters, one huge box among tiny ones, all
+//! boxes in one cell, boxes on cell boundaries, boxes leaving the bounds, inserts and removals.
+
+use bvh_broadphase::{AnyStrategy, Broadphase, CellSide, ObjectId, Octree, UniformGrid};
+use bvh_core::{Aabb, Point, Vector};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+/// The scene as the test sees it: live boxes by id.
+type Truth = BTreeMap<ObjectId, Aabb>;
+
+fn brute_pairs(truth: &Truth) -> Vec<(ObjectId, ObjectId)> {
+    let boxes: Vec<_> = truth.iter().collect();
+    let mut pairs = Vec::new();
+    for (k, (a, ba)) in boxes.iter().enumerate() {
+        for (b, bb) in &boxes[k + 1..] {
+            if ba.intersects(bb) {
+                pairs.push((**a, **b));
+            }
+        }
+    }
+    pairs
+}
+
+fn strategies() -> Vec<(&'static str, Broadphase<AnyStrategy>)> {
+    let make = |s| Broadphase::new(s);
+    vec![
+        ("grid", make(AnyStrategy::Grid(UniformGrid::default()))),
+        ("grid, fine cells", make(AnyStrategy::Grid(UniformGrid::new(CellSide::MeanExtents(0.25))))),
+        ("grid, unit cells", make(AnyStrategy::Grid(UniformGrid::new(CellSide::Fixed(1.0))))),
+        ("octree", make(AnyStrategy::Octree(Octree::default()))),
+        ("octree, F_max 1", make(AnyStrategy::Octree(Octree::new(CellSide::MeanExtents(8.0), 1)))),
+        ("brute", make(AnyStrategy::Brute(bvh_broadphase::BruteForce))),
+        ("grid, always rebuilt", make(AnyStrategy::Grid(UniformGrid::default())).with_rebuild_fraction(0.0)),
+        ("octree, never rebuilt", make(AnyStrategy::Octree(Octree::default())).with_rebuild_fraction(1e9)),
+    ]
+}
+
+/// A scene generator: a box from a random source.
+type Maker = fn(&mut ChaCha8Rng) -> Aabb;
+
+fn cube(center: Point, half: f32) -> Aabb {
+    Aabb::from_half_extents(center, Vector::repeat(half))
+}
+
+fn uniform(rng: &mut ChaCha8Rng) -> Aabb {
+    let c = Point::new(rng.gen_range(0.0..20.0), rng.gen_range(0.0..20.0), rng.gen_range(0.0..20.0));
+    Aabb::from_half_extents(
+        c,
+        Vector::new(rng.gen_range(0.1..1.0), rng.gen_range(0.1..1.0), rng.gen_range(0.1..1.0)),
+    )
+}
+
+fn clustered(rng: &mut ChaCha8Rng) -> Aabb {
+    let centre = [Point::new(2.0, 2.0, 2.0), Point::new(15.0, 3.0, 9.0)][rng.gen_range(0..2)];
+    let offset = Vector::new(rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5));
+    cube(centre + offset, rng.gen_range(0.05..0.5))
+}
+
+fn huge_among_tiny(rng: &mut ChaCha8Rng) -> Aabb {
+    if rng.gen_bool(0.03) {
+        cube(Point::new(rng.gen_range(0.0..20.0), 10.0, 10.0), rng.gen_range(5.0..15.0))
+    } else {
+        cube(Point::new(rng.gen_range(0.0..20.0), rng.gen_range(0.0..20.0), rng.gen_range(0.0..20.0)), 0.05)
+    }
+}
+
+fn one_cell(rng: &mut ChaCha8Rng) -> Aabb {
+    if rng.gen_bool(0.5) {
+        cube(Point::new(1.0, 1.0, 1.0), 0.5)
+    } else {
+        cube(Point::new(rng.gen_range(0.9..1.1), 1.0, 1.0), rng.gen_range(0.2..0.6))
+    }
+}
+
+/// Integer corners: faces on cell boundaries, many pairs touching exactly.
+fn on_boundaries(rng: &mut ChaCha8Rng) -> Aabb {
+    let lo = Point::new(rng.gen_range(0..8) as f32, rng.gen_range(0..8) as f32, rng.gen_range(0..8) as f32);
+    let size =
+        Vector::new(rng.gen_range(1..3) as f32, rng.gen_range(1..3) as f32, rng.gen_range(1..3) as f32);
+    Aabb::new(lo, lo + size)
+}
+
+/// Mostly near the origin; some far outside where the grid was first fitted.
+fn far_away(rng: &mut ChaCha8Rng) -> Aabb {
+    if rng.gen_bool(0.1) {
+        let far = Point::new(rng.gen_range(-1e4..1e4), rng.gen_range(-1e4..1e4), 5e3);
+        cube(far, rng.gen_range(0.5..3e3))
+    } else {
+        uniform(rng)
+    }
+}
+
+/// Flat and zero-size boxes (points and panels).
+fn degenerate(rng: &mut ChaCha8Rng) -> Aabb {
+    let mut b = on_boundaries(rng);
+    let axis = rng.gen_range(0..3);
+    b.maxs[axis] = b.mins[axis];
+    if rng.gen_bool(0.3) {
+        b.maxs = b.mins;
+    }
+    b
+}
+
+#[track_caller]
+fn check(name: &str, step: usize, broadphase: &mut Broadphase<AnyStrategy>, truth: &Truth) {
+    let expected = brute_pairs(truth);
+    let got: Vec<_> = broadphase.update().pairs().collect();
+    assert_eq!(got, expected, "{name}, step {step}");
+    let overlaps = broadphase.update();
+    for (&id, _) in truth.iter().take(20) {
+        let mine: Vec<_> =
+            expected.iter().filter_map(|&(a, b)| (a == id).then_some(b).or((b == id).then_some(a))).collect();
+        let mut mine = mine;
+        mine.sort();
+        assert_eq!(overlaps.neighbours(id).collect::<Vec<_>>(), mine, "{name}, step {step}, object {id}");
+    }
+}
+
+/// Builds the scene, then for several steps moves some boxes, removes some, inserts some, and
+/// checks every strategy after each step.
+fn run(maker: Maker, objects: usize, seed: u64) {
+    for (name, mut broadphase) in strategies() {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut truth = Truth::new();
+        for _ in 0..objects {
+            let b = maker(&mut rng);
+            truth.insert(broadphase.insert(b).unwrap(), b);
+        }
+        check(name, 0, &mut broadphase, &truth);
+        for step in 1..=12 {
+            // Few moving in most steps (incremental), everything in some (rebuild).
+            let moving = if step % 4 == 0 { truth.len() } else { 1 + truth.len() / 50 };
+            let ids: Vec<ObjectId> = truth.keys().copied().collect();
+            for _ in 0..moving.min(ids.len()) {
+                let id = ids[rng.gen_range(0..ids.len())];
+                let b = if rng.gen_bool(0.5) {
+                    maker(&mut rng)
+                } else {
+                    let shift = Vector::new(rng.gen_range(-0.5..0.5), rng.gen_range(-0.5..0.5), 0.0);
+                    Aabb::new(truth[&id].mins + shift, truth[&id].maxs + shift)
+                };
+                broadphase.set_box(id, b).unwrap();
+                truth.insert(id, b);
+            }
+            for _ in 0..rng.gen_range(0..3).min(truth.len()) {
+                let id = *truth.keys().nth(rng.gen_range(0..truth.len())).unwrap();
+                assert_eq!(broadphase.remove(id).unwrap(), truth.remove(&id).unwrap());
+            }
+            for _ in 0..rng.gen_range(0..3) {
+                let b = maker(&mut rng);
+                let id = broadphase.insert(b).unwrap();
+                assert!(truth.insert(id, b).is_none(), "{name}: id {id} reused while live");
+            }
+            check(name, step, &mut broadphase, &truth);
+        }
+    }
+}
+
+#[test]
+fn uniform_scenes() {
+    run(uniform, 400, 1);
+}
+
+#[test]
+fn clustered_scenes() {
+    run(clustered, 300, 2);
+}
+
+#[test]
+fn one_huge_box_among_tiny_ones() {
+    run(huge_among_tiny, 300, 3);
+}
+
+#[test]
+fn every_box_in_one_cell() {
+    run(one_cell, 120, 4);
+}
+
+#[test]
+fn boxes_on_cell_boundaries() {
+    run(on_boundaries, 300, 5);
+}
+
+#[test]
+fn boxes_far_outside_the_first_bounds() {
+    run(far_away, 300, 6);
+}
+
+#[test]
+fn flat_and_point_boxes() {
+    run(degenerate, 300, 7);
+}
+
+#[test]
+fn empty_and_single_object_scenes() {
+    for (name, mut broadphase) in strategies() {
+        assert_eq!(broadphase.update().pairs().count(), 0, "{name}");
+        let id = broadphase.insert(cube(Point::origin(), 1.0)).unwrap();
+        assert_eq!(broadphase.update().pairs().count(), 0, "{name}");
+        broadphase.remove(id).unwrap();
+        assert!(broadphase.is_empty());
+        assert_eq!(broadphase.update().pairs().count(), 0, "{name}");
+    }
+}
+
+#[test]
+fn bad_boxes_and_ids_are_refused() {
+    use bvh_broadphase::BroadphaseError;
+    let mut broadphase: Broadphase = Broadphase::default();
+    let nan = Aabb::new(Point::new(f32::NAN, 0.0, 0.0), Point::new(1.0, 1.0, 1.0));
+    let infinite = Aabb::new(Point::origin(), Point::new(f32::INFINITY, 1.0, 1.0));
+    let inverted = Aabb::new(Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 1.0));
+    for bad in [nan, infinite, inverted, Aabb::EMPTY] {
+        assert_eq!(broadphase.insert(bad), Err(BroadphaseError::InvalidBox));
+    }
+    let id = broadphase.insert(cube(Point::origin(), 1.0)).unwrap();
+    assert_eq!(broadphase.set_box(id, nan), Err(BroadphaseError::InvalidBox));
+    broadphase.remove(id).unwrap();
+    assert_eq!(broadphase.remove(id), Err(BroadphaseError::UnknownObject(id)));
+    assert_eq!(broadphase.set_box(id, cube(Point::origin(), 1.0)), Err(BroadphaseError::UnknownObject(id)));
+    assert_eq!(broadphase.update().neighbours(id).len(), 0);
+}
