@@ -15,6 +15,12 @@ impl ObjectId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The id with this index (the `k`-th object inserted into a broadphase that never removed
+    /// one has index `k`); an index past every id names no object.
+    pub fn from_index(index: usize) -> Self {
+        Self(u32::try_from(index).unwrap_or(u32::MAX))
+    }
 }
 
 impl std::fmt::Display for ObjectId {

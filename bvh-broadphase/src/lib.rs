@@ -13,6 +13,7 @@ mod cells;
 mod grid;
 mod octree;
 mod strategy;
+mod world;
 
 pub use broadphase::{AnyStrategy, Broadphase, BroadphaseError, ObjectId, Overlaps};
 pub use brute::BruteForce;
@@ -20,3 +21,4 @@ pub use cells::CellSide;
 pub use grid::UniformGrid;
 pub use octree::Octree;
 pub use strategy::{Boxes, Strategy};
+pub use world::{Collision, CollisionWorld, ContactDetail, Motion, Object, StepStats};

@@ -3,7 +3,7 @@
 
 use crate::bvh::Bvh;
 use crate::fit::ObbFit;
-use crate::root::RootKind;
+use crate::root::{RootKind, RootVolume};
 use crate::split::Split;
 use bvh_core::{Aabb, Obb, Point, Real, SPHERE_DEVIATION_THRESHOLD, Sphere, TriMesh, sphere_deviation_rate};
 
@@ -201,6 +201,24 @@ impl Hierarchy {
             Self::Obb(b) => b.node_count(),
             Self::Aabb(b) => b.node_count(),
             Self::Sphere(b) => b.node_count(),
+        }
+    }
+
+    /// The object's root volume.
+    pub fn root(&self) -> &RootVolume {
+        match self {
+            Self::Obb(b) => b.root(),
+            Self::Aabb(b) => b.root(),
+            Self::Sphere(b) => b.root(),
+        }
+    }
+
+    /// The object's mesh.
+    pub fn mesh(&self) -> &TriMesh {
+        match self {
+            Self::Obb(b) => b.mesh(),
+            Self::Aabb(b) => b.mesh(),
+            Self::Sphere(b) => b.mesh(),
         }
     }
 }

@@ -38,6 +38,16 @@ pub struct QueryStats {
     pub triangle_tests: u64,
 }
 
+impl std::ops::AddAssign for QueryStats {
+    fn add_assign(&mut self, other: Self) {
+        self.volume_tests += other.volume_tests;
+        self.prejudge_overlap += other.prejudge_overlap;
+        self.prejudge_disjoint += other.prejudge_disjoint;
+        self.prejudge_undecided += other.prejudge_undecided;
+        self.triangle_tests += other.triangle_tests;
+    }
+}
+
 impl Stats for QueryStats {
     fn volume_test(&mut self) {
         self.volume_tests += 1;

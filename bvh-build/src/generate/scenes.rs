@@ -7,6 +7,7 @@
 //! Units are metres; `z` is up.
 
 use super::parts::{MeshBuilder, bracket, capped_cylinder, flange, panel_with_holes, ribbon, torus, tube};
+use super::random::SplitMix;
 use bvh_core::{Aabb, Isometry, Point, Real, TriMesh, Vector};
 use std::f32::consts::{FRAC_PI_2, PI};
 
@@ -191,31 +192,6 @@ fn random_part(rng: &mut SplitMix, size: &Vector) -> (TriMesh, Isometry) {
         _ => TriMesh::uv_sphere(Point::origin(), rng.range(0.03, 0.1), segments / 2, segments),
     };
     (mesh, Isometry::new(position, turn))
-}
-
-/// SplitMix64: a tiny deterministic generator, so scenes need no random-number crate.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> Real {
-        (self.next() >> 40) as Real / (1u64 << 24) as Real
-    }
-
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.unit()
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,331 @@
+//! The scene pipeline: objects (shared hierarchies with poses) go through the broadphase, the
+//! root-volume test and the exact query, pair by pair in parallel, each pair with its own cache.
+
+use crate::UniformGrid;
+use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
+use crate::strategy::Strategy;
+use bvh_build::{Bvh, Hierarchy, NodeVolume};
+use bvh_core::{Aabb, Isometry, Real, Vector};
+use bvh_query::{
+    Contact, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, TreePairVisitor,
+    TrianglePair, visit_tree_pair,
+};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Whether an object moves. Two static objects are never tested against each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// Never tested against other static objects.
+    Static,
+    /// Tested against everything.
+    Dynamic,
+}
+
+/// How much a step reports about each colliding pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContactDetail {
+    /// One intersecting triangle pair per colliding object pair: the query stops at the first,
+    /// and a per-pair cache tries last step's pair first.
+    #[default]
+    First,
+    /// Every intersecting triangle pair with where the triangles meet.
+    All,
+}
+
+/// A scene object: a hierarchy (shared: a thousand identical bolts share one), a pose and
+/// whether it moves.
+#[derive(Clone, Debug)]
+pub struct Object {
+    /// The object's hierarchy, in its own frame.
+    pub shape: Arc<Hierarchy>,
+    /// Where it is.
+    pub pose: Isometry,
+    /// Whether it moves.
+    pub motion: Motion,
+}
+
+/// Two objects whose meshes intersect.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collision {
+    /// The object with the smaller id (the query's A).
+    pub a: ObjectId,
+    /// The other object.
+    pub b: ObjectId,
+    /// An intersecting triangle pair (with [`ContactDetail::All`], the smallest).
+    pub first: TrianglePair,
+    /// Every intersecting triangle pair and where it meets, in world coordinates, sorted by
+    /// pair (only with [`ContactDetail::All`]; empty otherwise).
+    pub contacts: Vec<Contact>,
+}
+
+/// What a step did, to explain its time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepStats {
+    /// Object pairs the broadphase handed to the exact query (static-static pairs excluded).
+    pub candidate_pairs: usize,
+    /// Object pairs found colliding.
+    pub colliding_pairs: usize,
+    /// The queries' work, summed over all candidate pairs.
+    pub query: QueryStats,
+}
+
+/// Objects in a scene and, each step, which of them collide and where.
+///
+/// ```
+/// use std::sync::Arc;
+/// use bvh_broadphase::{CollisionWorld, Motion, Octree};
+/// use bvh_build::{Hierarchy, Preset};
+/// use bvh_core::{Isometry, Point, TriMesh};
+///
+/// let ball = Arc::new(Hierarchy::build(TriMesh::uv_sphere(Point::origin(), 1.0, 8, 16), &Preset::co()));
+/// let mut world: CollisionWorld<Octree> = CollisionWorld::default();
+/// let fixed = world.insert(ball.clone(), Isometry::identity(), Motion::Static).unwrap();
+/// let moving = world.insert(ball, Isometry::translation(5.0, 0.0, 0.0), Motion::Dynamic).unwrap();
+/// assert!(world.step().is_empty());
+/// world.set_pose(moving, Isometry::translation(1.5, 0.0, 0.0)).unwrap();
+/// let collisions = world.step();
+/// assert_eq!((collisions[0].a, collisions[0].b), (fixed, moving));
+/// ```
+#[derive(Debug)]
+pub struct CollisionWorld<S = UniformGrid> {
+    broadphase: Broadphase<S>,
+    objects: Vec<Option<Object>>,
+    /// Dynamic objects, sorted.
+    dynamic: Vec<ObjectId>,
+    caches: HashMap<(ObjectId, ObjectId), PairCache>,
+    options: QueryOptions,
+    detail: ContactDetail,
+}
+
+impl<S: Strategy + Default> Default for CollisionWorld<S> {
+    fn default() -> Self {
+        Self::new(Broadphase::default())
+    }
+}
+
+impl<S: Strategy> CollisionWorld<S> {
+    /// An empty world over this broadphase.
+    pub fn new(broadphase: Broadphase<S>) -> Self {
+        Self {
+            broadphase,
+            objects: Vec::new(),
+            dynamic: Vec::new(),
+            caches: HashMap::new(),
+            options: QueryOptions::default(),
+            detail: ContactDetail::default(),
+        }
+    }
+
+    /// Sets how the exact queries run.
+    pub fn with_options(mut self, options: QueryOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Sets how much each step reports per colliding pair.
+    pub fn with_detail(mut self, detail: ContactDetail) -> Self {
+        self.detail = detail;
+        self
+    }
+
+    /// The broadphase.
+    pub fn broadphase(&self) -> &Broadphase<S> {
+        &self.broadphase
+    }
+
+    /// An object.
+    pub fn get(&self, id: ObjectId) -> Option<&Object> {
+        self.objects.get(id.index())?.as_ref()
+    }
+
+    /// Number of objects.
+    pub fn len(&self) -> usize {
+        self.broadphase.len()
+    }
+
+    /// `true` when there are no objects.
+    pub fn is_empty(&self) -> bool {
+        self.broadphase.is_empty()
+    }
+
+    /// Adds an object. A pose with a NaN or infinite component is refused
+    /// ([`BroadphaseError::InvalidBox`]).
+    pub fn insert(
+        &mut self,
+        shape: Arc<Hierarchy>,
+        pose: Isometry,
+        motion: Motion,
+    ) -> Result<ObjectId, BroadphaseError> {
+        let id = self.broadphase.insert(world_box(&shape, &pose))?;
+        if self.objects.len() <= id.index() {
+            self.objects.resize(id.index() + 1, None);
+        }
+        self.objects[id.index()] = Some(Object { shape, pose, motion });
+        if motion == Motion::Dynamic {
+            let at = self.dynamic.partition_point(|&d| d < id);
+            self.dynamic.insert(at, id);
+        }
+        Ok(id)
+    }
+
+    /// Moves an object.
+    pub fn set_pose(&mut self, id: ObjectId, pose: Isometry) -> Result<(), BroadphaseError> {
+        let object = self
+            .objects
+            .get_mut(id.index())
+            .and_then(Option::as_mut)
+            .ok_or(BroadphaseError::UnknownObject(id))?;
+        self.broadphase.set_box(id, world_box(&object.shape, &pose))?;
+        object.pose = pose;
+        Ok(())
+    }
+
+    /// Removes an object and every cache of its pairs.
+    pub fn remove(&mut self, id: ObjectId) -> Result<Object, BroadphaseError> {
+        self.broadphase.remove(id)?;
+        let object = self.objects[id.index()].take().ok_or(BroadphaseError::UnknownObject(id))?;
+        if let Ok(at) = self.dynamic.binary_search(&id) {
+            self.dynamic.remove(at);
+        }
+        self.caches.retain(|&(a, b), _| a != id && b != id);
+        Ok(object)
+    }
+
+    /// The colliding object pairs, sorted by `(a, b)`.
+    pub fn step(&mut self) -> Vec<Collision> {
+        self.run::<()>().0
+    }
+
+    /// [`CollisionWorld::step`], also counting the work done.
+    pub fn step_counted(&mut self) -> (Vec<Collision>, StepStats) {
+        let (collisions, candidate_pairs, query) = self.run::<QueryStats>();
+        let colliding_pairs = collisions.len();
+        (collisions, StepStats { candidate_pairs, colliding_pairs, query })
+    }
+
+    /// The candidate pairs: every broadphase pair with a dynamic object, once, sorted.
+    fn candidates(&mut self) -> Vec<(ObjectId, ObjectId)> {
+        let overlaps = self.broadphase.update();
+        let objects = &self.objects;
+        let is_dynamic =
+            |id: ObjectId| objects[id.index()].as_ref().is_some_and(|o| o.motion == Motion::Dynamic);
+        let mut pairs: Vec<_> = self
+            .dynamic
+            .iter()
+            .flat_map(|&d| {
+                overlaps
+                    .neighbours(d)
+                    .filter(move |&other| d < other || !is_dynamic(other))
+                    .map(move |other| (d.min(other), d.max(other)))
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    fn run<T: Tally>(&mut self) -> (Vec<Collision>, usize, T) {
+        let candidates = self.candidates();
+        let detail = self.detail;
+        let mut work: Vec<_> = candidates
+            .into_iter()
+            .map(|pair| {
+                let cache = match detail {
+                    ContactDetail::First => self.caches.remove(&pair).unwrap_or_default(),
+                    ContactDetail::All => PairCache::new(),
+                };
+                (pair, cache)
+            })
+            .collect();
+        self.caches.clear();
+        let (objects, options) = (&self.objects, self.options);
+        let answers: Vec<(Option<Collision>, T)> = work
+            .par_iter_mut()
+            .map(|((a, b), cache)| {
+                let (oa, ob) = (live(objects, *a), live(objects, *b));
+                let mut tally = T::default();
+                let pair = PairQuery {
+                    pose_a: &oa.pose,
+                    pose_b: &ob.pose,
+                    options,
+                    detail,
+                    cache,
+                    stats: &mut tally,
+                };
+                let found = visit_tree_pair(&oa.shape, &ob.shape, pair);
+                (found.map(|(first, contacts)| Collision { a: *a, b: *b, first, contacts }), tally)
+            })
+            .collect();
+        let count = work.len();
+        if detail == ContactDetail::First {
+            self.caches.extend(work);
+        }
+        let mut total = T::default();
+        let mut collisions = Vec::new();
+        for (found, tally) in answers {
+            total.add(tally);
+            collisions.extend(found);
+        }
+        (collisions, count, total)
+    }
+}
+
+fn live(objects: &[Option<Object>], id: ObjectId) -> &Object {
+    objects[id.index()].as_ref().expect("the broadphase only knows live objects")
+}
+
+/// The box the broadphase sees: the root volume's world box, padded by a few units in the last
+/// place so rounding in the transform can never make it smaller than the mesh.
+fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
+    let aabb = shape.root().world_aabb(pose);
+    let scale = aabb.mins.coords.abs().max().max(aabb.maxs.coords.abs().max());
+    let pad = scale * 4.0 * Real::EPSILON;
+    Aabb::new(aabb.mins - Vector::repeat(pad), aabb.maxs + Vector::repeat(pad))
+}
+
+/// Statistics a step can sum over pairs run on different threads.
+trait Tally: Stats + Default + Send {
+    fn add(&mut self, other: Self);
+}
+
+impl Tally for () {
+    fn add(&mut self, _: Self) {}
+}
+
+impl Tally for QueryStats {
+    fn add(&mut self, other: Self) {
+        *self += other;
+    }
+}
+
+/// One candidate pair's exact query, for whichever node volumes the two objects have.
+struct PairQuery<'a, T> {
+    pose_a: &'a Isometry,
+    pose_b: &'a Isometry,
+    options: QueryOptions,
+    detail: ContactDetail,
+    cache: &'a mut PairCache,
+    stats: &'a mut T,
+}
+
+impl<T: Stats> TreePairVisitor for PairQuery<'_, T> {
+    type Output = Option<(TrianglePair, Vec<Contact>)>;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options);
+        match self.detail {
+            ContactDetail::First => {
+                query.intersects(Some(self.cache), self.stats).map(|first| (first, Vec::new()))
+            }
+            ContactDetail::All => {
+                let contacts = query.contacts(self.stats);
+                Some((contacts.first()?.pair, contacts))
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! The pipeline's answers equal the pairwise queries run one by one over every object pair that
+//! is not static-static, step after step, for every strategy and both contact details.
+
+use bvh_broadphase::{
+    AnyStrategy, Broadphase, Collision, CollisionWorld, ContactDetail, Motion, ObjectId, Octree, UniformGrid,
+};
+use bvh_build::generate::object_room;
+use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_core::{Isometry, Vector};
+use bvh_query::{Contact, NodeTest, Posed, Query, QueryOptions, TreePairVisitor, visit_tree_pair};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// Every intersecting triangle pair of two posed objects, with where they meet.
+struct AllContacts<'a>(&'a Isometry, &'a Isometry);
+
+impl TreePairVisitor for AllContacts<'_> {
+    type Output = Vec<Contact>;
+
+    fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Vec<Contact> {
+        Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default()).contacts(&mut ())
+    }
+}
+
+struct Scene {
+    shapes: Vec<Arc<Hierarchy>>,
+    poses: Vec<Isometry>,
+    motions: Vec<Motion>,
+}
+
+/// Paper 004's room squeezed to a third of its size so objects collide, with shapes built by
+/// three presets (OBB, sphere and AABB trees) and eight objects sharing one hierarchy.
+fn scene(seed: u64) -> Scene {
+    let presets = [Preset::co(), Preset::sphere_obb(), Preset::aabb_tree()];
+    let mut shapes = Vec::new();
+    let mut poses = Vec::new();
+    let room = object_room(seed);
+    let shared = Arc::new(Hierarchy::build(room[30].mesh.clone(), &Preset::co()));
+    for (k, object) in room.into_iter().enumerate() {
+        let shape =
+            if k >= 30 { shared.clone() } else { Arc::new(Hierarchy::build(object.mesh, &presets[k % 3])) };
+        shapes.push(shape);
+        let mut pose = object.pose;
+        pose.translation.vector *= 0.3;
+        poses.push(pose);
+    }
+    let motions =
+        (0..shapes.len()).map(|k| if k % 3 == 0 { Motion::Static } else { Motion::Dynamic }).collect();
+    Scene { shapes, poses, motions }
+}
+
+fn expected(scene: &Scene, detail: ContactDetail) -> Vec<Collision> {
+    let mut out = Vec::new();
+    for i in 0..scene.shapes.len() {
+        for j in i + 1..scene.shapes.len() {
+            if scene.motions[i] == Motion::Static && scene.motions[j] == Motion::Static {
+                continue;
+            }
+            let contacts = visit_tree_pair(
+                &scene.shapes[i],
+                &scene.shapes[j],
+                AllContacts(&scene.poses[i], &scene.poses[j]),
+            );
+            if let Some(first) = contacts.first() {
+                let contacts = if detail == ContactDetail::All { contacts.clone() } else { Vec::new() };
+                out.push(((i, j), first.pair, contacts));
+            }
+        }
+    }
+    let id = |k: usize| ObjectId::from_index(k);
+    out.into_iter()
+        .map(|((i, j), first, contacts)| Collision { a: id(i), b: id(j), first, contacts })
+        .collect()
+}
+
+fn worlds() -> Vec<(&'static str, CollisionWorld<AnyStrategy>)> {
+    let world = |s| CollisionWorld::new(Broadphase::new(s));
+    vec![
+        ("grid", world(AnyStrategy::Grid(UniformGrid::default()))),
+        ("octree", world(AnyStrategy::Octree(Octree::default()))),
+        ("brute", world(AnyStrategy::Brute(bvh_broadphase::BruteForce))),
+    ]
+}
+
+#[test]
+fn the_pipeline_equals_pairwise_queries_step_after_step() {
+    for detail in [ContactDetail::First, ContactDetail::All] {
+        for (name, world) in worlds() {
+            let mut world = world.with_detail(detail);
+            let mut scene = scene(7);
+            let mut rng = ChaCha8Rng::seed_from_u64(11);
+            for k in 0..scene.shapes.len() {
+                let id = world.insert(scene.shapes[k].clone(), scene.poses[k], scene.motions[k]).unwrap();
+                assert_eq!(id.index(), k);
+            }
+            let mut collided = 0;
+            for step in 0..8 {
+                let (got, stats) = world.step_counted();
+                let want = expected(&scene, detail);
+                assert_eq!(got.len(), want.len(), "{name}, {detail:?}, step {step}");
+                for (g, w) in got.iter().zip(&want) {
+                    assert_eq!((g.a, g.b), (w.a, w.b), "{name}, {detail:?}, step {step}");
+                    match detail {
+                        ContactDetail::All => assert_eq!(g, w),
+                        // The first pair found may differ (the cache tries last step's first):
+                        // it must be one of the intersecting pairs.
+                        ContactDetail::First => {
+                            let all = visit_tree_pair(
+                                &scene.shapes[g.a.index()],
+                                &scene.shapes[g.b.index()],
+                                AllContacts(&scene.poses[g.a.index()], &scene.poses[g.b.index()]),
+                            );
+                            assert!(all.iter().any(|c| c.pair == g.first), "{name}, step {step}");
+                        }
+                    }
+                }
+                assert_eq!(stats.colliding_pairs, want.len());
+                assert!(stats.candidate_pairs >= want.len());
+                collided += want.len();
+                for k in 0..scene.shapes.len() {
+                    if scene.motions[k] == Motion::Dynamic {
+                        let shift = Vector::new(
+                            rng.gen_range(-0.1..0.1),
+                            rng.gen_range(-0.1..0.1),
+                            rng.gen_range(-0.05..0.05),
+                        );
+                        let turn = Isometry::rotation(Vector::new(0.0, 0.0, rng.gen_range(-0.3..0.3)));
+                        scene.poses[k] = Isometry::from_parts(
+                            (scene.poses[k].translation.vector + shift).into(),
+                            turn.rotation * scene.poses[k].rotation,
+                        );
+                        world.set_pose(ObjectId::from_index(k), scene.poses[k]).unwrap();
+                    }
+                }
+            }
+            assert!(collided > 10, "{name}: the scene should collide ({collided} collisions)");
+        }
+    }
+}
+
+#[test]
+fn removing_objects_drops_their_pairs_and_bad_poses_are_refused() {
+    let scene = scene(3);
+    let mut world: CollisionWorld = CollisionWorld::default();
+    let ids: Vec<_> = (0..scene.shapes.len())
+        .map(|k| world.insert(scene.shapes[k].clone(), scene.poses[k], Motion::Dynamic).unwrap())
+        .collect();
+    let before = world.step();
+    assert!(!before.is_empty());
+    let gone = before[0].a;
+    world.remove(gone).unwrap();
+    let after = world.step();
+    assert!(after.iter().all(|c| c.a != gone && c.b != gone));
+    assert_eq!(after.len(), before.iter().filter(|c| c.a != gone && c.b != gone).count());
+    assert!(world.remove(gone).is_err());
+    let mut nan = Isometry::identity();
+    nan.translation.vector.x = f32::NAN;
+    assert!(world.set_pose(ids[1], nan).is_err());
+    assert!(world.insert(scene.shapes[0].clone(), nan, Motion::Static).is_err());
+    assert_eq!(world.get(ids[1]).unwrap().pose, scene.poses[1], "a refused pose changes nothing");
+}
