@@ -1,6 +1,8 @@
 //! Benchmark and comparison support shared by the command-line program, the criterion
 //! benchmarks and the comparison tests.
 
+pub mod boxes;
+pub mod broadphase_peers;
 pub mod parry_bridge;
 
 /// The user guide (`docs/guide.md`), included here so that its examples run as tests.

@@ -1,10 +1,12 @@
 //! The bench command-line program.
 
+mod broadphase_runs;
 mod build_times;
 mod info;
 mod maintenance;
 mod poses;
 
+use bvh_bench::boxes::Layout;
 use clap::{Parser, Subcommand};
 
 /// Exact collision detection between rigid triangle meshes: demonstrations, measurements and
@@ -72,6 +74,28 @@ enum Command {
         #[arg(long)]
         no_parry: bool,
     },
+    /// Our broadphase strategies against parry3d's `Bvh` on the same moving boxes (the anchors'
+    /// scenes): step medians, ratios, and whether every back-end found the same pairs.
+    Broadphase {
+        /// Box counts, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
+        sizes: Vec<usize>,
+        /// Fractions of the boxes moving per step, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "0.01,1")]
+        moving: Vec<f64>,
+        /// Steps per run.
+        #[arg(long, default_value_t = 50)]
+        steps: usize,
+        /// Seed of the scene and the motion.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Gather the boxes in clusters instead of spreading them uniformly.
+        #[arg(long)]
+        clustered: bool,
+        /// Largest box count brute force runs at.
+        #[arg(long, default_value_t = 10_000)]
+        brute_max: usize,
+    },
     /// Each part of a mesh file (OBJ, STL or OpenFlight) with its triangle and vertex counts
     /// and bounds; exits with status 1 and the reader's message when the file is bad.
     Info {
@@ -85,6 +109,17 @@ fn main() -> std::process::ExitCode {
         Command::Run => maintenance::run(),
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
+        Command::Broadphase { sizes, moving, steps, seed, clustered, brute_max } => {
+            let layout = if clustered { Layout::Clustered } else { Layout::Uniform };
+            broadphase_runs::run(&broadphase_runs::Args {
+                sizes,
+                fractions: moving,
+                steps,
+                seed,
+                layout,
+                brute_max,
+            });
+        }
         Command::Poses {
             scene,
             part,

@@ -72,6 +72,13 @@ pub struct Broadphase<S = UniformGrid> {
     free: Vec<u32>,
     /// Each object's overlapping objects, sorted; symmetric.
     neighbours: Vec<Vec<u32>>,
+    /// The same pairs as one sorted list `(i, j)`, `i < j`: a step patches it with one merge
+    /// instead of walking every object's list.
+    pairs: Vec<(u32, u32)>,
+    /// Pairs dropped with removed objects since the last update.
+    dropped: Vec<(u32, u32)>,
+    /// The previous pair list, kept for its allocation.
+    spare: Vec<(u32, u32)>,
     /// Objects inserted or moved since the last update, once each (`changed[id]` marks them).
     pending: Vec<u32>,
     changed: Vec<bool>,
@@ -96,6 +103,9 @@ impl<S: Strategy> Broadphase<S> {
             boxes: Vec::new(),
             free: Vec::new(),
             neighbours: Vec::new(),
+            pairs: Vec::new(),
+            dropped: Vec::new(),
+            spare: Vec::new(),
             pending: Vec::new(),
             changed: Vec::new(),
             stale: true,
@@ -172,6 +182,9 @@ impl<S: Strategy> Broadphase<S> {
         if !self.stale {
             self.strategy.remove(id.0, &old);
         }
+        let mut dropped = std::mem::take(&mut self.dropped);
+        dropped.extend(self.neighbours[id.index()].iter().map(|&j| ordered(id.0, j)));
+        self.dropped = dropped;
         self.unlink(id.0);
         self.boxes[id.index()] = None;
         self.free.push(id.0);
@@ -183,18 +196,38 @@ impl<S: Strategy> Broadphase<S> {
     pub fn update(&mut self) -> Overlaps<'_> {
         if self.stale {
             self.rebuild();
-        } else {
+        } else if !self.pending.is_empty() || !self.dropped.is_empty() {
+            // Every pair touching a changed object goes out, every such pair found now comes in.
+            let mut gone = std::mem::take(&mut self.dropped);
+            for &id in &self.pending {
+                gone.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
+            }
             for k in 0..self.pending.len() {
                 let id = self.pending[k];
                 if let Some(aabb) = self.boxes[id as usize] {
                     self.relink(id, &aabb);
                 }
             }
+            let mut found = std::mem::take(&mut self.scratch);
+            found.clear();
+            for &id in &self.pending {
+                found.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
+            }
+            for list in [&mut gone, &mut found] {
+                list.sort_unstable();
+                list.dedup();
+            }
+            let mut next = std::mem::take(&mut self.spare);
+            patch(&self.pairs, &gone, &found, &mut next);
+            self.spare = std::mem::replace(&mut self.pairs, next);
+            gone.clear();
+            self.dropped = gone;
+            self.scratch = found;
         }
         for id in self.pending.drain(..) {
             self.changed[id as usize] = false;
         }
-        Overlaps { neighbours: &self.neighbours }
+        Overlaps { neighbours: &self.neighbours, pairs: &self.pairs }
     }
 
     /// Records a change to `id` and indexes it, unless the index is due for a rebuild anyway.
@@ -233,33 +266,61 @@ impl<S: Strategy> Broadphase<S> {
     }
 
     fn rebuild(&mut self) {
-        let mut pairs = std::mem::take(&mut self.scratch);
-        pairs.clear();
-        self.strategy.rebuild(&self.boxes, &mut pairs);
+        self.pairs.clear();
+        self.strategy.rebuild(&self.boxes, &mut self.pairs);
+        self.pairs.sort_unstable();
         self.neighbours.iter_mut().for_each(Vec::clear);
-        for &(i, j) in &pairs {
-            self.neighbours[i as usize].push(j);
+        // In pair order, each list fills sorted: first the smaller ids, then the larger.
+        for &(i, j) in &self.pairs {
             self.neighbours[j as usize].push(i);
         }
-        self.neighbours.iter_mut().for_each(|list| list.sort_unstable());
-        self.scratch = pairs;
+        for &(i, j) in &self.pairs {
+            self.neighbours[i as usize].push(j);
+        }
+        self.dropped.clear();
         self.stale = false;
     }
+}
+
+/// `(a, b)` smaller first.
+fn ordered(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
+/// Writes `pairs` without `gone`, with `found` into `out` (all three sorted and free of repeats).
+fn patch(pairs: &[(u32, u32)], gone: &[(u32, u32)], found: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    let (mut g, mut f) = (0, 0);
+    for &p in pairs {
+        while g < gone.len() && gone[g] < p {
+            g += 1;
+        }
+        if g < gone.len() && gone[g] == p {
+            continue;
+        }
+        while f < found.len() && found[f] < p {
+            out.push(found[f]);
+            f += 1;
+        }
+        if f < found.len() && found[f] == p {
+            f += 1;
+        }
+        out.push(p);
+    }
+    out.extend_from_slice(&found[f..]);
 }
 
 /// The overlapping pairs after an update.
 #[derive(Clone, Copy, Debug)]
 pub struct Overlaps<'a> {
     neighbours: &'a [Vec<u32>],
+    pairs: &'a [(u32, u32)],
 }
 
 impl<'a> Overlaps<'a> {
     /// Every overlapping pair `(a, b)` once, `a < b`, sorted.
-    pub fn pairs(self) -> impl Iterator<Item = (ObjectId, ObjectId)> + 'a {
-        self.neighbours.iter().enumerate().flat_map(|(i, list)| {
-            let later = list.partition_point(|&j| j <= i as u32);
-            list[later..].iter().map(move |&j| (ObjectId(i as u32), ObjectId(j)))
-        })
+    pub fn pairs(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
+        self.pairs.iter().map(|&(a, b)| (ObjectId(a), ObjectId(b)))
     }
 
     /// The objects overlapping `id`, sorted (none for an unknown id).

@@ -1,0 +1,122 @@
+//! `bvh-bench broadphase`: our strategies against parry3d's `Bvh` on the same moving boxes in one
+//! run: per-step medians, the ratios, and a check that every back-end finds the same pairs.
+
+use bvh_bench::boxes::{BoxScene, Layout};
+use bvh_bench::broadphase_peers::{BoxBroadphase, ParryBroadphase, ParryRefit};
+use bvh_broadphase::{Broadphase, BruteForce, Octree, UniformGrid};
+use std::time::Instant;
+
+/// What to run.
+pub(crate) struct Args {
+    pub sizes: Vec<usize>,
+    pub fractions: Vec<f64>,
+    pub steps: usize,
+    pub seed: u64,
+    pub layout: Layout,
+    /// Brute force runs only up to this many boxes.
+    pub brute_max: usize,
+}
+
+struct Outcome {
+    name: &'static str,
+    build_ms: f64,
+    step_ms: Vec<f64>,
+    pairs: usize,
+    /// Sorted pair list per step (step 0 = after the build), hashed.
+    hashes: Vec<u64>,
+}
+
+pub(crate) fn run(args: &Args) {
+    println!(
+        "| boxes | moving | back-end | build ms | step median ms | step mean ms | pairs | same pairs as {} | parry refit / this |",
+        "brute/grid"
+    );
+    println!("|---:|---:|---|---:|---:|---:|---:|---|---:|");
+    for &n in &args.sizes {
+        for &fraction in &args.fractions {
+            let mut backends: Vec<(&'static str, Box<dyn BoxBroadphase>)> = Vec::new();
+            if n <= args.brute_max {
+                backends.push(("brute", Box::new(Broadphase::new(BruteForce))));
+            }
+            backends.push(("grid", Box::new(Broadphase::new(UniformGrid::default()))));
+            backends.push(("octree", Box::new(Broadphase::new(Octree::default()))));
+            backends.push(("parry_refit", Box::new(ParryBroadphase::new(ParryRefit::Full))));
+            backends.push(("parry_partial", Box::new(ParryBroadphase::new(ParryRefit::Partial))));
+            let outcomes: Vec<Outcome> = backends
+                .into_iter()
+                .map(|(name, backend)| measure(name, backend, args, n, fraction))
+                .collect();
+            report(&outcomes, args.layout, n, fraction);
+        }
+    }
+}
+
+fn measure(
+    name: &'static str,
+    mut backend: Box<dyn BoxBroadphase>,
+    args: &Args,
+    n: usize,
+    fraction: f64,
+) -> Outcome {
+    let mut scene = BoxScene::new(args.layout, n, args.seed);
+    let mut pairs = Vec::new();
+    let start = Instant::now();
+    backend.build(&scene.boxes(), &mut pairs);
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let mut hashes = vec![hash_sorted(&mut pairs)];
+    let mut step_ms = Vec::new();
+    let mut total_pairs = 0;
+    for _ in 0..args.steps {
+        let moved = scene.step(fraction);
+        let start = Instant::now();
+        backend.step(&moved, &mut pairs);
+        step_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        total_pairs += pairs.len();
+        hashes.push(hash_sorted(&mut pairs));
+    }
+    Outcome { name, build_ms, step_ms, pairs: total_pairs / args.steps.max(1), hashes }
+}
+
+/// FNV-1a over the pairs, each as `(min, max)`, sorted.
+fn hash_sorted(pairs: &mut [(u32, u32)]) -> u64 {
+    for p in pairs.iter_mut() {
+        *p = (p.0.min(p.1), p.0.max(p.1));
+    }
+    pairs.sort_unstable();
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &(a, b) in pairs.iter() {
+        for byte in a.to_le_bytes().into_iter().chain(b.to_le_bytes()) {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h ^ pairs.len() as u64
+}
+
+pub(crate) fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+}
+
+fn report(outcomes: &[Outcome], layout: Layout, n: usize, fraction: f64) {
+    let reference = &outcomes[0];
+    let parry = outcomes.iter().find(|o| o.name == "parry_refit").map(|o| median(&o.step_ms));
+    for o in outcomes {
+        let med = median(&o.step_ms);
+        let mean = o.step_ms.iter().sum::<f64>() / o.step_ms.len().max(1) as f64;
+        let agrees = o.hashes == reference.hashes;
+        let ratio = parry.map_or(f64::NAN, |p| p / med);
+        println!(
+            "| {n} | {:.0}% | {} | {:.2} | {med:.4} | {mean:.4} | {} | {} | {ratio:.2} |",
+            fraction * 100.0,
+            o.name,
+            o.build_ms,
+            o.pairs,
+            if agrees { "yes" } else { "**NO**" }
+        );
+        eprintln!(
+            "{{\"layout\":\"{layout:?}\",\"objects\":{n},\"moving\":{fraction},\"backend\":\"{}\",\"build_ms\":{:.3},\"step_ms_median\":{med:.5},\"step_ms_mean\":{mean:.5},\"pairs_mean\":{},\"agrees\":{agrees}}}",
+            o.name, o.build_ms, o.pairs
+        );
+    }
+}
