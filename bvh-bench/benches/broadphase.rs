@@ -6,10 +6,12 @@ use bvh_bench::broadphase_peers::{BoxBroadphase, ParryBroadphase, ParryRefit};
 use bvh_broadphase::{Broadphase, Octree, UniformGrid};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
+type MakeBackend = fn() -> Box<dyn BoxBroadphase>;
+
 fn step(c: &mut Criterion) {
     let mut group = c.benchmark_group("broadphase_step_1pct");
     for n in [1_000, 10_000] {
-        let make: [(&str, fn() -> Box<dyn BoxBroadphase>); 3] = [
+        let make: [(&str, MakeBackend); 3] = [
             ("grid", || Box::new(Broadphase::new(UniformGrid::default()))),
             ("octree", || Box::new(Broadphase::new(Octree::default()))),
             ("parry_refit", || Box::new(ParryBroadphase::new(ParryRefit::Full))),
