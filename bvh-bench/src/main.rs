@@ -5,6 +5,7 @@ mod build_times;
 mod info;
 mod maintenance;
 mod poses;
+mod scene;
 
 use bvh_bench::boxes::Layout;
 use clap::{Parser, Subcommand};
@@ -74,6 +75,38 @@ enum Command {
         #[arg(long)]
         no_parry: bool,
     },
+    /// A scene of objects stepped through the collision pipeline (broadphase, root-volume test,
+    /// exact query per pair) with random motion deterministic from the seed: one JSON line with
+    /// the step times and counts.
+    Scene {
+        /// paper004 (40 mixed objects in a room), uniform:N or clustered:N.
+        #[arg(long, conflicts_with = "objects", required_unless_present = "objects")]
+        generate: Option<scene::Source>,
+        /// An objects file: per line a mesh path, static or dynamic, and the 12-number pose.
+        #[arg(long)]
+        objects: Option<std::path::PathBuf>,
+        /// grid, octree or brute.
+        #[arg(long, default_value = "grid")]
+        strategy: String,
+        /// The hierarchy preset of every object.
+        #[arg(long, default_value = "classified")]
+        preset: String,
+        /// Steps to run.
+        #[arg(long, default_value_t = 100)]
+        steps: usize,
+        /// Fraction of the generated objects that move (an objects file says per object).
+        #[arg(long, default_value_t = 1.0)]
+        moving: f64,
+        /// Seed of the scene and the motion.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write each step's colliding object pairs (`i-j`, sorted) to this file, a line a step.
+        #[arg(long)]
+        pairs_out: Option<std::path::PathBuf>,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Our broadphase strategies against parry3d's `Bvh` on the same moving boxes (the anchors'
     /// scenes): step medians, ratios, and whether every back-end found the same pairs.
     Broadphase {
@@ -109,6 +142,22 @@ fn main() -> std::process::ExitCode {
         Command::Run => maintenance::run(),
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
+        Command::Scene { generate, objects, strategy, preset, steps, moving, seed, pairs_out, threads } => {
+            let Some(preset) = bvh_build::Preset::by_name(&preset) else {
+                eprintln!("error: unknown preset {preset}");
+                return std::process::ExitCode::FAILURE;
+            };
+            let source = match (generate, objects) {
+                (_, Some(file)) => scene::Source::File(file),
+                (Some(source), None) => source,
+                (None, None) => unreachable!("clap requires one of them"),
+            };
+            let args = scene::Args { source, strategy, preset, steps, moving, seed, pairs_out, threads };
+            if let Err(e) = scene::run(&args) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
         Command::Broadphase { sizes, moving, steps, seed, clustered, brute_max } => {
             let layout = if clustered { Layout::Clustered } else { Layout::Uniform };
             broadphase_runs::run(&broadphase_runs::Args {

@@ -39,6 +39,22 @@ impl std::str::FromStr for QueryKind {
     }
 }
 
+/// The pose written as 12 numbers, the row-major 3x4 matrix `[R|t]`.
+pub(crate) fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
+    if v.len() != 12 || !v.iter().all(|x| x.is_finite()) {
+        return Err("expected 12 finite numbers".into());
+    }
+    let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
+    let rotation = Rotation::from_matrix(&r);
+    Ok(Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), rotation))
+}
+
+/// A mesh file's parts merged into one mesh.
+pub(crate) fn load_mesh(path: &Path) -> Result<TriMesh, String> {
+    let scene = bvh_io::load(path).map_err(|e| e.to_string())?;
+    scene.merged().map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Reads a pose file; the rotation part is re-orthonormalised.
 pub(crate) fn read_poses(path: &Path) -> Result<Vec<Isometry>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -51,12 +67,7 @@ pub(crate) fn read_poses(path: &Path) -> Result<Vec<Isometry>, String> {
                 .map(str::parse)
                 .collect::<Result<_, _>>()
                 .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-            if v.len() != 12 || !v.iter().all(|x| x.is_finite()) {
-                return Err(format!("{}:{}: expected 12 finite numbers", path.display(), i + 1));
-            }
-            let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
-            let rotation = Rotation::from_matrix(&r);
-            Ok(Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), rotation))
+            pose_from_numbers(&v).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))
         })
         .collect()
 }
@@ -75,11 +86,7 @@ pub(crate) struct Args<'a> {
 }
 
 pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
-    let load = |p: &Path| {
-        let scene = bvh_io::load(p).map_err(|e| e.to_string())?;
-        scene.merged().map_err(|e| format!("{}: {e}", p.display()))
-    };
-    let (scene, part) = (load(args.scene)?, load(args.part)?);
+    let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let poses = read_poses(args.poses)?;
     let start = Instant::now();
     let a = Hierarchy::build(scene.clone(), &args.preset);

@@ -1,0 +1,279 @@
+//! `bvh-bench scene`: a scene of objects stepped through the collision pipeline (broadphase,
+//! root-volume test, exact query per pair) with deterministic random motion; one JSON line per
+//! run and, on request, the colliding pairs of every step.
+
+use crate::broadphase_runs::median;
+use crate::poses::{load_mesh, pose_from_numbers};
+use bvh_bench::boxes::{BoxScene, Layout};
+use bvh_broadphase::{AnyStrategy, Broadphase, CollisionWorld, Motion, ObjectId};
+use bvh_build::generate::{ROOM, capped_cylinder, object_room, torus};
+use bvh_build::{Hierarchy, Preset};
+use bvh_core::{Aabb, Isometry, Point, Real, TriMesh, Vector};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Where the objects come from.
+#[derive(Clone, Debug)]
+pub(crate) enum Source {
+    /// Paper 004's room of 40 mixed objects.
+    Paper004,
+    /// `N` objects of size about 1 (a few shared shapes), as the broadphase box scenes.
+    Boxes(Layout, usize),
+    /// An objects file.
+    File(PathBuf),
+}
+
+impl std::str::FromStr for Source {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let count = |n: &str| n.parse::<usize>().map_err(|e| format!("bad object count {n:?}: {e}"));
+        match s.split_once(':') {
+            None if s == "paper004" => Ok(Self::Paper004),
+            Some(("uniform", n)) => Ok(Self::Boxes(Layout::Uniform, count(n)?)),
+            Some(("clustered", n)) => Ok(Self::Boxes(Layout::Clustered, count(n)?)),
+            _ => Err(format!("unknown scene {s:?}: expected paper004, uniform:N or clustered:N")),
+        }
+    }
+}
+
+/// What to run.
+pub(crate) struct Args {
+    pub source: Source,
+    pub strategy: String,
+    pub preset: Preset,
+    pub steps: usize,
+    pub moving: f64,
+    pub seed: u64,
+    pub pairs_out: Option<PathBuf>,
+    pub threads: Option<usize>,
+}
+
+/// Generated scenes are capped here: each object holds a pose and a broadphase entry.
+const MAX_GENERATED_OBJECTS: usize = 2_000_000;
+
+/// A scene ready to step: objects, which of them move, and the box they move in.
+struct Setup {
+    shapes: Vec<Arc<Hierarchy>>,
+    poses: Vec<Isometry>,
+    motions: Vec<Motion>,
+    /// Half the largest side of each object (sets its step length).
+    sizes: Vec<Real>,
+    bounds: Aabb,
+}
+
+pub(crate) fn run(args: &Args) -> Result<(), String> {
+    let strategy = AnyStrategy::by_name(&args.strategy)
+        .ok_or_else(|| format!("unknown strategy {:?}: expected grid, octree or brute", args.strategy))?;
+    if !(0.0..=1.0).contains(&args.moving) {
+        return Err(format!("--moving {} is not a fraction in [0, 1]", args.moving));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    let start = Instant::now();
+    let setup = match &args.source {
+        Source::Paper004 => room(args),
+        Source::Boxes(layout, n) => boxes(args, *layout, *n)?,
+        Source::File(path) => from_file(path, &args.preset)?,
+    };
+    let setup_ms = start.elapsed().as_secs_f64() * 1e3;
+    pool.install(|| simulate(args, strategy, setup, setup_ms, pool.current_num_threads()))
+}
+
+fn simulate(
+    args: &Args,
+    strategy: AnyStrategy,
+    mut setup: Setup,
+    setup_ms: f64,
+    threads: usize,
+) -> Result<(), String> {
+    let mut world = CollisionWorld::new(Broadphase::new(strategy));
+    for k in 0..setup.shapes.len() {
+        world
+            .insert(setup.shapes[k].clone(), setup.poses[k], setup.motions[k])
+            .map_err(|e| format!("object {}: {e}", k + 1))?;
+    }
+    let mut out = match &args.pairs_out {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ 0x5ce7e);
+    let (mut step_ms, mut candidates, mut colliding) = (Vec::new(), 0usize, 0usize);
+    let mut volume_tests = 0u64;
+    let mut triangle_tests = 0u64;
+    for _ in 0..args.steps {
+        let next: Vec<(usize, Isometry)> = (0..setup.poses.len())
+            .filter(|&k| setup.motions[k] == Motion::Dynamic)
+            .map(|k| (k, wander(&setup.poses[k], setup.sizes[k], &setup.bounds, &mut rng)))
+            .collect();
+        let start = Instant::now();
+        for &(k, pose) in &next {
+            world.set_pose(ObjectId::from_index(k), pose).map_err(|e| e.to_string())?;
+        }
+        let (collisions, stats) = world.step_counted();
+        step_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        for (k, pose) in next {
+            setup.poses[k] = pose;
+        }
+        candidates += stats.candidate_pairs;
+        colliding += stats.colliding_pairs;
+        volume_tests += stats.query.volume_tests;
+        triangle_tests += stats.query.triangle_tests;
+        if let Some(out) = out.as_mut() {
+            let line: Vec<String> = collisions.iter().map(|c| format!("{}-{}", c.a, c.b)).collect();
+            writeln!(out, "{}", line.join(" ")).map_err(|e| e.to_string())?;
+        }
+    }
+    if let Some(mut out) = out {
+        out.flush().map_err(|e| e.to_string())?;
+    }
+    let steps = args.steps.max(1) as f64;
+    let mean = step_ms.iter().sum::<f64>() / steps;
+    let triangles: usize = setup.shapes.iter().map(|s| s.mesh().triangle_count()).sum();
+    let dynamic = setup.motions.iter().filter(|&&m| m == Motion::Dynamic).count();
+    println!(
+        "{{\"objects\":{},\"dynamic\":{dynamic},\"triangles\":{triangles},\"strategy\":\"{}\",\"preset\":\"{}\",\"threads\":{threads},\"steps\":{},\"setup_ms\":{setup_ms:.1},\"step_ms_mean\":{mean:.4},\"step_ms_median\":{:.4},\"candidate_pairs_mean\":{:.2},\"colliding_pairs_mean\":{:.2},\"volume_tests_mean\":{:.1},\"triangle_tests_mean\":{:.1}}}",
+        setup.shapes.len(),
+        args.strategy,
+        args.preset.name,
+        args.steps,
+        median(&step_ms),
+        candidates as f64 / steps,
+        colliding as f64 / steps,
+        volume_tests as f64 / steps,
+        triangle_tests as f64 / steps,
+    );
+    Ok(())
+}
+
+/// A small random step: up to 5 % of the object's size along each axis and up to 0.05 rad about
+/// a random axis, kept inside the bounds.
+fn wander(pose: &Isometry, size: Real, bounds: &Aabb, rng: &mut ChaCha8Rng) -> Isometry {
+    let reach = 0.05 * size;
+    let shift = Vector::from_fn(|_, _| rng.gen_range(-reach..=reach));
+    let centre = Point::from(pose.translation.vector + shift);
+    let centre =
+        centre.coords.zip_zip_map(&bounds.mins.coords, &bounds.maxs.coords, |c, lo, hi| c.clamp(lo, hi));
+    let axis = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0));
+    let turn = Isometry::rotation(axis.normalize() * rng.gen_range(0.0..0.05));
+    Isometry::from_parts(centre.into(), turn.rotation * pose.rotation)
+}
+
+/// Marks `round(fraction × n)` objects, chosen by the seed, as moving.
+fn motions(n: usize, fraction: f64, seed: u64) -> Vec<Motion> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x30b1e);
+    let k = (fraction * n as f64).round() as usize;
+    let mut motions = vec![Motion::Static; n];
+    for i in rand::seq::index::sample(&mut rng, n, k.min(n)) {
+        motions[i] = Motion::Dynamic;
+    }
+    motions
+}
+
+fn room(args: &Args) -> Setup {
+    let objects = object_room(args.seed);
+    let sizes = objects.iter().map(|o| o.mesh.aabb().half_extents().max()).collect();
+    let poses = objects.iter().map(|o| o.pose).collect();
+    let shapes = objects.into_iter().map(|o| Arc::new(Hierarchy::build(o.mesh, &args.preset))).collect();
+    let bounds = Aabb::new(Point::origin(), Point::from(Vector::from(ROOM)));
+    let motions = motions(40, args.moving, args.seed);
+    Setup { shapes, poses, motions, sizes, bounds }
+}
+
+fn boxes(args: &Args, layout: Layout, n: usize) -> Result<Setup, String> {
+    if n > MAX_GENERATED_OBJECTS {
+        return Err(format!("{n} objects: at most {MAX_GENERATED_OBJECTS} are generated"));
+    }
+    let library: Vec<Arc<Hierarchy>> = [
+        TriMesh::uv_sphere(Point::origin(), 0.5, 6, 12),
+        TriMesh::cuboid(Point::origin(), Vector::new(0.5, 0.4, 0.3)),
+        centred(torus(0.35, 0.12, 12, 8)),
+        centred(capped_cylinder(0.25, 0.9, 12, 2)),
+    ]
+    .into_iter()
+    .map(|mesh| Arc::new(Hierarchy::build(mesh, &args.preset)))
+    .collect();
+    let scene = BoxScene::new(layout, n, args.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let poses = (0..n)
+        .map(|i| {
+            let axis = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0));
+            Isometry::new(scene.aabb(i).center().coords, axis * std::f32::consts::PI)
+        })
+        .collect();
+    let shapes = (0..n).map(|i| library[i % library.len()].clone()).collect();
+    let side = (4.0 * n as Real).cbrt();
+    Ok(Setup {
+        shapes,
+        poses,
+        motions: motions(n, args.moving, args.seed),
+        sizes: vec![0.5; n],
+        bounds: Aabb::new(Point::origin(), Point::new(side, side, side)),
+    })
+}
+
+fn centred(mesh: TriMesh) -> TriMesh {
+    let c = mesh.aabb().center();
+    let mut builder = bvh_build::generate::MeshBuilder::new();
+    builder.add(&mesh, &Isometry::translation(-c.x, -c.y, -c.z));
+    builder.finish()
+}
+
+/// Reads an objects file: per line a mesh path (relative to the file), `static` or `dynamic`,
+/// and 12 numbers, the row-major 3x4 `[R|t]`. Objects naming the same file share a hierarchy.
+fn from_file(path: &Path, preset: &Preset) -> Result<Setup, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut built: HashMap<PathBuf, Arc<Hierarchy>> = HashMap::new();
+    let (mut shapes, mut poses, mut motions, mut sizes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut bounds = Aabb::EMPTY;
+    for (line_index, line) in text.lines().enumerate() {
+        let at = |e: String| format!("{}:{}: {e}", path.display(), line_index + 1);
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() || fields[0].starts_with('#') {
+            continue;
+        }
+        if fields.len() != 14 {
+            return Err(at(format!(
+                "expected a mesh path, static or dynamic, and 12 numbers; found {} fields",
+                fields.len()
+            )));
+        }
+        let motion = match fields[1] {
+            "static" => Motion::Static,
+            "dynamic" => Motion::Dynamic,
+            other => return Err(at(format!("expected static or dynamic, found {other:?}"))),
+        };
+        let numbers: Vec<f32> = fields[2..]
+            .iter()
+            .map(|f| f.parse::<f32>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| at(e.to_string()))?;
+        let pose = pose_from_numbers(&numbers).map_err(at)?;
+        let mesh_path = base.join(fields[0]);
+        let shape = match built.get(&mesh_path) {
+            Some(shape) => shape.clone(),
+            None => {
+                let shape = Arc::new(Hierarchy::build(load_mesh(&mesh_path)?, preset));
+                built.insert(mesh_path, shape.clone());
+                shape
+            }
+        };
+        let local = shape.mesh().aabb();
+        bounds.merge(&local.transformed(&pose));
+        sizes.push(local.half_extents().max());
+        shapes.push(shape);
+        poses.push(pose);
+        motions.push(motion);
+    }
+    Ok(Setup { shapes, poses, motions, sizes, bounds })
+}
