@@ -68,25 +68,28 @@ const DEFAULT_REBUILD_FRACTION: Real = 0.2;
 #[derive(Clone, Debug)]
 pub struct Broadphase<S = UniformGrid> {
     strategy: S,
+    /// Each object's box (`None`: a free id).
     boxes: Vec<Option<Aabb>>,
+    /// Each object's box as the strategy indexed it at the last update.
+    indexed: Vec<Option<Aabb>>,
     free: Vec<u32>,
     /// Each object's overlapping objects, sorted; symmetric.
     neighbours: Vec<Vec<u32>>,
     /// The same pairs as one sorted list `(i, j)`, `i < j`: a step patches it with one merge
     /// instead of walking every object's list.
     pairs: Vec<(u32, u32)>,
-    /// Pairs dropped with removed objects since the last update.
-    dropped: Vec<(u32, u32)>,
     /// The previous pair list, kept for its allocation.
     spare: Vec<(u32, u32)>,
-    /// Objects inserted or moved since the last update, once each (`changed[id]` marks them).
+    /// Ids inserted, moved or removed since the last update, once each (`changed[id]` marks
+    /// them). Nothing is re-indexed before the update, so a burst of moves costs one rebuild.
     pending: Vec<u32>,
     changed: Vec<bool>,
-    /// The index no longer matches the boxes: the next update rebuilds it.
-    stale: bool,
+    /// The strategy has never indexed anything.
+    fresh: bool,
     live: usize,
     rebuild_fraction: Real,
-    scratch: Vec<(u32, u32)>,
+    gone: Vec<(u32, u32)>,
+    found: Vec<(u32, u32)>,
 }
 
 impl<S: Strategy + Default> Default for Broadphase<S> {
@@ -101,17 +104,18 @@ impl<S: Strategy> Broadphase<S> {
         Self {
             strategy,
             boxes: Vec::new(),
+            indexed: Vec::new(),
             free: Vec::new(),
             neighbours: Vec::new(),
             pairs: Vec::new(),
-            dropped: Vec::new(),
             spare: Vec::new(),
             pending: Vec::new(),
             changed: Vec::new(),
-            stale: true,
+            fresh: true,
             live: 0,
             rebuild_fraction: DEFAULT_REBUILD_FRACTION,
-            scratch: Vec::new(),
+            gone: Vec::new(),
+            found: Vec::new(),
         }
     }
 
@@ -153,6 +157,7 @@ impl<S: Strategy> Broadphase<S> {
                     return Err(BroadphaseError::TooManyObjects);
                 }
                 self.boxes.push(None);
+                self.indexed.push(None);
                 self.neighbours.push(Vec::new());
                 self.changed.push(false);
                 id
@@ -160,69 +165,42 @@ impl<S: Strategy> Broadphase<S> {
         };
         self.boxes[id as usize] = Some(aabb);
         self.live += 1;
-        self.index(id);
+        self.mark(id);
         Ok(ObjectId(id))
     }
 
-    /// Moves an object's box.
+    /// Moves an object's box. Costs nothing until the next update.
     pub fn set_box(&mut self, id: ObjectId, aabb: Aabb) -> Result<(), BroadphaseError> {
         check(&aabb)?;
-        let old = self.get(id).copied().ok_or(BroadphaseError::UnknownObject(id))?;
-        if !self.stale {
-            self.strategy.remove(id.0, &old);
-        }
-        self.boxes[id.index()] = Some(aabb);
-        self.index(id.0);
+        let slot = self
+            .boxes
+            .get_mut(id.index())
+            .and_then(Option::as_mut)
+            .ok_or(BroadphaseError::UnknownObject(id))?;
+        *slot = aabb;
+        self.mark(id.0);
         Ok(())
     }
 
     /// Removes an object and its pairs, returning its box.
     pub fn remove(&mut self, id: ObjectId) -> Result<Aabb, BroadphaseError> {
-        let old = self.get(id).copied().ok_or(BroadphaseError::UnknownObject(id))?;
-        if !self.stale {
-            self.strategy.remove(id.0, &old);
-        }
-        let mut dropped = std::mem::take(&mut self.dropped);
-        dropped.extend(self.neighbours[id.index()].iter().map(|&j| ordered(id.0, j)));
-        self.dropped = dropped;
-        self.unlink(id.0);
-        self.boxes[id.index()] = None;
+        let old = self
+            .boxes
+            .get_mut(id.index())
+            .and_then(Option::take)
+            .ok_or(BroadphaseError::UnknownObject(id))?;
         self.free.push(id.0);
         self.live -= 1;
+        self.mark(id.0);
         Ok(old)
     }
 
     /// Brings the pairs up to date with every insert, move and removal so far.
     pub fn update(&mut self) -> Overlaps<'_> {
-        if self.stale {
+        if self.fresh || self.pending.len() as Real > self.rebuild_fraction * self.live as Real {
             self.rebuild();
-        } else if !self.pending.is_empty() || !self.dropped.is_empty() {
-            // Every pair touching a changed object goes out, every such pair found now comes in.
-            let mut gone = std::mem::take(&mut self.dropped);
-            for &id in &self.pending {
-                gone.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
-            }
-            for k in 0..self.pending.len() {
-                let id = self.pending[k];
-                if let Some(aabb) = self.boxes[id as usize] {
-                    self.relink(id, &aabb);
-                }
-            }
-            let mut found = std::mem::take(&mut self.scratch);
-            found.clear();
-            for &id in &self.pending {
-                found.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
-            }
-            for list in [&mut gone, &mut found] {
-                list.sort_unstable();
-                list.dedup();
-            }
-            let mut next = std::mem::take(&mut self.spare);
-            patch(&self.pairs, &gone, &found, &mut next);
-            self.spare = std::mem::replace(&mut self.pairs, next);
-            gone.clear();
-            self.dropped = gone;
-            self.scratch = found;
+        } else if !self.pending.is_empty() {
+            self.patch_pending();
         }
         for id in self.pending.drain(..) {
             self.changed[id as usize] = false;
@@ -230,27 +208,55 @@ impl<S: Strategy> Broadphase<S> {
         Overlaps { neighbours: &self.neighbours, pairs: &self.pairs }
     }
 
-    /// Records a change to `id` and indexes it, unless the index is due for a rebuild anyway.
-    fn index(&mut self, id: u32) {
+    fn mark(&mut self, id: u32) {
         if !std::mem::replace(&mut self.changed[id as usize], true) {
             self.pending.push(id);
         }
-        if !self.stale && self.pending.len() as Real > self.rebuild_fraction * self.live as Real {
-            self.stale = true;
-        }
-        if !self.stale {
-            self.strategy.insert(id, &self.boxes);
-        }
     }
 
-    /// Re-finds an indexed object's neighbours.
-    fn relink(&mut self, id: u32, aabb: &Aabb) {
-        self.unlink(id);
-        let neighbours = &mut self.neighbours;
-        self.strategy.for_each_overlap(id, aabb, &self.boxes, &mut |j| {
-            insert_sorted(&mut neighbours[j as usize], id);
-            insert_sorted(&mut neighbours[id as usize], j);
-        });
+    /// Re-indexes the changed objects and replaces every pair touching them.
+    fn patch_pending(&mut self) {
+        let (mut gone, mut found) = (std::mem::take(&mut self.gone), std::mem::take(&mut self.found));
+        gone.clear();
+        found.clear();
+        for &id in &self.pending {
+            gone.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
+        }
+        // All out before any comes back in: a strategy may move indexed boxes around while
+        // inserting (an octree split), and must then find each at its indexed place.
+        for &id in &self.pending {
+            if let Some(old) = self.indexed[id as usize].take() {
+                self.strategy.remove(id, &old);
+            }
+        }
+        for &id in &self.pending {
+            self.indexed[id as usize] = self.boxes[id as usize];
+            if self.boxes[id as usize].is_some() {
+                self.strategy.insert(id, &self.boxes);
+            }
+        }
+        for k in 0..self.pending.len() {
+            let id = self.pending[k];
+            self.unlink(id);
+            if let Some(aabb) = self.boxes[id as usize] {
+                let neighbours = &mut self.neighbours;
+                self.strategy.for_each_overlap(id, &aabb, &self.boxes, &mut |j| {
+                    insert_sorted(&mut neighbours[j as usize], id);
+                    insert_sorted(&mut neighbours[id as usize], j);
+                });
+            }
+        }
+        for &id in &self.pending {
+            found.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
+        }
+        for list in [&mut gone, &mut found] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let mut next = std::mem::take(&mut self.spare);
+        patch(&self.pairs, &gone, &found, &mut next);
+        self.spare = std::mem::replace(&mut self.pairs, next);
+        (self.gone, self.found) = (gone, found);
     }
 
     /// Drops every pair of `id`.
@@ -268,6 +274,7 @@ impl<S: Strategy> Broadphase<S> {
     fn rebuild(&mut self) {
         self.pairs.clear();
         self.strategy.rebuild(&self.boxes, &mut self.pairs);
+        self.indexed.copy_from_slice(&self.boxes);
         self.pairs.sort_unstable();
         self.neighbours.iter_mut().for_each(Vec::clear);
         // In pair order, each list fills sorted: first the smaller ids, then the larger.
@@ -277,8 +284,7 @@ impl<S: Strategy> Broadphase<S> {
         for &(i, j) in &self.pairs {
             self.neighbours[i as usize].push(j);
         }
-        self.dropped.clear();
-        self.stale = false;
+        self.fresh = false;
     }
 }
 

@@ -1,18 +1,19 @@
 //! The uniform grid of paper 004: every box goes into each cell it covers; a pair is reported
 //! from the one cell holding the start of its overlap, so no set of pairs is needed.
 
-use crate::cells::{CellSide, Lattice, forget, overlaps_with_large};
+use crate::cells::{Cell, CellSide, IdList, Lattice, forget, overlaps_with_large};
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
 use bvh_core::{Aabb, Real};
+use smallvec::SmallVec;
 
 /// A uniform grid of cubic cells, by default as wide as the mean box extent (paper 004).
 #[derive(Clone, Debug)]
 pub struct UniformGrid {
     side: CellSide,
     lattice: Lattice,
-    cells: Vec<Vec<u32>>,
+    cells: Vec<IdList>,
     /// Boxes covering too many cells, tested against everything directly.
-    large: Vec<u32>,
+    large: IdList,
 }
 
 impl Default for UniformGrid {
@@ -24,7 +25,7 @@ impl Default for UniformGrid {
 impl UniformGrid {
     /// A grid with cells of the given side.
     pub fn new(side: CellSide) -> Self {
-        Self { side, lattice: Lattice::default(), cells: Vec::new(), large: Vec::new() }
+        Self { side, lattice: Lattice::default(), cells: Vec::new(), large: IdList::new() }
     }
 
     /// The cell side in use (after the last rebuild).
@@ -33,7 +34,7 @@ impl UniformGrid {
     }
 
     /// Calls `visit` with the list of every cell a box covers, or the large list.
-    fn lists_of(&mut self, aabb: &Aabb, mut visit: impl FnMut(&mut Vec<u32>)) {
+    fn lists_of(&mut self, aabb: &Aabb, mut visit: impl FnMut(&mut IdList)) {
         let range = self.lattice.range_of(aabb);
         if self.lattice.is_large(aabb) {
             visit(&mut self.large);
@@ -47,24 +48,35 @@ impl UniformGrid {
 impl Strategy for UniformGrid {
     fn rebuild(&mut self, boxes: &Boxes, pairs: &mut Vec<(u32, u32)>) {
         self.lattice = Lattice::fit(boxes, self.side);
-        self.cells.iter_mut().for_each(Vec::clear);
-        self.cells.resize_with(self.lattice.cell_count(), Vec::new);
+        self.cells.iter_mut().for_each(SmallVec::clear);
+        self.cells.resize_with(self.lattice.cell_count(), SmallVec::new);
         self.large.clear();
         for (id, aabb) in boxes.iter().enumerate() {
             if aabb.is_some() {
                 self.insert(id as u32, boxes);
             }
         }
-        for (index, cell) in self.cells.iter().enumerate() {
-            for (k, &i) in cell.iter().enumerate() {
-                let a = live(boxes, i);
-                for &j in &cell[k + 1..] {
-                    let b = live(boxes, j);
-                    if a.intersects(b)
-                        && self.lattice.index(self.lattice.cell_of(&overlap_start(a, b))) == index
-                    {
-                        pairs.push((i.min(j), i.max(j)));
+        // The minimum-corner rule on integers: the overlap starts in the cell whose coordinates
+        // are the larger of the two boxes' first cells (the cell map is monotone).
+        let first: Vec<Cell> =
+            boxes.iter().map(|b| b.map_or([0; 3], |b| self.lattice.cell_of(&b.mins))).collect();
+        let [dx, dy, dz] = self.lattice.dims();
+        let mut index = 0;
+        for z in 0..dz {
+            for y in 0..dy {
+                for x in 0..dx {
+                    let cell = &self.cells[index];
+                    for (k, &i) in cell.iter().enumerate() {
+                        let (a, fa) = (live(boxes, i), first[i as usize]);
+                        for &j in &cell[k + 1..] {
+                            let fb = first[j as usize];
+                            let start = [fa[0].max(fb[0]), fa[1].max(fb[1]), fa[2].max(fb[2])];
+                            if start == [x, y, z] && a.intersects(live(boxes, j)) {
+                                pairs.push((i.min(j), i.max(j)));
+                            }
+                        }
                     }
+                    index += 1;
                 }
             }
         }

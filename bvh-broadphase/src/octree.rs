@@ -3,7 +3,7 @@
 //! makes no progress (one child would keep every box: the paper's `delta = 0` stop). A pair is
 //! reported from the one leaf holding the start of its overlap.
 
-use crate::cells::{CellSide, Lattice, MAX_CELLS_PER_BOX, forget, overlaps_with_large};
+use crate::cells::{CellSide, IdList, Lattice, MAX_CELLS_PER_BOX, forget, overlaps_with_large};
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
 use bvh_core::{Aabb, Point, Real, Vector};
 
@@ -23,7 +23,7 @@ pub struct Octree {
     /// The top cells first (in lattice order), then split children in groups of eight.
     nodes: Vec<Node>,
     /// Boxes covering too many top cells, tested against everything directly.
-    large: Vec<u32>,
+    large: IdList,
 }
 
 #[derive(Clone, Debug)]
@@ -36,12 +36,12 @@ struct Node {
     /// How many boxes it held when a split last made no progress (0: never); tried again once
     /// it holds twice as many.
     stalled_at: usize,
-    objects: Vec<u32>,
+    objects: IdList,
 }
 
 impl Node {
     fn new(min: Point, side: Real, depth: u8) -> Self {
-        Self { min, half: side / 2.0, first_child: 0, depth, stalled_at: 0, objects: Vec::new() }
+        Self { min, half: side / 2.0, first_child: 0, depth, stalled_at: 0, objects: IdList::new() }
     }
 
     fn mid(&self) -> Point {
@@ -76,7 +76,7 @@ impl Default for Octree {
             max_per_leaf: DEFAULT_MAX_PER_LEAF,
             lattice: Lattice::default(),
             nodes: Vec::new(),
-            large: Vec::new(),
+            large: IdList::new(),
         }
     }
 }
