@@ -15,6 +15,9 @@ pub(crate) struct Args {
     pub layout: Layout,
     /// Brute force runs only up to this many boxes.
     pub brute_max: usize,
+    /// The grid and octree settings.
+    pub grid: UniformGrid,
+    pub octree: Octree,
 }
 
 struct Outcome {
@@ -37,8 +40,8 @@ pub(crate) fn run(args: &Args) {
             if n <= args.brute_max {
                 backends.push(("brute", Box::new(Broadphase::new(BruteForce))));
             }
-            backends.push(("grid", Box::new(Broadphase::new(UniformGrid::default()))));
-            backends.push(("octree", Box::new(Broadphase::new(Octree::default()))));
+            backends.push(("grid", Box::new(Broadphase::new(args.grid.clone()))));
+            backends.push(("octree", Box::new(Broadphase::new(args.octree.clone()))));
             backends.push(("parry_refit", Box::new(ParryBroadphase::new(ParryRefit::Full))));
             backends.push(("parry_partial", Box::new(ParryBroadphase::new(ParryRefit::Partial))));
             let outcomes: Vec<Outcome> = backends

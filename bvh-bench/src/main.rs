@@ -8,6 +8,7 @@ mod poses;
 mod scene;
 
 use bvh_bench::boxes::Layout;
+use bvh_broadphase::{CellSide, Octree, UniformGrid};
 use clap::{Parser, Subcommand};
 
 /// Exact collision detection between rigid triangle meshes: demonstrations, measurements and
@@ -128,6 +129,15 @@ enum Command {
         /// Largest box count brute force runs at.
         #[arg(long, default_value_t = 10_000)]
         brute_max: usize,
+        /// Grid cell side in mean box extents (paper 004: 1).
+        #[arg(long, default_value_t = 1.0)]
+        grid_cell: f32,
+        /// Octree top cell side in mean box extents.
+        #[arg(long, default_value_t = 4.0)]
+        octree_cell: f32,
+        /// Octree F_max (most boxes per leaf unless a split makes no progress).
+        #[arg(long, default_value_t = 8)]
+        octree_leaf: usize,
     },
     /// Each part of a mesh file (OBJ, STL or OpenFlight) with its triangle and vertex counts
     /// and bounds; exits with status 1 and the reader's message when the file is bad.
@@ -158,16 +168,31 @@ fn main() -> std::process::ExitCode {
                 return std::process::ExitCode::FAILURE;
             }
         }
-        Command::Broadphase { sizes, moving, steps, seed, clustered, brute_max } => {
+        Command::Broadphase {
+            sizes,
+            moving,
+            steps,
+            seed,
+            clustered,
+            brute_max,
+            grid_cell,
+            octree_cell,
+            octree_leaf,
+        } => {
             let layout = if clustered { Layout::Clustered } else { Layout::Uniform };
-            broadphase_runs::run(&broadphase_runs::Args {
+            let grid = UniformGrid::new(CellSide::MeanExtents(grid_cell));
+            let octree = Octree::new(CellSide::MeanExtents(octree_cell), octree_leaf);
+            let args = broadphase_runs::Args {
                 sizes,
                 fractions: moving,
                 steps,
                 seed,
                 layout,
                 brute_max,
-            });
+                grid,
+                octree,
+            };
+            broadphase_runs::run(&args);
         }
         Command::Poses {
             scene,
