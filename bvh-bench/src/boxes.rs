@@ -90,8 +90,8 @@ impl BoxScene {
     }
 }
 
-/// A bell-shaped offset (sum of four uniforms), spread so a 200-box cluster gives each box about
-/// six neighbours.
+/// A bell-shaped offset (sum of four uniforms, standard deviation 1.77), spread so a 200-box
+/// cluster gives each box about six neighbours, as the anchors' clusters do.
 fn spread(rng: &mut ChaCha8Rng) -> Real {
-    (0..4).map(|_| rng.gen_range(-1.0..1.0)).sum::<Real>() * 0.9
+    (0..4).map(|_| rng.gen_range(-1.0..1.0)).sum::<Real>() * 1.53
 }
