@@ -1,10 +1,11 @@
 //! The octree over a uniform grid of paper 003: cubic top cells; a cell holding more than
 //! `F_max` boxes splits into eight, recursively, until each holds at most `F_max` or a split
 //! makes no progress. The paper stops when one child would keep every box (`delta = 0`); that
-//! alone lets boxes larger than the cells be copied into every child, level after level (a
-//! clustered scene of 100,000 boxes took 52 s to build), so a split must also cut the pair tests
-//! (the sum of squared child counts below the squared count). A pair is reported from the one
-//! leaf holding the start of its overlap.
+//! lets boxes larger than the cells be copied into every child, level after level (a clustered
+//! scene of 100,000 boxes took 52 s to build), and stops a tight cluster that sits in one
+//! octant, which the next level would separate. So a split goes ahead when it copies no box, or
+//! when it cuts the pair tests (the sum of squared child counts below the squared count). A pair
+//! is reported from the one leaf holding the start of its overlap.
 
 use crate::cells::{CellSide, IdList, Lattice, MAX_CELLS_PER_BOX, forget, overlaps_with_large};
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
@@ -132,11 +133,11 @@ impl Octree {
             let set = node.octants_of(live(boxes, id));
             (0..8).filter(|o| set >> o & 1 == 1).for_each(|o| counts[o] += 1);
         }
-        // Split only if it cuts the pair tests: boxes copied into several children can make
-        // it worse (this also stops when one child would keep every box, paper 003's
-        // `delta = 0`).
+        // Split only if it cuts the pair tests (boxes copied into several children can make it
+        // worse), or copies nothing (all in one octant: the next level may separate them).
+        let copies: usize = counts.iter().sum();
         let tests_after: usize = counts.iter().map(|c| c * c).sum();
-        if tests_after >= count * count {
+        if copies > count && tests_after >= count * count {
             self.nodes[n].stalled_at = count;
             return;
         }

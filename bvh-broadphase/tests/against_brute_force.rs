@@ -223,3 +223,18 @@ fn bad_boxes_and_ids_are_refused() {
     assert_eq!(broadphase.set_box(id, cube(Point::origin(), 1.0)), Err(BroadphaseError::UnknownObject(id)));
     assert_eq!(broadphase.update().neighbours(id).len(), 0);
 }
+
+#[test]
+fn the_octree_splits_crowded_cells_and_stays_exact() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let mut octree: Broadphase<Octree> = Broadphase::new(Octree::new(CellSide::MeanExtents(16.0), 2));
+    let mut truth = Truth::new();
+    for _ in 0..500 {
+        let b = clustered(&mut rng);
+        truth.insert(octree.insert(b).unwrap(), b);
+    }
+    let pairs: Vec<_> = octree.update().pairs().collect();
+    assert_eq!(pairs, brute_pairs(&truth));
+    let (leaves, depth) = octree.strategy().leaf_stats();
+    assert!(depth >= 3 && leaves > 50, "{leaves} leaves, depth {depth}: the test needs a split tree");
+}
