@@ -1,0 +1,117 @@
+//! `bvh-bench scene`: the strategies write identical per-step pairs, the JSON line has the
+//! promised fields, objects files work, and bad arguments or files end in a one-line error.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bvh-bench")).args(args).output().expect("the program runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bvh-scene-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn strategies_agree_step_by_step_and_report_json() {
+    let mut written = Vec::new();
+    for strategy in ["grid", "octree", "brute"] {
+        let out = scratch(&format!("pairs-{strategy}.txt"));
+        let run = bench(&[
+            "scene",
+            "--generate",
+            "clustered:400",
+            "--strategy",
+            strategy,
+            "--steps",
+            "6",
+            "--moving",
+            "0.3",
+            "--preset",
+            "co",
+            "--pairs-out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let json = String::from_utf8(run.stdout).unwrap();
+        for key in [
+            "objects",
+            "steps",
+            "step_ms_mean",
+            "step_ms_median",
+            "candidate_pairs_mean",
+            "colliding_pairs_mean",
+        ] {
+            assert!(json.contains(&format!("\"{key}\":")), "{key} missing from {json}");
+        }
+        assert!(json.contains("\"objects\":400"));
+        written.push(std::fs::read_to_string(out).unwrap());
+    }
+    assert_eq!(written[0].lines().count(), 6);
+    assert!(written[0].contains('-'), "the scene should collide: {}", written[0]);
+    assert_eq!(written[0], written[1]);
+    assert_eq!(written[0], written[2]);
+}
+
+#[test]
+fn objects_files_place_shared_meshes() {
+    let mesh = scratch("cube.obj");
+    let cube = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
+        f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n";
+    std::fs::write(&mesh, cube).unwrap();
+    let objects = scratch("objects.txt");
+    let identity = "1 0 0 0 0 1 0 0 0 0 1 0";
+    let shifted = "1 0 0 0.5 0 1 0 0.5 0 0 1 0.5";
+    let far = "1 0 0 9 0 1 0 9 0 0 1 9";
+    std::fs::write(
+        &objects,
+        format!("# mesh motion pose\ncube.obj static {identity}\ncube.obj dynamic {shifted}\ncube.obj static {far}\n"),
+    )
+    .unwrap();
+    let out = scratch("objects-pairs.txt");
+    let run = bench(&[
+        "scene",
+        "--objects",
+        objects.to_str().unwrap(),
+        "--steps",
+        "3",
+        "--pairs-out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8(run.stdout).unwrap().contains("\"objects\":3"));
+    // The dynamic cube wanders by millimetres: it keeps crossing the first cube's faces.
+    let pairs = std::fs::read_to_string(out).unwrap();
+    assert!(pairs.lines().all(|line| line == "0-1"), "{pairs}");
+}
+
+#[test]
+fn bad_arguments_and_files_give_one_line_errors() {
+    let missing = scratch("missing.txt");
+    let malformed = scratch("malformed.txt");
+    std::fs::write(&malformed, "cube.obj sometimes 1 0 0 0 0 1 0 0 0 0 1 0\n").unwrap();
+    let short = scratch("short.txt");
+    std::fs::write(&short, "cube.obj static 1 0 0\n").unwrap();
+    let nan = scratch("nan.txt");
+    std::fs::write(&nan, "cube.obj static 1 0 0 NaN 0 1 0 0 0 0 1 0\n").unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["scene", "--generate", "paper004", "--strategy", "quadtree"],
+        vec!["scene", "--generate", "paper004", "--moving", "2"],
+        vec!["scene", "--generate", "uniform:lots"],
+        vec!["scene", "--generate", "uniform:99999999999"],
+        vec!["scene", "--generate", "paper004", "--preset", "nope"],
+        vec!["scene", "--objects", missing.to_str().unwrap()],
+        vec!["scene", "--objects", malformed.to_str().unwrap()],
+        vec!["scene", "--objects", short.to_str().unwrap()],
+        vec!["scene", "--objects", nan.to_str().unwrap()],
+    ];
+    for args in cases {
+        let run = bench(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{args:?} should fail");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(stderr.trim().starts_with("error"), "{args:?}: {stderr}");
+    }
+}
