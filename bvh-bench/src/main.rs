@@ -72,9 +72,14 @@ enum Command {
         /// Repetitions of the whole pose list (the median is reported).
         #[arg(long, default_value_t = 5)]
         reps: usize,
-        /// Skip the parry3d comparison.
+        /// Also run parry3d on the same poses in the same process: its public
+        /// `intersection_test` and a walk of its two BVHs; disagreements are classified by exact
+        /// distance.
         #[arg(long)]
-        no_parry: bool,
+        vs_parry: bool,
+        /// Write one line per pose: 0/1 for `any`, the number of triangle pairs otherwise.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
     /// A scene of objects stepped through the collision pipeline (broadphase, root-volume test,
     /// exact query per pair) with random motion deterministic from the seed: one JSON line with
@@ -205,7 +210,8 @@ fn main() -> std::process::ExitCode {
             region_culling,
             cache,
             reps,
-            no_parry,
+            vs_parry,
+            out,
         } => {
             let Some(mut preset) = bvh_build::Preset::by_name(&preset) else {
                 eprintln!("error: unknown preset {preset}");
@@ -224,7 +230,8 @@ fn main() -> std::process::ExitCode {
                 region_culling,
                 cache,
                 reps,
-                parry: !no_parry,
+                vs_parry,
+                out: out.as_deref(),
             };
             if let Err(e) = poses::run(&args) {
                 eprintln!("error: {e}");

@@ -1,7 +1,9 @@
 //! Conversions to parry3d's types, so the same geometry can be handed to both libraries.
 
 use bvh_core::{Isometry, TriMesh, Triangle, Vector};
+use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Pose, Rotation, Vector as ParryVector};
+use parry3d::partitioning::BvhNode;
 use parry3d::shape::Triangle as ParryTriangle;
 
 /// A vector (or point coordinates) as parry's vector.
@@ -24,4 +26,16 @@ pub fn triangle(t: &Triangle) -> ParryTriangle {
 /// them outside its timer.
 pub fn mesh_buffers(mesh: &TriMesh) -> (Vec<ParryVector>, Vec<[u32; 3]>) {
     (mesh.vertices().iter().map(|p| vector(&p.coords)).collect(), mesh.indices().to_vec())
+}
+
+/// Whether two parry meshes touch, B at `pose` in A's frame, by the fastest route parry's public
+/// API offers: a simultaneous walk of the two BVHs (`Bvh::leaf_pairs`, B's node boxes moved into
+/// A's frame) stopping at the first pair parry's triangle test calls intersecting.
+pub fn bvtt_intersects(a: &parry3d::shape::TriMesh, b: &parry3d::shape::TriMesh, pose: &Pose) -> bool {
+    let overlap = |na: &BvhNode, nb: &BvhNode| na.aabb().intersects(&nb.aabb().transform_by(pose));
+    a.bvh().leaf_pairs(b.bvh(), overlap).any(|(i, j)| {
+        let moved = b.triangle(j).transformed(pose);
+        parry3d::query::intersection_test(&Pose::IDENTITY, &a.triangle(i), &Pose::IDENTITY, &moved)
+            .is_ok_and(|r| r.intersecting)
+    })
 }

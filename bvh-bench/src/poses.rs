@@ -82,68 +82,126 @@ pub(crate) struct Args<'a> {
     pub(crate) region_culling: bool,
     pub(crate) cache: bool,
     pub(crate) reps: usize,
-    pub(crate) parry: bool,
+    pub(crate) vs_parry: bool,
+    pub(crate) out: Option<&'a Path>,
 }
 
 pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let poses = read_poses(args.poses)?;
-    let start = Instant::now();
-    let a = Hierarchy::build(scene.clone(), &args.preset);
-    let b = Hierarchy::build(part.clone(), &args.preset);
-    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let timed = |mesh: &TriMesh| {
+        let start = Instant::now();
+        let tree = Hierarchy::build(mesh.clone(), &args.preset);
+        (tree, start.elapsed().as_secs_f64() * 1e3)
+    };
+    let ((a, build_ms_scene), (b, build_ms_part)) = (timed(&scene), timed(&part));
     let ours = visit_tree_pair(&a, &b, Measure { poses: &poses, args });
+    if let Some(out) = args.out {
+        let lines: String = ours.results.iter().map(|r| format!("{r}\n")).collect();
+        std::fs::write(out, lines).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
     let n = poses.len().max(1) as f64;
-    println!(
-        "{{\"library\":\"bvh\",\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"poses\":{},\"build_ms\":{build_ms:.1},\"total_ms_median\":{:.3},\"per_query_us\":{:.2},\"n_collide\":{},\"results_total\":{},\"volume_tests_per_query\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_per_query\":{:.1}}}",
+    let colliding = ours.results.iter().filter(|&&r| r > 0).count();
+    let mut json = format!(
+        "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
         args.preset.name,
         args.query,
         args.prejudge,
         args.region_culling,
         args.cache,
         poses.len(),
-        ours.total_ms,
-        ours.total_ms * 1e3 / n,
-        ours.hits,
-        ours.results,
+        ours.times.mean,
+        ours.times.median,
+        ours.results.iter().sum::<usize>(),
         ours.stats.volume_tests as f64 / n,
         ours.stats.prejudge_overlap,
         ours.stats.prejudge_disjoint,
         ours.stats.prejudge_undecided,
         ours.stats.triangle_tests as f64 / n,
     );
-    if args.parry {
-        let (parry_ms, parry_hits, disagreements) = parry_any(&scene, &part, &poses, args.reps, &ours.bits);
-        // Classify each disagreement by the exact distance between the meshes at that pose
-        // (up to 1 % of the part's size; farther is reported as that bound).
-        let horizon = part.aabb().extents().norm() * 0.01;
-        let gaps: Vec<String> = disagreements
-            .iter()
-            .map(|&k| {
-                let gap = visit_tree_pair(&a, &b, Nearest { pose: &poses[k], horizon });
-                let verdict = if ours.bits[k] { "bvh contact" } else { "parry contact" };
-                gap.map_or(
-                    format!("{{\"pose\":{k},\"only\":\"{verdict}\",\"exact_distance_over\":{horizon:.3e}}}"),
-                    |d| format!("{{\"pose\":{k},\"only\":\"{verdict}\",\"exact_distance\":{d:.3e}}}"),
-                )
-            })
-            .collect();
-        println!(
-            "{{\"library\":\"parry3d\",\"query\":\"intersection_test\",\"poses\":{},\"total_ms_median\":{parry_ms:.3},\"per_query_us\":{:.2},\"n_collide\":{parry_hits},\"disagreements_with_bvh\":[{}],\"ratio_parry_over_bvh\":{:.2}}}",
-            poses.len(),
-            parry_ms * 1e3 / n,
-            gaps.join(","),
-            parry_ms / ours.total_ms
+    if args.vs_parry {
+        let parry = parry_any(&scene, &part, &poses, args.reps);
+        json += &format!(
+            ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2}",
+            parry.build_ms_scene,
+            parry.build_ms_part,
+            parry.public.mean,
+            parry.public.median,
+            parry.bvtt.mean,
+            parry.bvtt.median,
+            parry.hits.iter().filter(|&&h| h).count(),
+            parry.public.median / ours.times.median,
+            parry.bvtt.median / ours.times.median,
         );
+        // parry answers "do they touch": compared with ours for `any` and `all`, each
+        // disagreement classified by the exact distance at that pose (up to 1 % of the part's
+        // size; farther is reported as that bound).
+        if args.query != QueryKind::Within(0.0) && !matches!(args.query, QueryKind::Within(_)) {
+            let horizon = part.aabb().extents().norm() * 0.01;
+            let details: Vec<String> = (0..poses.len())
+                .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
+                .map(|k| {
+                    let gap = visit_tree_pair(&a, &b, Nearest { pose: &poses[k], horizon });
+                    let only = if parry.hits[k] { "parry" } else { "bvh" };
+                    gap.map_or(
+                        format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance_over\":{horizon:.3e}}}"),
+                        |d| format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance\":{d:.3e}}}"),
+                    )
+                })
+                .collect();
+            json += &format!(
+                ",\"disagreements\":{},\"disagreement_details\":[{}]",
+                details.len(),
+                details.join(",")
+            );
+        }
     }
+    println!("{json}}}");
     Ok(())
 }
 
+/// Per-query times: each pose's median over the repetitions, then their mean and median (µs).
+#[derive(Clone, Copy, Debug)]
+struct QueryTimes {
+    mean: f64,
+    median: f64,
+}
+
+impl QueryTimes {
+    /// From `per_pose[k]`, the times of pose `k` over the repetitions (seconds).
+    fn of(per_pose: &mut [Vec<f64>]) -> Self {
+        let mut medians: Vec<f64> = per_pose
+            .iter_mut()
+            .map(|t| {
+                t.sort_by(f64::total_cmp);
+                t[t.len() / 2] * 1e6
+            })
+            .collect();
+        medians.sort_by(f64::total_cmp);
+        let mean = medians.iter().sum::<f64>() / medians.len().max(1) as f64;
+        Self { mean, median: medians.get(medians.len() / 2).copied().unwrap_or(f64::NAN) }
+    }
+}
+
+/// Times each pose over `reps` repetitions of the whole list (in file order, so a cache carried
+/// from pose to pose sees a path).
+fn time_poses(count: usize, reps: usize, mut query: impl FnMut(usize) -> usize) -> (QueryTimes, Vec<usize>) {
+    let mut per_pose = vec![Vec::with_capacity(reps); count];
+    let mut results = vec![0; count];
+    for _ in 0..reps.max(1) {
+        for (k, times) in per_pose.iter_mut().enumerate() {
+            let start = Instant::now();
+            results[k] = query(k);
+            times.push(start.elapsed().as_secs_f64());
+        }
+    }
+    (QueryTimes::of(&mut per_pose), results)
+}
+
 struct Measured {
-    total_ms: f64,
-    hits: usize,
-    results: usize,
-    bits: Vec<bool>,
+    times: QueryTimes,
+    /// Per pose: 0/1 for `any`, the number of pairs for `all` and `within`.
+    results: Vec<usize>,
     stats: QueryStats,
 }
 
@@ -172,64 +230,40 @@ where
 {
     let identity = Isometry::identity();
     let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
-    let mut times = Vec::new();
-    let (mut bits, mut results) = (Vec::new(), 0);
-    for _ in 0..args.reps.max(1) {
-        // Each repetition starts cold: the cache only carries over from one pose to the next.
-        let mut cache = PairCache::new();
-        let start = Instant::now();
-        let answers: Vec<(bool, usize)> = poses
-            .iter()
-            .map(|pose| {
-                let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
-                answer(&q, args.query, args.cache.then_some(&mut cache), &mut ())
-            })
-            .collect();
-        times.push(start.elapsed().as_secs_f64() * 1e3);
-        bits = answers.iter().map(|r| r.0).collect();
-        results = answers.iter().map(|r| r.1).sum();
-    }
-    times.sort_by(f64::total_cmp);
+    let mut cache = PairCache::new();
+    let (times, results) = time_poses(poses.len(), args.reps, |k| {
+        if k == 0 {
+            // Each repetition starts cold: the cache only carries over from one pose to the next.
+            cache.clear();
+        }
+        let q = Query::new(Posed::new(a, &identity), Posed::new(b, &poses[k]), options);
+        answer(&q, args.query, args.cache.then_some(&mut cache), &mut ())
+    });
     // A separate, untimed pass gathers the statistics.
     let mut stats = QueryStats::default();
-    let mut cache = PairCache::new();
+    cache.clear();
     for pose in poses {
         let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
         answer(&q, args.query, args.cache.then_some(&mut cache), &mut stats);
     }
-    Measured {
-        total_ms: times[times.len() / 2],
-        hits: bits.iter().filter(|&&b| b).count(),
-        results,
-        bits,
-        stats,
-    }
+    Measured { times, results, stats }
 }
 
-/// Runs the query; whether anything was found, and how many results.
+/// Runs the query: 0/1 for `any`, the number of pairs for `all` and `within`.
 fn answer<VA, VB>(
     q: &Query<'_, VA, VB>,
     kind: QueryKind,
     cache: Option<&mut PairCache>,
     stats: &mut impl Stats,
-) -> (bool, usize)
+) -> usize
 where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
     match kind {
-        QueryKind::Any => {
-            let hit = q.intersects(cache, stats).is_some();
-            (hit, hit as usize)
-        }
-        QueryKind::All => {
-            let n = q.intersecting_pairs(stats).len();
-            (n > 0, n)
-        }
-        QueryKind::Within(d) => {
-            let n = q.pairs_within(d, stats).len();
-            (n > 0, n)
-        }
+        QueryKind::Any => usize::from(q.intersects(cache, stats).is_some()),
+        QueryKind::All => q.intersecting_pairs(stats).len(),
+        QueryKind::Within(d) => q.pairs_within(d, stats).len(),
     }
 }
 
@@ -253,35 +287,40 @@ impl TreePairVisitor for Nearest<'_> {
     }
 }
 
-/// parry3d's `intersection_test` on the same meshes and poses: median total ms, collisions,
-/// and the poses where its answer differs from ours.
-fn parry_any(
-    scene: &TriMesh,
-    part: &TriMesh,
-    poses: &[Isometry],
-    reps: usize,
-    ours: &[bool],
-) -> (f64, usize, Vec<usize>) {
+/// parry3d on the same meshes and poses, both ways: its public `intersection_test`, and the
+/// fastest thing it offers, a simultaneous walk of its two BVHs with its triangle test.
+struct ParryMeasured {
+    build_ms_scene: f64,
+    build_ms_part: f64,
+    public: QueryTimes,
+    bvtt: QueryTimes,
+    hits: Vec<bool>,
+}
+
+fn parry_any(scene: &TriMesh, part: &TriMesh, poses: &[Isometry], reps: usize) -> ParryMeasured {
     let build = |m: &TriMesh| {
         let (v, i) = parry_bridge::mesh_buffers(m);
-        parry3d::shape::TriMesh::new(v, i).expect("a valid mesh")
+        let start = Instant::now();
+        let mesh = parry3d::shape::TriMesh::new(v, i).expect("a valid mesh");
+        (mesh, start.elapsed().as_secs_f64() * 1e3)
     };
-    let (a, b) = (build(scene), build(part));
+    let ((a, build_ms_scene), (b, build_ms_part)) = (build(scene), build(part));
     let parry_poses: Vec<_> = poses.iter().map(parry_bridge::pose).collect();
     let identity = parry3d::math::Pose::IDENTITY;
-    let mut times = Vec::new();
-    let mut bits = Vec::new();
-    for _ in 0..reps.max(1) {
-        let start = Instant::now();
-        bits = parry_poses
-            .iter()
-            .map(|p| parry3d::query::intersection_test(&identity, &a, p, &b).is_ok_and(|r| r.intersecting))
-            .collect();
-        times.push(start.elapsed().as_secs_f64() * 1e3);
+    let (public, hits) = time_poses(poses.len(), reps, |k| {
+        usize::from(
+            parry3d::query::intersection_test(&identity, &a, &parry_poses[k], &b)
+                .is_ok_and(|r| r.intersecting),
+        )
+    });
+    let (bvtt, _) = time_poses(poses.len(), reps, |k| {
+        usize::from(parry_bridge::bvtt_intersects(&a, &b, &parry_poses[k]))
+    });
+    ParryMeasured {
+        build_ms_scene,
+        build_ms_part,
+        public,
+        bvtt,
+        hits: hits.into_iter().map(|h| h > 0).collect(),
     }
-    times.sort_by(f64::total_cmp);
-    let hits = bits.iter().filter(|&&b| b).count();
-    let disagreements =
-        bits.iter().zip(ours).enumerate().filter(|(_, (p, o))| p != o).map(|(k, _)| k).collect();
-    (times[times.len() / 2], hits, disagreements)
 }
