@@ -4,6 +4,7 @@
 pub mod boxes;
 pub mod broadphase_peers;
 pub mod parry_bridge;
+pub mod report;
 
 /// The user guide (`docs/guide.md`), included here so that its examples run as tests.
 #[doc = include_str!("../../docs/guide.md")]

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The query measurements of docs/query.md: every anchors pair, random poses and a smooth path,
+# first contact (with and without the cache) and all contacts, each against parry3d in the same
+# process; then every preset on one pair. Needs python3 with numpy (the anchors' generators) and
+# ../shared beside the repository. Usage: bvh-bench/scripts/pose_suite.sh [OUTDIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${1:-/tmp/pose-suite}
+SHARED=../shared
+M=$OUT/meshes
+mkdir -p "$OUT" "$M"
+cargo build --release -q -p bvh-bench
+BIN=target/release/bvh-bench
+[ -f "$M/bay150k.obj" ] || python3 $SHARED/anchors/gen_meshes.py "$M"
+E=$SHARED/meshes
+# name scene part random-scale (the anchors' calibrated scales)
+PAIRS="bay150k:$M/bay150k.obj:$M/part9k.obj:1.189
+bay500k:$M/bay500k.obj:$M/part34k.obj:1.189
+lucy-dragon:$E/vtk_lucy.obj:$E/srt_dragon_23k.obj:0.7401
+bunny-bracket:$E/c3d_stanford-bunny.obj:$E/jig_bracket-3.obj:1.682"
+: > "$OUT/results.jsonl"
+while IFS=: read -r name scene part scale; do
+  for kind in random path; do
+    poses=$OUT/$name-$kind.txt
+    [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 1 $kind "$poses" --scale "$scale" >/dev/null
+    for variant in "--query any" "--query any --cache" "--query all"; do
+      line=$($BIN poses --scene "$scene" --part "$part" --poses "$poses" $variant --vs-parry --reps 3)
+      echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
+    done
+  done
+done <<< "$PAIRS"
+for preset in rapid sao ao co sphere-obb classified aabb; do
+  line=$($BIN poses --scene "$M/bay150k.obj" --part "$M/part9k.obj" --poses "$OUT/bay150k-random.txt" --preset $preset --reps 3)
+  echo "{\"pair\":\"bay150k\",\"poses_kind\":\"random\",\"variant\":\"--preset $preset\",\"result\":$line}" >> "$OUT/results.jsonl"
+done
+echo "results: $OUT/results.jsonl"

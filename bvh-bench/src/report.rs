@@ -1,0 +1,143 @@
+//! Reports a run leaves behind: a folder with a Markdown page and SVG charts, named at the end
+//! of the run, so results can be looked at and shared rather than scrolled past.
+
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A Markdown report and its charts, written to one folder.
+pub struct Report {
+    dir: PathBuf,
+    markdown: String,
+}
+
+/// One line of a line chart: a name and its points.
+pub type Series = (String, Vec<(f64, f64)>);
+
+impl Report {
+    /// A report titled `title` in `dir` (created).
+    pub fn new(dir: &Path, title: &str) -> std::io::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        Ok(Self { dir: dir.to_path_buf(), markdown: format!("# {title}\n\n") })
+    }
+
+    /// The report's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Appends Markdown text (a paragraph, a table).
+    pub fn text(&mut self, markdown: &str) {
+        let _ = writeln!(self.markdown, "{markdown}\n");
+    }
+
+    /// A Markdown table from a header and rows.
+    pub fn table(&mut self, header: &[&str], rows: &[Vec<String>]) {
+        let mut t = format!("| {} |\n|{}\n", header.join(" | "), "---|".repeat(header.len()));
+        for row in rows {
+            let _ = writeln!(t, "| {} |", row.join(" | "));
+        }
+        self.text(&t);
+    }
+
+    /// A bar chart `file` (SVG) of one value per label, linked from the page.
+    pub fn bars(
+        &mut self,
+        file: &str,
+        title: &str,
+        unit: &str,
+        bars: &[(String, f64)],
+    ) -> Result<(), String> {
+        let path = self.dir.join(file);
+        let top = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(f64::MIN_POSITIVE) * 1.15;
+        {
+            let root = SVGBackend::new(&path, (760, 420)).into_drawing_area();
+            root.fill(&WHITE).map_err(err)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(title, ("sans-serif", 20))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(70)
+                .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..top)
+                .map_err(err)?;
+            let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .y_desc(unit)
+                .x_label_formatter(&|x| match x {
+                    SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                    _ => String::new(),
+                })
+                .draw()
+                .map_err(err)?;
+            chart
+                .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                    let x0 = SegmentValue::Exact(i);
+                    let x1 = SegmentValue::Exact(i + 1);
+                    let mut bar = Rectangle::new([(x0, 0.0), (x1, b.1)], Palette99::pick(i).filled());
+                    bar.set_margin(0, 0, 8, 8);
+                    bar
+                }))
+                .map_err(err)?;
+            root.present().map_err(err)?;
+        }
+        self.text(&format!("![{title}]({file})"));
+        Ok(())
+    }
+
+    /// A line chart `file` (SVG) of several series, linked from the page.
+    pub fn lines(
+        &mut self,
+        file: &str,
+        title: &str,
+        axes: (&str, &str),
+        series: &[Series],
+    ) -> Result<(), String> {
+        let path = self.dir.join(file);
+        let points = series.iter().flat_map(|s| s.1.iter());
+        let (x_max, y_max) = points.fold((0.0f64, 0.0f64), |(x, y), p| (x.max(p.0), y.max(p.1)));
+        {
+            let root = SVGBackend::new(&path, (760, 420)).into_drawing_area();
+            root.fill(&WHITE).map_err(err)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(title, ("sans-serif", 20))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(70)
+                .build_cartesian_2d(0.0..x_max.max(1.0), 0.0..(y_max * 1.1).max(f64::MIN_POSITIVE))
+                .map_err(err)?;
+            chart.configure_mesh().x_desc(axes.0).y_desc(axes.1).draw().map_err(err)?;
+            for (i, (name, points)) in series.iter().enumerate() {
+                let colour = Palette99::pick(i);
+                chart
+                    .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))
+                    .map_err(err)?
+                    .label(name.as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 18, y)], Palette99::pick(i).stroke_width(2))
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()
+                .map_err(err)?;
+            root.present().map_err(err)?;
+        }
+        self.text(&format!("![{title}]({file})"));
+        Ok(())
+    }
+
+    /// Writes `report.md` and returns its path.
+    pub fn finish(self) -> std::io::Result<PathBuf> {
+        let path = self.dir.join("report.md");
+        std::fs::write(&path, self.markdown)?;
+        Ok(path)
+    }
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    format!("chart: {e}")
+}
