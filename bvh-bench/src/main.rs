@@ -4,6 +4,8 @@ mod broadphase_runs;
 mod build_times;
 mod info;
 mod maintenance;
+mod paper002;
+mod paper004;
 mod poses;
 mod scene;
 
@@ -81,6 +83,32 @@ enum Command {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+    /// Paper 002's experiment: a 530-triangle teapot against models of 2,124 to 8,106 triangles,
+    /// per-detection times of several configurations beside the paper's table; writes a report.
+    Paper002 {
+        /// Where the report goes.
+        #[arg(long, default_value = "bvh-report/paper002")]
+        report: std::path::PathBuf,
+        /// One JSON line per measurement instead of the tables.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Paper 004's experiment: 40 objects of mixed shapes in random motion through the collision
+    /// pipeline, per-step times of several configurations beside the paper's; writes a report.
+    Paper004 {
+        /// Steps to run.
+        #[arg(long, default_value_t = 1000)]
+        steps: usize,
+        /// Seed of the room and the motion.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where the report goes.
+        #[arg(long, default_value = "bvh-report/paper004")]
+        report: std::path::PathBuf,
+        /// One JSON line per configuration instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// A scene of objects stepped through the collision pipeline (broadphase, root-volume test,
     /// exact query per pair) with random motion deterministic from the seed: one JSON line with
     /// the step times and counts.
@@ -157,6 +185,18 @@ fn main() -> std::process::ExitCode {
         Command::Run => maintenance::run(),
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
+        Command::Paper002 { report, json } => {
+            if let Err(e) = paper002::run(&report, json) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+        Command::Paper004 { steps, seed, report, json } => {
+            if let Err(e) = paper004::run(steps, seed, &report, json) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
         Command::Scene { generate, objects, strategy, preset, steps, moving, seed, pairs_out, threads } => {
             let Some(preset) = bvh_build::Preset::by_name(&preset) else {
                 eprintln!("error: unknown preset {preset}");

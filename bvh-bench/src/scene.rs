@@ -58,13 +58,31 @@ pub(crate) struct Args {
 const MAX_GENERATED_OBJECTS: usize = 2_000_000;
 
 /// A scene ready to step: objects, which of them move, and the box they move in.
-struct Setup {
+pub(crate) struct Setup {
     shapes: Vec<Arc<Hierarchy>>,
     poses: Vec<Isometry>,
     motions: Vec<Motion>,
     /// Half the largest side of each object (sets its step length).
     sizes: Vec<Real>,
     bounds: Aabb,
+}
+
+/// What a run measured.
+pub(crate) struct Run {
+    pub objects: usize,
+    pub dynamic: usize,
+    pub triangles: usize,
+    pub step_ms: Vec<f64>,
+    pub candidates_mean: f64,
+    pub colliding_mean: f64,
+    pub volume_tests_mean: f64,
+    pub triangle_tests_mean: f64,
+}
+
+impl Run {
+    pub(crate) fn step_ms_mean(&self) -> f64 {
+        self.step_ms.iter().sum::<f64>() / self.step_ms.len().max(1) as f64
+    }
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), String> {
@@ -79,38 +97,60 @@ pub(crate) fn run(args: &Args) -> Result<(), String> {
         .map_err(|e| format!("thread pool: {e}"))?;
     let start = Instant::now();
     let setup = match &args.source {
-        Source::Paper004 => room(args),
+        Source::Paper004 => room(&args.preset, args.moving, args.seed),
         Source::Boxes(layout, n) => boxes(args, *layout, *n)?,
         Source::File(path) => from_file(path, &args.preset)?,
     };
     let setup_ms = start.elapsed().as_secs_f64() * 1e3;
-    pool.install(|| simulate(args, strategy, setup, setup_ms, pool.current_num_threads()))
-}
-
-fn simulate(
-    args: &Args,
-    strategy: AnyStrategy,
-    mut setup: Setup,
-    setup_ms: f64,
-    threads: usize,
-) -> Result<(), String> {
-    let mut world = CollisionWorld::new(Broadphase::new(strategy));
-    for k in 0..setup.shapes.len() {
-        world
-            .insert(setup.shapes[k].clone(), setup.poses[k], setup.motions[k])
-            .map_err(|e| format!("object {}: {e}", k + 1))?;
-    }
     let mut out = match &args.pairs_out {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
         )),
         None => None,
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ 0x5ce7e);
-    let (mut step_ms, mut candidates, mut colliding) = (Vec::new(), 0usize, 0usize);
-    let mut volume_tests = 0u64;
-    let mut triangle_tests = 0u64;
-    for _ in 0..args.steps {
+    let threads = pool.current_num_threads();
+    let sink = out.as_mut().map(|o| o as &mut (dyn Write + Send));
+    let run = pool.install(|| simulate(setup, strategy, args.steps, args.seed, sink))?;
+    if let Some(mut out) = out {
+        out.flush().map_err(|e| e.to_string())?;
+    }
+    println!(
+        "{{\"objects\":{},\"dynamic\":{},\"triangles\":{},\"strategy\":\"{}\",\"preset\":\"{}\",\"threads\":{threads},\"steps\":{},\"setup_ms\":{setup_ms:.1},\"step_ms_mean\":{:.4},\"step_ms_median\":{:.4},\"candidate_pairs_mean\":{:.2},\"colliding_pairs_mean\":{:.2},\"volume_tests_mean\":{:.1},\"triangle_tests_mean\":{:.1}}}",
+        run.objects,
+        run.dynamic,
+        run.triangles,
+        args.strategy,
+        args.preset.name,
+        args.steps,
+        run.step_ms_mean(),
+        median(&run.step_ms),
+        run.candidates_mean,
+        run.colliding_mean,
+        run.volume_tests_mean,
+        run.triangle_tests_mean,
+    );
+    Ok(())
+}
+
+/// Steps the scene: moves every dynamic object a little, then runs the pipeline; with `pairs_out`
+/// writes each step's colliding pairs (`i-j`, sorted) on a line.
+pub(crate) fn simulate(
+    mut setup: Setup,
+    strategy: AnyStrategy,
+    steps: usize,
+    seed: u64,
+    mut pairs_out: Option<&mut (dyn Write + Send)>,
+) -> Result<Run, String> {
+    let mut world = CollisionWorld::new(Broadphase::new(strategy));
+    for k in 0..setup.shapes.len() {
+        world
+            .insert(setup.shapes[k].clone(), setup.poses[k], setup.motions[k])
+            .map_err(|e| format!("object {}: {e}", k + 1))?;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ce7e);
+    let mut step_ms = Vec::new();
+    let (mut candidates, mut colliding, mut volume_tests, mut triangle_tests) = (0usize, 0usize, 0u64, 0u64);
+    for _ in 0..steps {
         let next: Vec<(usize, Isometry)> = (0..setup.poses.len())
             .filter(|&k| setup.motions[k] == Motion::Dynamic)
             .map(|k| (k, wander(&setup.poses[k], setup.sizes[k], &setup.bounds, &mut rng)))
@@ -128,31 +168,22 @@ fn simulate(
         colliding += stats.colliding_pairs;
         volume_tests += stats.query.volume_tests;
         triangle_tests += stats.query.triangle_tests;
-        if let Some(out) = out.as_mut() {
+        if let Some(out) = pairs_out.as_mut() {
             let line: Vec<String> = collisions.iter().map(|c| format!("{}-{}", c.a, c.b)).collect();
             writeln!(out, "{}", line.join(" ")).map_err(|e| e.to_string())?;
         }
     }
-    if let Some(mut out) = out {
-        out.flush().map_err(|e| e.to_string())?;
-    }
-    let steps = args.steps.max(1) as f64;
-    let mean = step_ms.iter().sum::<f64>() / steps;
-    let triangles: usize = setup.shapes.iter().map(|s| s.mesh().triangle_count()).sum();
-    let dynamic = setup.motions.iter().filter(|&&m| m == Motion::Dynamic).count();
-    println!(
-        "{{\"objects\":{},\"dynamic\":{dynamic},\"triangles\":{triangles},\"strategy\":\"{}\",\"preset\":\"{}\",\"threads\":{threads},\"steps\":{},\"setup_ms\":{setup_ms:.1},\"step_ms_mean\":{mean:.4},\"step_ms_median\":{:.4},\"candidate_pairs_mean\":{:.2},\"colliding_pairs_mean\":{:.2},\"volume_tests_mean\":{:.1},\"triangle_tests_mean\":{:.1}}}",
-        setup.shapes.len(),
-        args.strategy,
-        args.preset.name,
-        args.steps,
-        median(&step_ms),
-        candidates as f64 / steps,
-        colliding as f64 / steps,
-        volume_tests as f64 / steps,
-        triangle_tests as f64 / steps,
-    );
-    Ok(())
+    let n = steps.max(1) as f64;
+    Ok(Run {
+        objects: setup.shapes.len(),
+        dynamic: setup.motions.iter().filter(|&&m| m == Motion::Dynamic).count(),
+        triangles: setup.shapes.iter().map(|s| s.mesh().triangle_count()).sum(),
+        step_ms,
+        candidates_mean: candidates as f64 / n,
+        colliding_mean: colliding as f64 / n,
+        volume_tests_mean: volume_tests as f64 / n,
+        triangle_tests_mean: triangle_tests as f64 / n,
+    })
 }
 
 /// A small random step: up to 5 % of the object's size along each axis and up to 0.05 rad about
@@ -179,13 +210,14 @@ fn motions(n: usize, fraction: f64, seed: u64) -> Vec<Motion> {
     motions
 }
 
-fn room(args: &Args) -> Setup {
-    let objects = object_room(args.seed);
+/// Paper 004's room, every object built with `preset`, a fraction of them moving.
+pub(crate) fn room(preset: &Preset, moving: f64, seed: u64) -> Setup {
+    let objects = object_room(seed);
     let sizes = objects.iter().map(|o| o.mesh.aabb().half_extents().max()).collect();
     let poses = objects.iter().map(|o| o.pose).collect();
-    let shapes = objects.into_iter().map(|o| Arc::new(Hierarchy::build(o.mesh, &args.preset))).collect();
+    let shapes = objects.into_iter().map(|o| Arc::new(Hierarchy::build(o.mesh, preset))).collect();
     let bounds = Aabb::new(Point::origin(), Point::from(Vector::from(ROOM)));
-    let motions = motions(40, args.moving, args.seed);
+    let motions = motions(40, moving, seed);
     Setup { shapes, poses, motions, sizes, bounds }
 }
 

@@ -3,11 +3,13 @@
 //! the two maintenance scenes of paper 000 and paper 004's room of moving objects, deterministic
 //! from a seed.
 
+mod paper002;
 mod parts;
 mod random;
 mod room;
 mod scenes;
 
+pub use paper002::{PAPER002_MODEL_TRIANGLES, bumpy_model, teapot};
 pub use parts::{MeshBuilder, bracket, capped_cylinder, flange, panel_with_holes, ribbon, torus, tube};
 pub use room::{ROOM, RoomObject, object_room};
 pub use scenes::{MaintenanceScene, accumulator_bay, ptu_bay};

@@ -86,7 +86,8 @@ fn ptu() -> MeshBuilder {
 }
 
 /// Tops the builder up to exactly `target` triangles with a strap along its bottom.
-fn exactly(mut b: MeshBuilder, target: usize) -> TriMesh {
+/// The builder's mesh padded with a thin ribbon to exactly `target` triangles.
+pub(super) fn exactly(mut b: MeshBuilder, target: usize) -> TriMesh {
     let missing = target.saturating_sub(b.triangle_count()) as u32;
     b.add(&ribbon(missing, 0.1, 0.01), &Isometry::translation(-0.05, -0.005, -0.01));
     b.finish()
