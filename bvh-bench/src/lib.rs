@@ -3,6 +3,7 @@
 
 pub mod boxes;
 pub mod broadphase_peers;
+pub mod export;
 pub mod parry_bridge;
 pub mod report;
 

@@ -182,7 +182,12 @@ enum Command {
 
 fn main() -> std::process::ExitCode {
     match Cli::parse().command.unwrap_or(Command::Run) {
-        Command::Run => maintenance::run(),
+        Command::Run => {
+            if let Err(e) = maintenance::run() {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
         Command::Paper002 { report, json } => {

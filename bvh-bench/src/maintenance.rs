@@ -2,13 +2,17 @@
 //! out of its bay along a path that wobbles towards the pipes beside it; every frame reports
 //! whether and where it touches, and its clearance, with parry3d timed on the same frames.
 
+use bvh_bench::export::write_contact_ply;
 use bvh_bench::parry_bridge;
+use bvh_bench::report::Report;
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};
 use bvh_query::{
     NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, TreePairVisitor, visit_tree_pair,
 };
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
 use std::time::Instant;
 
 /// Frames per extraction.
@@ -20,16 +24,42 @@ const CLEARANCE: f32 = 0.01;
 const PAPER_TABLE_3: [(&str, [f64; 4]); 2] =
     [("remove accumulator", [7.73, 6.82, 6.51, 6.39]), ("remove PTU", [35.54, 30.49, 25.57, 23.12])];
 
-pub(crate) fn run() {
-    for (scene, paper) in [accumulator_bay(1), ptu_bay(1)].iter().zip(PAPER_TABLE_3) {
-        extract(scene);
-        configurations(scene, paper.1);
+/// Where the run's report goes.
+const REPORT_DIR: &str = "bvh-report/run";
+
+pub(crate) fn run() -> Result<(), String> {
+    let mut report = Report::new(Path::new(REPORT_DIR), "Virtual maintenance: paper 000's two extractions")
+        .map_err(|e| e.to_string())?;
+    for (k, (scene, paper)) in [accumulator_bay(1), ptu_bay(1)].iter().zip(PAPER_TABLE_3).enumerate() {
+        let extraction = extract(scene);
+        let rows = configurations(scene, paper.1);
+        extraction.report(&mut report, scene, k)?;
+        report_configurations(&mut report, &rows, k)?;
     }
+    let path = report.finish().map_err(|e| e.to_string())?;
+    println!(
+        "
+report, charts and the contact frames: {}",
+        path.display()
+    );
+    Ok(())
+}
+
+/// One configuration's measurements on a path.
+struct ConfigurationRow {
+    name: String,
+    build_ms: f64,
+    us_per_frame: f64,
+    touching: usize,
+    paper_ms: Option<f64>,
+    paper_ratio: Option<f64>,
+    ratio_to_co: f64,
 }
 
 /// Every configuration on the same extraction path: build time and mean time per frame (first
-/// contact, no cache), beside paper 000's table 3 and both sets of ratios to CO.
-fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) {
+/// contact; no cache, then CO again with its cache), beside paper 000's table 3 and both sets of
+/// ratios to CO.
+fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) -> Vec<ConfigurationRow> {
     println!(
         "\nconfigurations, {} (ours: µs per frame; paper 000: ms per detection on 2018 hardware)",
         scene.name
@@ -40,36 +70,94 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) {
     );
     let poses = path(scene);
     let identity = Isometry::identity();
+    let progress = ProgressBar::new(Preset::ALL.len() as u64 + 1).with_style(
+        ProgressStyle::with_template("{msg:>12} {wide_bar} {pos}/{len}").expect("a valid template"),
+    );
     let mut rows = Vec::new();
-    for preset in Preset::ALL {
+    let configurations = Preset::ALL.iter().map(|p| (p.name.to_string(), *p, false)).chain([(
+        "co + cache".to_string(),
+        Preset::co(),
+        true,
+    )]);
+    for (name, preset, cached) in configurations {
+        progress.set_message(name.clone());
         let start = Instant::now();
         let (bay, part) =
             (Hierarchy::build(scene.bay.clone(), &preset), Hierarchy::build(scene.part.clone(), &preset));
         let build_ms = start.elapsed().as_secs_f64() * 1e3;
         let start = Instant::now();
-        let touching = visit_tree_pair(&bay, &part, TouchingFrames { poses: &poses, identity: &identity });
+        let touching =
+            visit_tree_pair(&bay, &part, TouchingFrames { poses: &poses, identity: &identity, cached });
         let us = start.elapsed().as_secs_f64() * 1e6 / poses.len() as f64;
-        rows.push((preset.name, build_ms, us, touching));
+        rows.push((name, build_ms, us, touching));
+        progress.inc(1);
     }
+    progress.finish_and_clear();
     let co = rows.iter().find(|r| r.0 == "co").map_or(1.0, |r| r.2);
     let paper_of =
         |name: &str| ["rapid", "sao", "ao", "co"].iter().position(|&n| n == name).map(|i| paper[i]);
-    for (name, build_ms, us, touching) in &rows {
-        let (paper_ms, paper_ratio) = match paper_of(name) {
-            Some(ms) => (format!("{ms:.2}"), format!("{:.2}", ms / paper[3])),
-            None => ("-".into(), "-".into()),
-        };
+    let rows: Vec<ConfigurationRow> = rows
+        .into_iter()
+        .map(|(name, build_ms, us_per_frame, touching)| ConfigurationRow {
+            paper_ms: paper_of(&name),
+            paper_ratio: paper_of(&name).map(|ms| ms / paper[3]),
+            ratio_to_co: us_per_frame / co,
+            name,
+            build_ms,
+            us_per_frame,
+            touching,
+        })
+        .collect();
+    let or_dash = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
+    for r in &rows {
         println!(
-            "{name:<12} {build_ms:>10.0} {us:>12.1} {:>12.2} {paper_ms:>10} {paper_ratio:>12}   ({touching} frames touching)",
-            us / co
+            "{:<12} {:>10.0} {:>12.1} {:>12.2} {:>10} {:>12}   ({} frames touching)",
+            r.name,
+            r.build_ms,
+            r.us_per_frame,
+            r.ratio_to_co,
+            or_dash(r.paper_ms),
+            or_dash(r.paper_ratio),
+            r.touching
         );
     }
+    rows
+}
+
+fn report_configurations(report: &mut Report, rows: &[ConfigurationRow], scene: usize) -> Result<(), String> {
+    let or_dash = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.name.clone(),
+                format!("{:.0}", r.build_ms),
+                format!("{:.1}", r.us_per_frame),
+                format!("{:.2}", r.ratio_to_co),
+                or_dash(r.paper_ms),
+                or_dash(r.paper_ratio),
+            ]
+        })
+        .collect();
+    report.table(
+        &["configuration", "build ms", "µs per frame", "ratio to CO", "paper 000 ms", "paper ratio to CO"],
+        &table,
+    );
+    let bars: Vec<(String, f64)> = rows.iter().map(|r| (r.name.clone(), r.us_per_frame)).collect();
+    report.bars(
+        &format!("configurations_{scene}.svg"),
+        "first contact per frame, by configuration",
+        "µs",
+        &bars,
+    )
 }
 
 /// Frames touching along the path, for any pair of node volumes.
 struct TouchingFrames<'a> {
     poses: &'a [Isometry],
     identity: &'a Isometry,
+    /// Carry a pair cache from frame to frame.
+    cached: bool,
 }
 
 impl TreePairVisitor for TouchingFrames<'_> {
@@ -81,8 +169,13 @@ impl TreePairVisitor for TouchingFrames<'_> {
         VB: NodeVolume,
     {
         let options = QueryOptions::default();
+        let mut cache = PairCache::new();
+        let mut cache = self.cached.then_some(&mut cache);
         let query = |pose| Query::new(Posed::new(a, self.identity), Posed::new(b, pose), options);
-        self.poses.iter().filter(|pose| query(pose).intersects(None, &mut ()).is_some()).count()
+        self.poses
+            .iter()
+            .filter(|pose| query(pose).intersects(cache.as_deref_mut(), &mut ()).is_some())
+            .count()
     }
 }
 
@@ -100,7 +193,47 @@ fn path(scene: &MaintenanceScene) -> Vec<Isometry> {
         .collect()
 }
 
-fn extract(scene: &MaintenanceScene) {
+/// What one extraction measured, for the report.
+struct Extraction {
+    ours_us: Vec<f64>,
+    parry_us: Vec<f64>,
+    /// The frame with the most intersecting triangle pairs: its pose and the pairs.
+    most: (usize, Isometry, Vec<(u32, u32)>),
+}
+
+impl Extraction {
+    fn report(&self, report: &mut Report, scene: &MaintenanceScene, k: usize) -> Result<(), String> {
+        let (frame, pose, pairs) = &self.most;
+        let ply = format!("contact_frame_{k}.ply");
+        let faces = write_contact_ply(&report.dir().join(&ply), &scene.bay, &scene.part, pose, pairs, 0.05)
+            .map_err(|e| e.to_string())?;
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        report.text(&format!(
+            "## {}
+
+Bay of {} triangles, part of {} triangles, {FRAMES} frames. First contact with the cache:              {:.1} µs per frame; parry3d's `intersection_test`: {:.1} µs. The frame with the most contacts              (frame {frame}, {} triangle pairs) is in [{ply}]({ply}) ({faces} faces: the part and the bay within              5 cm of it; touching triangles red).",
+            scene.name,
+            scene.bay.triangle_count(),
+            scene.part.triangle_count(),
+            mean(&self.ours_us),
+            mean(&self.parry_us),
+            pairs.len()
+        ));
+        let per_frame = |v: &[f64]| v.iter().enumerate().map(|(i, t)| (i as f64, *t)).collect();
+        let series = vec![
+            ("ours (CO + cache)".to_string(), per_frame(&self.ours_us)),
+            ("parry3d".to_string(), per_frame(&self.parry_us)),
+        ];
+        report.lines(
+            &format!("frames_{k}.svg"),
+            "first contact, time per frame along the path",
+            ("frame", "µs"),
+            &series,
+        )
+    }
+}
+
+fn extract(scene: &MaintenanceScene) -> Extraction {
     println!(
         "\n{}: bay of {} triangles, part of {} triangles, {FRAMES} frames",
         scene.name,
@@ -122,11 +255,15 @@ fn extract(scene: &MaintenanceScene) {
         "frame", "touching", "tri pairs", "clearance", "first contact (world, m)"
     );
     let mut last_touching = None;
+    let (mut ours_frames, mut parry_frames) = (Vec::new(), Vec::new());
+    let mut most = (0, Isometry::identity(), Vec::new());
     for (k, pose) in path(scene).iter().enumerate() {
         let query = Query::new(Posed::new(&bay, &identity), Posed::new(&part, pose), QueryOptions::default());
         let t0 = Instant::now();
         let touching = query.intersects(Some(&mut cache), &mut stats).is_some();
-        ours_us += t0.elapsed().as_secs_f64() * 1e6;
+        let ours = t0.elapsed().as_secs_f64() * 1e6;
+        ours_us += ours;
+        ours_frames.push(ours);
         let t0 = Instant::now();
         let parry_pose = parry_bridge::pose(pose);
         let parry_touching = parry3d::query::intersection_test(
@@ -136,7 +273,15 @@ fn extract(scene: &MaintenanceScene) {
             &parry_part,
         )
         .is_ok_and(|r| r.intersecting);
-        parry_us += t0.elapsed().as_secs_f64() * 1e6;
+        let parry = t0.elapsed().as_secs_f64() * 1e6;
+        parry_us += parry;
+        parry_frames.push(parry);
+        if touching {
+            let pairs = query.intersecting_pairs(&mut ());
+            if pairs.len() > most.2.len() {
+                most = (k, *pose, pairs.iter().map(|p| (p.a, p.b)).collect());
+            }
+        }
         agreements += (touching == parry_touching) as usize;
         touching_frames += touching as usize;
         if k % 40 == 0 || last_touching != Some(touching) || k == FRAMES - 1 {
@@ -170,6 +315,7 @@ fn extract(scene: &MaintenanceScene) {
             / (stats.prejudge_overlap + stats.prejudge_disjoint + stats.prejudge_undecided).max(1) as f64,
         stats.triangle_tests as f64 / n
     );
+    Extraction { ours_us: ours_frames, parry_us: parry_frames, most }
 }
 
 fn midpoint(i: &TriangleIntersection) -> Point {

@@ -22,3 +22,37 @@ fn a_report_writes_its_page_and_charts() {
     }
     assert!(std::fs::read_to_string(dir.join("bars.svg")).unwrap().contains("rapid"), "bar labels are drawn");
 }
+
+#[test]
+fn contact_frames_export_as_coloured_ply() {
+    use bvh_core::{Isometry, Point, TriMesh, Vector};
+    let scene = TriMesh::cuboid(Point::origin(), Vector::new(1.0, 1.0, 1.0));
+    let far = TriMesh::cuboid(Point::new(50.0, 0.0, 0.0), Vector::new(1.0, 1.0, 1.0));
+    let scene = bvh_build::generate::MeshBuilder::new()
+        .add(&scene, &Isometry::identity())
+        .add(&far, &Isometry::identity())
+        .clone()
+        .finish();
+    let part = TriMesh::uv_sphere(Point::origin(), 0.5, 4, 8);
+    let path = std::env::temp_dir().join(format!("bvh-export-test-{}.ply", std::process::id()));
+    let pose = Isometry::translation(1.0, 0.0, 0.0);
+    // The near cube's +x face touches the part; only it lies within 0.1 of the part's box.
+    let face: Vec<u32> = scene
+        .triangles()
+        .enumerate()
+        .filter(|(_, t)| [t.a, t.b, t.c].iter().all(|p| p.x == 1.0))
+        .map(|(i, _)| i as u32)
+        .collect();
+    assert_eq!(face.len(), 2);
+    let touching = [(face[0], 0), (face[1], 1)];
+    let faces = bvh_bench::export::write_contact_ply(&path, &scene, &part, &pose, &touching, 0.1).unwrap();
+    assert_eq!(faces, 2 + part.triangle_count());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("ply\nformat ascii 1.0\n"));
+    assert!(text.contains(&format!("element face {faces}")));
+    assert_eq!(
+        text.lines().filter(|l| l.ends_with(" 230 40 30")).count(),
+        4,
+        "two scene and two part triangles in red"
+    );
+}
