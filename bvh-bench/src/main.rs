@@ -2,6 +2,7 @@
 
 mod broadphase_runs;
 mod build_times;
+mod export_frame;
 mod info;
 mod maintenance;
 mod paper002;
@@ -172,6 +173,25 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         octree_leaf: usize,
     },
+    /// One pose of a part against a scene as a PLY file for any mesh viewer: the part and the
+    /// scene around it in world coordinates, the intersecting triangles in red.
+    Export {
+        /// The static scene (OBJ, STL or OpenFlight).
+        #[arg(long)]
+        scene: std::path::PathBuf,
+        /// The part.
+        #[arg(long)]
+        part: std::path::PathBuf,
+        /// The part's pose: 12 numbers, the row-major 3x4 [R|t], in quotes.
+        #[arg(long)]
+        pose: String,
+        /// Scene triangles farther than this from the part's box are left out.
+        #[arg(long, default_value_t = 0.05)]
+        margin: f32,
+        /// The PLY file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Each part of a mesh file (OBJ, STL or OpenFlight) with its triangle and vertex counts
     /// and bounds; exits with status 1 and the reader's message when the file is bad.
     Info {
@@ -190,6 +210,12 @@ fn main() -> std::process::ExitCode {
         }
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file } => return info::run(&file),
+        Command::Export { scene, part, pose, margin, out } => {
+            if let Err(e) = export_frame::run(&scene, &part, &pose, margin, &out) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
         Command::Paper002 { report, json } => {
             if let Err(e) = paper002::run(&report, json) {
                 eprintln!("error: {e}");
