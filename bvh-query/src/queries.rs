@@ -251,13 +251,21 @@ where
             if in_a.is_empty() {
                 return None;
             }
-            Some(Region { in_a, a_in_b: self.b_in_a.inverse() })
+            Some(Region { in_a })
         } else {
             None
         };
         let sweep = motion.map(|m| self.b_in_a.rotation.tr_mul(&m));
-        let descent =
-            Descent { a, b, b_in_a: self.b_in_a, margin, prejudge: self.options.prejudge, region, sweep };
+        let descent = Descent {
+            a,
+            b,
+            b_in_a: self.b_in_a,
+            a_in_b: self.b_in_a.inverse(),
+            margin,
+            prejudge: self.options.prejudge,
+            region,
+            sweep,
+        };
         let mut moved: Vec<(Triangle, Aabb)> = Vec::new();
         let mut hit = None;
         let _ = descent.run(stats, |ra, rb, stats| {
