@@ -1,0 +1,42 @@
+//! The slowest poses of a pose file for the CO preset, with their work: where a mean goes.
+//! `cargo run --release -p bvh-bench --example pose_tail -- SCENE PART POSES`
+use bvh_build::{Bvh, BuildConfig};
+use bvh_core::{Isometry, Matrix, Obb, Rotation, Vector};
+use bvh_query::{Posed, Query, QueryOptions, QueryStats};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let load = |p: &str| bvh_io::load(p).expect("readable").merged().expect("a mesh");
+    let (scene, part) = (load(&args[1]), load(&args[2]));
+    let poses: Vec<Isometry> = std::fs::read_to_string(&args[3])
+        .expect("pose file")
+        .lines()
+        .map(|l| {
+            let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().expect("number")).collect();
+            let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
+            Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), Rotation::from_matrix(&r))
+        })
+        .collect();
+    let a: Bvh<Obb> = Bvh::build(scene, &BuildConfig::co());
+    let b: Bvh<Obb> = Bvh::build(part, &BuildConfig::co());
+    let id = Isometry::identity();
+    let mut rows = Vec::new();
+    for (k, pose) in poses.iter().enumerate() {
+        let q = Query::new(Posed::new(&a, &id), Posed::new(&b, pose), QueryOptions::default());
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let start = std::time::Instant::now();
+            std::hint::black_box(q.intersects(None, &mut ()));
+            best = best.min(start.elapsed().as_secs_f64() * 1e6);
+        }
+        let mut stats = QueryStats::default();
+        let hit = q.intersects(None, &mut stats).is_some();
+        rows.push((best, k, hit, stats));
+    }
+    let total: f64 = rows.iter().map(|r| r.0).sum();
+    rows.sort_by(|x, y| y.0.total_cmp(&x.0));
+    println!("mean {:.2} µs; slowest 10 % hold {:.0} % of the time", total / rows.len() as f64, 100.0 * rows[..rows.len() / 10].iter().map(|r| r.0).sum::<f64>() / total);
+    for (t, k, hit, s) in rows.iter().take(12) {
+        println!("pose {k:>4} {t:>8.1} µs hit={hit} vol={} tri={} Y/N/U {}/{}/{}", s.volume_tests, s.triangle_tests, s.prejudge_overlap, s.prejudge_disjoint, s.prejudge_undecided);
+    }
+}
