@@ -1,6 +1,6 @@
 //! The slowest poses of a pose file for the CO preset, with their work: where a mean goes.
 //! `cargo run --release -p bvh-bench --example pose_tail -- SCENE PART POSES`
-use bvh_build::{Bvh, BuildConfig};
+use bvh_build::{BuildConfig, Bvh};
 use bvh_core::{Isometry, Matrix, Obb, Rotation, Vector};
 use bvh_query::{Posed, Query, QueryOptions, QueryStats};
 
@@ -35,8 +35,15 @@ fn main() {
     }
     let total: f64 = rows.iter().map(|r| r.0).sum();
     rows.sort_by(|x, y| y.0.total_cmp(&x.0));
-    println!("mean {:.2} µs; slowest 10 % hold {:.0} % of the time", total / rows.len() as f64, 100.0 * rows[..rows.len() / 10].iter().map(|r| r.0).sum::<f64>() / total);
+    println!(
+        "mean {:.2} µs; slowest 10 % hold {:.0} % of the time",
+        total / rows.len() as f64,
+        100.0 * rows[..rows.len() / 10].iter().map(|r| r.0).sum::<f64>() / total
+    );
     for (t, k, hit, s) in rows.iter().take(12) {
-        println!("pose {k:>4} {t:>8.1} µs hit={hit} vol={} tri={} Y/N/U {}/{}/{}", s.volume_tests, s.triangle_tests, s.prejudge_overlap, s.prejudge_disjoint, s.prejudge_undecided);
+        println!(
+            "pose {k:>4} {t:>8.1} µs hit={hit} vol={} tri={} Y/N/U {}/{}/{}",
+            s.volume_tests, s.triangle_tests, s.prejudge_overlap, s.prejudge_disjoint, s.prejudge_undecided
+        );
     }
 }

@@ -18,6 +18,8 @@ pub(crate) struct Args {
     /// The grid and octree settings.
     pub grid: UniformGrid,
     pub octree: Octree,
+    /// One JSON line per back-end instead of the table.
+    pub json: bool,
 }
 
 struct Outcome {
@@ -30,10 +32,12 @@ struct Outcome {
 }
 
 pub(crate) fn run(args: &Args) {
-    println!(
-        "| boxes | moving | back-end | build ms | step median ms | step mean ms | pairs | same pairs as the first | parry refit / this |"
-    );
-    println!("|---:|---:|---|---:|---:|---:|---:|---|---:|");
+    if !args.json {
+        println!(
+            "| boxes | moving | back-end | build ms | step median ms | step mean ms | pairs | same pairs as the first | parry refit / this |"
+        );
+        println!("|---:|---:|---|---:|---:|---:|---:|---|---:|");
+    }
     for &n in &args.sizes {
         for &fraction in &args.fractions {
             let mut backends: Vec<(&'static str, Box<dyn BoxBroadphase>)> = Vec::new();
@@ -48,7 +52,7 @@ pub(crate) fn run(args: &Args) {
                 .into_iter()
                 .map(|(name, backend)| measure(name, backend, args, n, fraction))
                 .collect();
-            report(&outcomes, args.layout, n, fraction);
+            report(&outcomes, args.layout, n, fraction, args.json);
         }
     }
 }
@@ -100,7 +104,7 @@ pub(crate) fn median(values: &[f64]) -> f64 {
     if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
 }
 
-fn report(outcomes: &[Outcome], layout: Layout, n: usize, fraction: f64) {
+fn report(outcomes: &[Outcome], layout: Layout, n: usize, fraction: f64, json: bool) {
     let reference = &outcomes[0];
     let parry = outcomes.iter().find(|o| o.name == "parry_refit").map(|o| median(&o.step_ms));
     for o in outcomes {
@@ -108,6 +112,13 @@ fn report(outcomes: &[Outcome], layout: Layout, n: usize, fraction: f64) {
         let mean = o.step_ms.iter().sum::<f64>() / o.step_ms.len().max(1) as f64;
         let agrees = o.hashes == reference.hashes;
         let ratio = parry.map_or(f64::NAN, |p| p / med);
+        if json {
+            println!(
+                "{{\"layout\":\"{layout:?}\",\"objects\":{n},\"moving\":{fraction},\"backend\":\"{}\",\"build_ms\":{:.3},\"step_ms_median\":{med:.5},\"step_ms_mean\":{mean:.5},\"pairs_mean\":{},\"agrees\":{agrees}}}",
+                o.name, o.build_ms, o.pairs
+            );
+            continue;
+        }
         println!(
             "| {n} | {:.0}% | {} | {:.2} | {med:.4} | {mean:.4} | {} | {} | {ratio:.2} |",
             fraction * 100.0,
@@ -115,10 +126,6 @@ fn report(outcomes: &[Outcome], layout: Layout, n: usize, fraction: f64) {
             o.build_ms,
             o.pairs,
             if agrees { "yes" } else { "**NO**" }
-        );
-        eprintln!(
-            "{{\"layout\":\"{layout:?}\",\"objects\":{n},\"moving\":{fraction},\"backend\":\"{}\",\"build_ms\":{:.3},\"step_ms_median\":{med:.5},\"step_ms_mean\":{mean:.5},\"pairs_mean\":{},\"agrees\":{agrees}}}",
-            o.name, o.build_ms, o.pairs
         );
     }
 }

@@ -29,7 +29,11 @@ enum Command {
     /// (149,941 and 497,805 triangles); each part is pulled out along a grazing path and every
     /// frame reports whether and where it touches and its clearance, with parry3d timed on the
     /// same frames.
-    Run,
+    Run {
+        /// One JSON line per extraction and per configuration instead of the tables.
+        #[arg(long)]
+        json: bool,
+    },
     /// Build time of every preset on paper 000's generated meshes against parry3d's
     /// `TriMesh::new`, and hull-sampled against full-PCA OBB fitting.
     Build {
@@ -172,6 +176,9 @@ enum Command {
         /// Octree F_max (most boxes per leaf unless a split makes no progress).
         #[arg(long, default_value_t = 8)]
         octree_leaf: usize,
+        /// One JSON line per back-end instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// One pose of a part against a scene as a PLY file for any mesh viewer: the part and the
     /// scene around it in world coordinates, the intersecting triangles in red.
@@ -201,9 +208,9 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    match Cli::parse().command.unwrap_or(Command::Run) {
-        Command::Run => {
-            if let Err(e) = maintenance::run() {
+    match Cli::parse().command.unwrap_or(Command::Run { json: false }) {
+        Command::Run { json } => {
+            if let Err(e) = maintenance::run(json) {
                 eprintln!("error: {e}");
                 return std::process::ExitCode::FAILURE;
             }
@@ -254,6 +261,7 @@ fn main() -> std::process::ExitCode {
             grid_cell,
             octree_cell,
             octree_leaf,
+            json,
         } => {
             let layout = if clustered { Layout::Clustered } else { Layout::Uniform };
             let grid = UniformGrid::new(CellSide::MeanExtents(grid_cell));
@@ -267,6 +275,7 @@ fn main() -> std::process::ExitCode {
                 brute_max,
                 grid,
                 octree,
+                json,
             };
             broadphase_runs::run(&args);
         }

@@ -24,20 +24,47 @@ const CLEARANCE: f32 = 0.01;
 const PAPER_TABLE_3: [(&str, [f64; 4]); 2] =
     [("remove accumulator", [7.73, 6.82, 6.51, 6.39]), ("remove PTU", [35.54, 30.49, 25.57, 23.12])];
 
+/// Prints unless the run was asked for JSON.
+macro_rules! say {
+    ($json:expr, $($arg:tt)*) => {
+        if !$json {
+            println!($($arg)*);
+        }
+    };
+}
+
 /// Where the run's report goes.
 const REPORT_DIR: &str = "bvh-report/run";
 
-pub(crate) fn run() -> Result<(), String> {
+/// The job; with `json`, one JSON line per extraction and per configuration instead of tables.
+pub(crate) fn run(json: bool) -> Result<(), String> {
     let mut report = Report::new(Path::new(REPORT_DIR), "Virtual maintenance: paper 000's two extractions")
         .map_err(|e| e.to_string())?;
     for (k, (scene, paper)) in [accumulator_bay(1), ptu_bay(1)].iter().zip(PAPER_TABLE_3).enumerate() {
-        let extraction = extract(scene);
-        let rows = configurations(scene, paper.1);
+        let extraction = extract(scene, json);
+        let rows = configurations(scene, paper.1, json);
+        if json {
+            extraction.print_json(scene);
+            for r in &rows {
+                let or_null = |v: Option<f64>| v.map_or("null".to_string(), |v| format!("{v:.3}"));
+                println!(
+                    "{{\"task\":\"{}\",\"configuration\":\"{}\",\"build_ms\":{:.1},\"us_per_frame\":{:.2},\"ratio_to_co\":{:.3},\"touching_frames\":{},\"paper_ms\":{},\"paper_ratio_to_co\":{}}}",
+                    scene.name,
+                    r.name,
+                    r.build_ms,
+                    r.us_per_frame,
+                    r.ratio_to_co,
+                    r.touching,
+                    or_null(r.paper_ms),
+                    or_null(r.paper_ratio)
+                );
+            }
+        }
         extraction.report(&mut report, scene, k)?;
         report_configurations(&mut report, &rows, k)?;
     }
     let path = report.finish().map_err(|e| e.to_string())?;
-    println!(
+    eprintln!(
         "
 report, charts and the contact frames: {}",
         path.display()
@@ -59,14 +86,21 @@ struct ConfigurationRow {
 /// Every configuration on the same extraction path: build time and mean time per frame (first
 /// contact; no cache, then CO again with its cache), beside paper 000's table 3 and both sets of
 /// ratios to CO.
-fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) -> Vec<ConfigurationRow> {
-    println!(
+fn configurations(scene: &MaintenanceScene, paper: [f64; 4], json: bool) -> Vec<ConfigurationRow> {
+    say!(
+        json,
         "\nconfigurations, {} (ours: µs per frame; paper 000: ms per detection on 2018 hardware)",
         scene.name
     );
-    println!(
+    say!(
+        json,
         "{:<12} {:>10} {:>12} {:>12} {:>10} {:>12}",
-        "preset", "build ms", "µs/frame", "ratio to CO", "paper ms", "paper ratio"
+        "preset",
+        "build ms",
+        "µs/frame",
+        "ratio to CO",
+        "paper ms",
+        "paper ratio"
     );
     let poses = path(scene);
     let identity = Isometry::identity();
@@ -110,7 +144,8 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4]) -> Vec<Configuratio
         .collect();
     let or_dash = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
     for r in &rows {
-        println!(
+        say!(
+            json,
             "{:<12} {:>10.0} {:>12.1} {:>12.2} {:>10} {:>12}   ({} frames touching)",
             r.name,
             r.build_ms,
@@ -199,9 +234,32 @@ struct Extraction {
     parry_us: Vec<f64>,
     /// The frame with the most intersecting triangle pairs: its pose and the pairs.
     most: (usize, Isometry, Vec<(u32, u32)>),
+    touching_frames: usize,
+    /// Frames where parry3d gives the same answer.
+    agreements: usize,
+    stats: QueryStats,
 }
 
 impl Extraction {
+    fn print_json(&self, scene: &MaintenanceScene) {
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        let n = FRAMES as f64;
+        println!(
+            "{{\"task\":\"{}\",\"bay_triangles\":{},\"part_triangles\":{},\"frames\":{FRAMES},\"touching_frames\":{},\"us_per_frame\":{:.2},\"parry_us_per_frame\":{:.2},\"parry_agrees\":{},\"volume_tests_per_frame\":{:.1},\"triangle_tests_per_frame\":{:.1},\"most_contacts_frame\":{},\"most_contacts\":{}}}",
+            scene.name,
+            scene.bay.triangle_count(),
+            scene.part.triangle_count(),
+            self.touching_frames,
+            mean(&self.ours_us),
+            mean(&self.parry_us),
+            self.agreements,
+            self.stats.volume_tests as f64 / n,
+            self.stats.triangle_tests as f64 / n,
+            self.most.0,
+            self.most.2.len()
+        );
+    }
+
     fn report(&self, report: &mut Report, scene: &MaintenanceScene, k: usize) -> Result<(), String> {
         let (frame, pose, pairs) = &self.most;
         let ply = format!("contact_frame_{k}.ply");
@@ -233,8 +291,9 @@ Bay of {} triangles, part of {} triangles, {FRAMES} frames. First contact with t
     }
 }
 
-fn extract(scene: &MaintenanceScene) -> Extraction {
-    println!(
+fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
+    say!(
+        json,
         "\n{}: bay of {} triangles, part of {} triangles, {FRAMES} frames",
         scene.name,
         scene.bay.triangle_count(),
@@ -243,16 +302,21 @@ fn extract(scene: &MaintenanceScene) -> Extraction {
     let start = Instant::now();
     let bay: Bvh<Obb> = Bvh::build(scene.bay.clone(), &BuildConfig::co());
     let part: Bvh<Obb> = Bvh::build(scene.part.clone(), &BuildConfig::co());
-    println!("built CO hierarchies in {:.0} ms", start.elapsed().as_secs_f64() * 1e3);
+    say!(json, "built CO hierarchies in {:.0} ms", start.elapsed().as_secs_f64() * 1e3);
     let parry_bay = parry_mesh(&scene.bay);
     let parry_part = parry_mesh(&scene.part);
     let identity = Isometry::identity();
     let mut cache = PairCache::new();
     let (mut ours_us, mut parry_us, mut touching_frames, mut agreements) = (0.0, 0.0, 0, 0);
     let mut stats = QueryStats::default();
-    println!(
+    say!(
+        json,
         "{:>5} {:>8} {:>10} {:>14} {:>26}",
-        "frame", "touching", "tri pairs", "clearance", "first contact (world, m)"
+        "frame",
+        "touching",
+        "tri pairs",
+        "clearance",
+        "first contact (world, m)"
     );
     let mut last_touching = None;
     let (mut ours_frames, mut parry_frames) = (Vec::new(), Vec::new());
@@ -297,25 +361,27 @@ fn extract(scene: &MaintenanceScene) -> Extraction {
                 let p = midpoint(&c.intersection);
                 format!("({:.3}, {:.3}, {:.3})", p.x, p.y, p.z)
             });
-            println!("{k:>5} {touching:>8} {:>10} {clearance:>14} {at:>26}", contacts.len());
+            say!(json, "{k:>5} {touching:>8} {:>10} {clearance:>14} {at:>26}", contacts.len());
         }
         last_touching = Some(touching);
     }
     let n = FRAMES as f64;
-    println!(
+    say!(
+        json,
         "touching in {touching_frames} of {FRAMES} frames; first-contact query {:.1} µs per frame (with cache), parry3d {:.1} µs ({:.1}× ours); parry agrees on {agreements} frames",
         ours_us / n,
         parry_us / n,
         parry_us / ours_us
     );
-    println!(
+    say!(
+        json,
         "per frame: {:.0} volume tests ({:.0} % decided by the pre-judge), {:.0} exact triangle tests",
         stats.volume_tests as f64 / n,
         100.0 * (stats.prejudge_overlap + stats.prejudge_disjoint) as f64
             / (stats.prejudge_overlap + stats.prejudge_disjoint + stats.prejudge_undecided).max(1) as f64,
         stats.triangle_tests as f64 / n
     );
-    Extraction { ours_us: ours_frames, parry_us: parry_frames, most }
+    Extraction { ours_us: ours_frames, parry_us: parry_frames, most, touching_frames, agreements, stats }
 }
 
 fn midpoint(i: &TriangleIntersection) -> Point {

@@ -170,7 +170,9 @@ where
             let (side, untested) = match slot.get() {
                 ChildRef::Node(i) if !self.in_region(split_a, i) => continue,
                 ChildRef::Node(i) => (Side::node(i), true),
-                ChildRef::Leaf(r) if !r.is_empty() => (Side::leaf(node, r), other_is_node && self.sweep.is_none()),
+                ChildRef::Leaf(r) if !r.is_empty() => {
+                    (Side::leaf(node, r), other_is_node && self.sweep.is_none())
+                }
                 ChildRef::Leaf(_) => continue,
             };
             out.push(if split_a {
