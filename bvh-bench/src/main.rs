@@ -204,6 +204,9 @@ enum Command {
     Info {
         /// The file.
         file: std::path::PathBuf,
+        /// One JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -216,7 +219,7 @@ fn main() -> std::process::ExitCode {
             }
         }
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
-        Command::Info { file } => return info::run(&file),
+        Command::Info { file, json } => return info::run(&file, json),
         Command::Export { scene, part, pose, margin, out } => {
             if let Err(e) = export_frame::run(&scene, &part, &pose, margin, &out) {
                 eprintln!("error: {e}");

@@ -115,3 +115,14 @@ fn bad_arguments_and_files_give_one_line_errors() {
         assert!(stderr.trim().starts_with("error"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn info_json_escapes_part_names() {
+    let mesh = scratch("named.obj");
+    std::fs::write(&mesh, "o my \"odd\\part\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let run = bench(&["info", "--json", mesh.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let json = String::from_utf8(run.stdout).unwrap();
+    assert!(json.contains(r#""path":"my \"odd\\part""#), "{json}");
+    assert!(json.contains(r#""triangles":1"#) && json.trim().starts_with('{') && json.trim().ends_with('}'));
+}
