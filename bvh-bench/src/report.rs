@@ -51,13 +51,8 @@ impl Report {
         let path = self.dir.join(file);
         let top = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(f64::MIN_POSITIVE) * 1.15;
         {
-            let root = SVGBackend::new(&path, (760, 420)).into_drawing_area();
-            root.fill(&WHITE).map_err(err)?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(title, ("sans-serif", 20))
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(70)
+            let root = canvas(&path)?;
+            let mut chart = frame(&root, title)
                 .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..top)
                 .map_err(err)?;
             let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
@@ -98,13 +93,8 @@ impl Report {
         let points = series.iter().flat_map(|s| s.1.iter());
         let (x_max, y_max) = points.fold((0.0f64, 0.0f64), |(x, y), p| (x.max(p.0), y.max(p.1)));
         {
-            let root = SVGBackend::new(&path, (760, 420)).into_drawing_area();
-            root.fill(&WHITE).map_err(err)?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(title, ("sans-serif", 20))
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(70)
+            let root = canvas(&path)?;
+            let mut chart = frame(&root, title)
                 .build_cartesian_2d(0.0..x_max.max(1.0), 0.0..(y_max * 1.1).max(f64::MIN_POSITIVE))
                 .map_err(err)?;
             chart.configure_mesh().x_desc(axes.0).y_desc(axes.1).draw().map_err(err)?;
@@ -136,6 +126,23 @@ impl Report {
         std::fs::write(&path, self.markdown)?;
         Ok(path)
     }
+}
+
+/// A white SVG canvas of the reports' size.
+fn canvas(path: &Path) -> Result<DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, String> {
+    let root = SVGBackend::new(path, (760, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    Ok(root)
+}
+
+/// A chart with a title and room for the axis labels.
+fn frame<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: &str,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(root);
+    builder.caption(title, ("sans-serif", 20)).margin(12).x_label_area_size(40).y_label_area_size(70);
+    builder
 }
 
 fn err(e: impl std::fmt::Display) -> String {
