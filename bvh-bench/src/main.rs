@@ -87,6 +87,9 @@ enum Command {
         /// Write one line per pose: 0/1 for `any`, the number of triangle pairs otherwise.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Split each `all` query's traversal across the threads.
+        #[arg(long)]
+        split: bool,
     },
     /// Paper 002's experiment: a 530-triangle teapot against models of 2,124 to 8,106 triangles,
     /// per-detection times of several configurations beside the paper's table; writes a report.
@@ -295,6 +298,7 @@ fn main() -> std::process::ExitCode {
             reps,
             vs_parry,
             out,
+            split,
         } => {
             let Some(mut preset) = bvh_build::Preset::by_name(&preset) else {
                 eprintln!("error: unknown preset {preset}");
@@ -315,6 +319,7 @@ fn main() -> std::process::ExitCode {
                 reps,
                 vs_parry,
                 out: out.as_deref(),
+                split,
             };
             if let Err(e) = poses::run(&args) {
                 eprintln!("error: {e}");

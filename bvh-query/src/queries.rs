@@ -5,13 +5,14 @@
 use crate::cache::PairCache;
 use crate::node_test::NodeTest;
 use crate::stats::Stats;
-use crate::traverse::{Descent, Region};
+use crate::traverse::{Descent, Pair, Region};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
     Aabb, Isometry, Point, Real, RelativePose, Segment, Triangle, TriangleIntersection, Vector,
     closest_points_triangles, triangle_intersection, triangles_intersect,
 };
+use rayon::prelude::*;
 use std::ops::ControlFlow;
 
 /// A triangle of A and a triangle of B, by the indices the user built the meshes with.
@@ -154,22 +155,25 @@ where
     /// pair.
     pub fn contacts(&self, stats: &mut impl Stats) -> Vec<Contact> {
         let mut out = Vec::new();
-        let to_world = |p: &Point| self.a.pose * p;
         self.each_candidate(0.0, None, stats, |pair, ta, tb, stats| {
             stats.triangle_test();
-            if let Some(found) = triangle_intersection(ta, tb) {
-                let intersection = match found {
-                    TriangleIntersection::Segment(s) => {
-                        TriangleIntersection::Segment(Segment::new(to_world(&s.a), to_world(&s.b)))
-                    }
-                    TriangleIntersection::Polygon(p) => TriangleIntersection::Polygon(p.mapped(to_world)),
-                };
-                out.push(Contact { pair, intersection });
-            }
+            out.extend(self.contact(pair, ta, tb));
             ControlFlow::Continue(())
         });
         out.sort_unstable_by_key(|c| c.pair);
         out
+    }
+
+    /// Where two triangles (in A's frame) meet, in world coordinates.
+    fn contact(&self, pair: TrianglePair, ta: &Triangle, tb: &Triangle) -> Option<Contact> {
+        let to_world = |p: &Point| self.a.pose * p;
+        let intersection = match triangle_intersection(ta, tb)? {
+            TriangleIntersection::Segment(s) => {
+                TriangleIntersection::Segment(Segment::new(to_world(&s.a), to_world(&s.b)))
+            }
+            TriangleIntersection::Polygon(p) => TriangleIntersection::Polygon(p.mapped(to_world)),
+        };
+        Some(Contact { pair, intersection })
     }
 
     /// Every triangle pair at most `clearance` apart (intersecting ones included, at distance
@@ -192,6 +196,43 @@ where
         });
         out.sort_unstable_by_key(|n| n.pair);
         out
+    }
+
+    /// [`Query::intersecting_pairs`] with the traversal split across rayon's threads: for one
+    /// very large pair (two meshes deep inside each other). Same answer; no statistics.
+    pub fn intersecting_pairs_parallel(&self) -> Vec<TrianglePair> {
+        let mut out = self.collect_parallel(|pair, ta, tb| triangles_intersect(ta, tb).then_some(pair));
+        out.sort_unstable();
+        out
+    }
+
+    /// [`Query::contacts`] with the traversal split across rayon's threads. Same answer; no
+    /// statistics.
+    pub fn contacts_parallel(&self) -> Vec<Contact> {
+        let mut out = self.collect_parallel(|pair, ta, tb| self.contact(pair, ta, tb));
+        out.sort_unstable_by_key(|c| c.pair);
+        out
+    }
+
+    /// What `keep` makes of every candidate triangle pair, the tree-pair opened into a few
+    /// subtrees per thread and each traversed on its own.
+    fn collect_parallel<T: Send>(
+        &self,
+        keep: impl Fn(TrianglePair, &Triangle, &Triangle) -> Option<T> + Sync,
+    ) -> Vec<T> {
+        let Some(descent) = self.descent(0.0, None, &mut ()) else { return Vec::new() };
+        let tasks = descent.split(TASKS_PER_THREAD * rayon::current_num_threads(), &mut ());
+        tasks
+            .into_par_iter()
+            .flat_map_iter(|task| {
+                let mut out = Vec::new();
+                self.candidates_from(&descent, vec![task], &mut (), |pair, ta, tb, _| {
+                    out.extend(keep(pair, ta, tb));
+                    ControlFlow::Continue(())
+                });
+                out
+            })
+            .collect()
     }
 
     /// Whether B, translated from its pose in this query to `end` (same rotation), touches A at
@@ -234,8 +275,19 @@ where
         margin: Real,
         motion: Option<Vector>,
         stats: &mut S,
-        mut visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
+        visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<(usize, usize)> {
+        let descent = self.descent(margin, motion, stats)?;
+        self.candidates_from(&descent, descent.start(), stats, visit)
+    }
+
+    /// The traversal of this query, or `None` when the root volumes (grown by `margin`) miss.
+    fn descent(
+        &self,
+        margin: Real,
+        motion: Option<Vector>,
+        stats: &mut impl Stats,
+    ) -> Option<Descent<'a, VA, VB>> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         stats.volume_test();
         let root_a = if margin > 0.0 { a.root().inflated(margin) } else { *a.root() };
@@ -256,7 +308,7 @@ where
             None
         };
         let sweep = motion.map(|m| self.b_in_a.rotation.tr_mul(&m));
-        let descent = Descent {
+        Some(Descent {
             a,
             b,
             b_in_a: self.b_in_a,
@@ -265,10 +317,22 @@ where
             prejudge: self.options.prejudge,
             region,
             sweep,
-        };
+            motion,
+        })
+    }
+
+    /// [`Query::each_candidate`] below the given tree-pairs only.
+    fn candidates_from<S: Stats>(
+        &self,
+        descent: &Descent<'a, VA, VB>,
+        start: Vec<Pair>,
+        stats: &mut S,
+        mut visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
+    ) -> Option<(usize, usize)> {
+        let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
         let mut moved: Vec<(Triangle, Aabb)> = Vec::new();
         let mut hit = None;
-        let _ = descent.run(stats, |ra, rb, stats| {
+        let _ = descent.run(start, stats, |ra, rb, stats| {
             moved.clear();
             moved.extend(rb.clone().map(|j| {
                 let t = self.moved(&b.mesh().triangle(j));
@@ -297,6 +361,10 @@ where
         hit
     }
 }
+
+/// Subtrees per thread when one query is split: enough that an uneven split still keeps every
+/// thread busy.
+const TASKS_PER_THREAD: usize = 16;
 
 /// `true` when the boxes are more than `margin` apart along some axis, so their triangles can
 /// neither meet nor come within `margin`. Gaps are taken in `f64`, where the difference of two

@@ -43,7 +43,7 @@ impl Side {
 /// accumulator bay at the installed pose). Two leaves go straight to the triangle tests, which
 /// check boxes first.
 #[derive(Clone, Copy, Debug)]
-struct Pair {
+pub(crate) struct Pair {
     a: Side,
     b: Side,
     untested: bool,
@@ -63,6 +63,8 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) sweep: Option<Vector>,
     /// A's pose in B's frame (the inverse of `b_in_a`), to test B's nodes against boxes in A.
     pub(crate) a_in_b: RelativePose,
+    /// For swept tests: B's translation over the motion, in A's frame (for the triangles).
+    pub(crate) motion: Option<Vector>,
 }
 
 /// The box, in A's frame, where every contact (or near pair) must lie: the overlap of the two
@@ -77,16 +79,23 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    /// Calls `leaves` with every pair of leaves whose bounding volumes overlap, until it breaks.
+    /// The whole tree-pair: the two top nodes.
+    pub(crate) fn start(&self) -> Vec<Pair> {
+        if self.a.node_count() == 0 || self.b.node_count() == 0 {
+            return Vec::new();
+        }
+        vec![Pair { a: Side::node(0), b: Side::node(0), untested: true }]
+    }
+
+    /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap,
+    /// until it breaks.
     pub(crate) fn run<S: Stats>(
         &self,
+        start: Vec<Pair>,
         stats: &mut S,
         mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if self.a.node_count() == 0 || self.b.node_count() == 0 {
-            return ControlFlow::Continue(());
-        }
-        let mut stack = vec![Pair { a: Side::node(0), b: Side::node(0), untested: true }];
+        let mut stack = start;
         while let Some(pair) = stack.pop() {
             if pair.untested && !self.pair_overlaps(&pair, stats) {
                 continue;
@@ -97,6 +106,33 @@ where
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Opens the tree-pair level by level until at least `want` pairs are left (or nothing
+    /// opens): disjoint subtrees whose leaf pairs are together exactly those of the whole, to be
+    /// traversed on different threads.
+    pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
+        let mut level = self.start();
+        while level.len() < want {
+            let mut next = Vec::with_capacity(level.len() * 2);
+            let mut opened = false;
+            for pair in level {
+                if pair.untested && !self.pair_overlaps(&pair, stats) {
+                    continue;
+                }
+                if pair.a.end > 0 && pair.b.end > 0 {
+                    next.push(Pair { untested: false, ..pair });
+                } else {
+                    self.children(&pair, &mut next);
+                    opened = true;
+                }
+            }
+            level = next;
+            if !opened {
+                break;
+            }
+        }
+        level
     }
 
     /// The test of a pair: two node volumes, or a leaf's own box against the other's node.

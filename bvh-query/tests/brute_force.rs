@@ -99,6 +99,12 @@ where
         }
         let contacts: Vec<TrianglePair> = query.contacts(&mut ()).iter().map(|c| c.pair).collect();
         assert_eq!(contacts, expected, "{what}: contacts");
+        assert_eq!(query.intersecting_pairs_parallel(), expected, "{what}: split across threads");
+        assert_eq!(
+            query.contacts_parallel(),
+            query.contacts(&mut ()),
+            "{what}: contacts split across threads"
+        );
         if !prejudge {
             assert_eq!(stats.prejudge_overlap + stats.prejudge_disjoint + stats.prejudge_undecided, 0);
         }
