@@ -36,6 +36,6 @@ pub use batch::{intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use containment::Containment;
 pub use node_test::NodeTest;
-pub use queries::{Contact, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
+pub use queries::{Contact, MAX_SWEEP_STEPS, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use stats::{QueryStats, Stats};
 pub use tree_pair::{TreePairVisitor, visit_tree_pair};

@@ -51,9 +51,18 @@ pub struct NearPair {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SweepError {
     /// The start and end poses differ in rotation; only translations are swept exactly.
-    #[error("the motion rotates: only translations are swept")]
+    #[error("the motion rotates: only translations are swept exactly (see `sweep_within`)")]
     Rotation,
+    /// The tolerance of a sub-stepped sweep is not a positive finite distance.
+    #[error("the tolerance must be a positive finite distance")]
+    Tolerance,
+    /// The sub-stepped sweep would need more than `MAX_SWEEP_STEPS` steps for this tolerance.
+    #[error("the motion needs {0} steps for this tolerance; take a larger tolerance or a shorter motion")]
+    TooManySteps(u64),
 }
+
+/// Most sub-steps [`Query::sweep_within`] takes.
+pub const MAX_SWEEP_STEPS: u64 = 100_000;
 
 /// How queries run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,6 +268,50 @@ where
             ControlFlow::Continue(())
         });
         Ok(found)
+    }
+
+    /// Whether B, moving from its pose in this query to `end` along the interpolated motion
+    /// (translation linear, rotation by slerp about B's origin), comes within `tolerance` of A at
+    /// any moment: the closest triangle pair at the first sub-step that does.
+    ///
+    /// The motion is cut into `n` steps so that no point of B moves more than `tolerance` within
+    /// one (`n = ceil((|Δt| + θ r) / tolerance)`, `θ` the rotation angle, `r` the largest distance
+    /// of B's vertices from its origin), and every step's start pose is checked for pairs within
+    /// `tolerance`. The bound: a contact anywhere along the motion is never missed (the pair is
+    /// at most `tolerance` apart at the preceding step), and a reported pair is at most
+    /// `tolerance` apart at that step. For a pure translation, [`Query::swept_intersects`] is
+    /// exact.
+    pub fn sweep_within(
+        &self,
+        end: &Isometry,
+        tolerance: Real,
+        stats: &mut impl Stats,
+    ) -> Result<Option<NearPair>, SweepError> {
+        if !(tolerance.is_finite() && tolerance > 0.0) {
+            return Err(SweepError::Tolerance);
+        }
+        let start = self.b.pose;
+        // The turn from start to end the short way round (at most half a turn).
+        let turn = start.rotation.rotation_to(&end.rotation);
+        let angle = turn.angle() as f64;
+        let reach = self.b.bvh.mesh().vertices().iter().map(|p| p.coords.norm()).fold(0.0, Real::max) as f64;
+        let travel = (end.translation.vector - start.translation.vector).norm() as f64;
+        let steps = ((travel + angle * reach) / tolerance as f64).ceil().max(1.0);
+        if steps > MAX_SWEEP_STEPS as f64 {
+            return Err(SweepError::TooManySteps(steps as u64));
+        }
+        let steps = steps as u64;
+        for k in 0..=steps {
+            let t = (k as f64 / steps as f64) as Real;
+            let shift = start.translation.vector.lerp(&end.translation.vector, t);
+            let pose = Isometry::from_parts(shift.into(), turn.powf(t) * start.rotation);
+            let query = Query::new(self.a, Posed::new(self.b.bvh, &pose), self.options);
+            let near = query.pairs_within(tolerance, stats);
+            if let Some(closest) = near.into_iter().min_by(|x, y| x.distance.total_cmp(&y.distance)) {
+                return Ok(Some(closest));
+            }
+        }
+        Ok(None)
     }
 
     /// B's triangle moved into A's frame.

@@ -81,3 +81,64 @@ fn swept_queries_match_brute_force_and_sub_stepping() {
     assert!(hits > 10 && hits < 55, "{hits} of 60 motions touch");
     println!("{hits} motions touch, {tunnels} of them only between the 41 sub-steps");
 }
+
+/// Whether the meshes intersect at `pose` of B, by the ordinary query.
+fn touches(a: &Bvh<Obb>, b: &Bvh<Obb>, pose: &Isometry) -> bool {
+    let here = Isometry::identity();
+    Query::new(Posed::new(a, &here), Posed::new(b, pose), QueryOptions::default())
+        .intersects(None, &mut ())
+        .is_some()
+}
+
+#[test]
+fn rotating_sweeps_never_miss_a_contact_and_report_within_the_tolerance() {
+    // A paddle swinging through a thin post between two frames; then random rotating motions
+    // near a bracket, checked against dense sampling.
+    let post = TriMesh::cuboid(Point::new(0.6, 0.0, 0.0), Vector::new(0.004, 0.004, 1.0));
+    let paddle = TriMesh::cuboid(Point::new(0.6, 0.0, 0.0), Vector::new(0.5, 0.01, 0.1));
+    let (a, b) = (tree(&post), tree(&paddle));
+    let before = Isometry::rotation(Vector::new(0.0, 0.0, 0.8));
+    let after = Isometry::rotation(Vector::new(0.0, 0.0, -0.8));
+    assert!(!touches(&a, &b, &before) && !touches(&a, &b, &after));
+    let here = Isometry::identity();
+    let q = Query::new(Posed::new(&a, &here), Posed::new(&b, &before), QueryOptions::default());
+    assert_eq!(q.swept_intersects(&after, &mut ()), Err(SweepError::Rotation));
+    let found = q.sweep_within(&after, 0.002, &mut ()).unwrap().expect("the paddle swings through the post");
+    assert!(found.distance <= 0.002);
+    assert_eq!(q.sweep_within(&after, 0.0, &mut ()), Err(SweepError::Tolerance));
+    assert!(matches!(q.sweep_within(&after, 1e-9, &mut ()), Err(SweepError::TooManySteps(_))));
+
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let wall = TriMesh::cuboid(Point::origin(), Vector::new(0.05, 0.6, 0.6));
+    let bar = TriMesh::cuboid(Point::origin(), Vector::new(0.3, 0.02, 0.02));
+    let (a, b) = (tree(&wall), tree(&bar));
+    let mut hits = 0;
+    for case in 0..60 {
+        let pose = |rng: &mut ChaCha8Rng| {
+            let t = Vector::new(rng.gen_range(-0.6..0.6), rng.gen_range(-0.3..0.3), rng.gen_range(-0.3..0.3));
+            Isometry::new(
+                t,
+                Vector::new(rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5)),
+            )
+        };
+        let (start, end) = (pose(&mut rng), pose(&mut rng));
+        let tolerance = 0.01;
+        let q = Query::new(Posed::new(&a, &here), Posed::new(&b, &start), QueryOptions::default());
+        let swept = q.sweep_within(&end, tolerance, &mut ()).unwrap();
+        // Dense sampling along the same motion: any contact it sees must have been caught.
+        let turn = start.rotation.rotation_to(&end.rotation);
+        let sampled = (0..=2000).any(|k| {
+            let t = k as f32 / 2000.0;
+            let shift = start.translation.vector.lerp(&end.translation.vector, t);
+            touches(&a, &b, &Isometry::from_parts(shift.into(), turn.powf(t) * start.rotation))
+        });
+        if sampled {
+            assert!(swept.is_some(), "case {case}: a contact was missed");
+            hits += 1;
+        }
+        if let Some(near) = swept {
+            assert!(near.distance <= tolerance, "case {case}: reported {} apart", near.distance);
+        }
+    }
+    assert!(hits > 10, "the motions should hit the wall ({hits})");
+}
