@@ -13,6 +13,7 @@ use bvh_core::{
     closest_points_triangles, triangle_intersection, triangles_intersect,
 };
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::ops::ControlFlow;
 
 /// A triangle of A and a triangle of B, by the indices the user built the meshes with.
@@ -235,7 +236,7 @@ where
             .into_par_iter()
             .flat_map_iter(|task| {
                 let mut out = Vec::new();
-                self.candidates_from(&descent, vec![task], &mut (), |pair, ta, tb, _| {
+                self.candidates_from(&descent, [task], &mut (), |pair, ta, tb, _| {
                     out.extend(keep(pair, ta, tb));
                     ControlFlow::Continue(())
                 });
@@ -378,12 +379,12 @@ where
     fn candidates_from<S: Stats>(
         &self,
         descent: &Descent<'a, VA, VB>,
-        start: Vec<Pair>,
+        start: impl IntoIterator<Item = Pair>,
         stats: &mut S,
         mut visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<(usize, usize)> {
         let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
-        let mut moved: Vec<(Triangle, Aabb)> = Vec::new();
+        let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
         let _ = descent.run(start, stats, |ra, rb, stats| {
             moved.clear();

@@ -6,7 +6,13 @@ use crate::node_test::NodeTest;
 use crate::stats::Stats;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::{Aabb, Real, RelativePose, Vector};
+use std::cell::Cell;
 use std::ops::{ControlFlow, Range};
+
+thread_local! {
+    /// Each thread's traversal stack, kept between queries.
+    static STACK: Cell<Vec<Pair>> = const { Cell::new(Vec::new()) };
+}
 
 /// One side of a tree-pair: the volume that bounds it (a node's own, or for a leaf its
 /// parent's) and, for a leaf, its triangles' leaf-order positions `first..end` (`end == 0`
@@ -80,39 +86,51 @@ where
     VB: NodeVolume,
 {
     /// The whole tree-pair: the two top nodes.
-    pub(crate) fn start(&self) -> Vec<Pair> {
-        if self.a.node_count() == 0 || self.b.node_count() == 0 {
-            return Vec::new();
-        }
-        vec![Pair { a: Side::node(0), b: Side::node(0), untested: true }]
+    pub(crate) fn start(&self) -> Option<Pair> {
+        (self.a.node_count() > 0 && self.b.node_count() > 0).then_some(Pair {
+            a: Side::node(0),
+            b: Side::node(0),
+            untested: true,
+        })
     }
 
     /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap,
-    /// until it breaks.
+    /// until it breaks. The stack is this thread's, reused from query to query, so a warm
+    /// traversal allocates nothing.
     pub(crate) fn run<S: Stats>(
         &self,
-        start: Vec<Pair>,
+        start: impl IntoIterator<Item = Pair>,
         stats: &mut S,
         mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let mut stack = start;
+        // Taken, not borrowed: a query started from inside `leaves` just gets a fresh stack.
+        let mut stack = STACK.take();
+        stack.clear();
+        stack.extend(start);
+        let mut flow = ControlFlow::Continue(());
         while let Some(pair) = stack.pop() {
             if pair.untested && !self.pair_overlaps(&pair, stats) {
                 continue;
             }
             match (pair.a.triangles(), pair.b.triangles()) {
-                (Some(ra), Some(rb)) => leaves(ra, rb, stats)?,
+                (Some(ra), Some(rb)) => {
+                    flow = leaves(ra, rb, stats);
+                    if flow.is_break() {
+                        break;
+                    }
+                }
                 _ => self.children(&pair, &mut stack),
             }
         }
-        ControlFlow::Continue(())
+        STACK.set(stack);
+        flow
     }
 
     /// Opens the tree-pair level by level until at least `want` pairs are left (or nothing
     /// opens): disjoint subtrees whose leaf pairs are together exactly those of the whole, to be
     /// traversed on different threads.
     pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
-        let mut level = self.start();
+        let mut level: Vec<Pair> = self.start().into_iter().collect();
         while level.len() < want {
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
