@@ -267,15 +267,23 @@ impl Extraction {
             .map_err(|e| e.to_string())?;
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
         report.text(&format!(
-            "## {}
-
-Bay of {} triangles, part of {} triangles, {FRAMES} frames. First contact with the cache:              {:.1} µs per frame; parry3d's `intersection_test`: {:.1} µs. The frame with the most contacts              (frame {frame}, {} triangle pairs) is in [{ply}]({ply}) ({faces} faces: the part and the bay within              5 cm of it; touching triangles red).",
+            concat!(
+                "## {}\n\nBay of {} triangles, part of {} triangles, {} frames. First contact with the ",
+                "cache: {:.1} µs per frame; parry3d's `intersection_test`: {:.1} µs. The frame with the most ",
+                "contacts (frame {}, {} triangle pairs) is in [{}]({}) ({} faces: the part and the bay within ",
+                "5 cm of it; touching triangles red).",
+            ),
             scene.name,
             scene.bay.triangle_count(),
             scene.part.triangle_count(),
+            FRAMES,
             mean(&self.ours_us),
             mean(&self.parry_us),
-            pairs.len()
+            frame,
+            pairs.len(),
+            ply,
+            ply,
+            faces,
         ));
         let per_frame = |v: &[f64]| v.iter().enumerate().map(|(i, t)| (i as f64, *t)).collect();
         let series = vec![
