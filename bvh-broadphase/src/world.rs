@@ -5,7 +5,7 @@ use crate::UniformGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
-use bvh_core::{Aabb, Isometry, Real, Vector};
+use bvh_core::{Aabb, Isometry};
 use bvh_query::{
     Contact, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, TreePairVisitor,
     TrianglePair, visit_tree_pair,
@@ -275,13 +275,10 @@ fn live(objects: &[Option<Object>], id: ObjectId) -> &Object {
     objects[id.index()].as_ref().expect("the broadphase only knows live objects")
 }
 
-/// The box the broadphase sees: the root volume's world box, padded by a few units in the last
-/// place so rounding in the transform can never make it smaller than the mesh.
+/// The box the broadphase sees: the root volume's world box, padded so rounding in the
+/// transform can never make it smaller than the mesh.
 fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
-    let aabb = shape.root().world_aabb(pose);
-    let scale = aabb.mins.coords.abs().max().max(aabb.maxs.coords.abs().max());
-    let pad = scale * 4.0 * Real::EPSILON;
-    Aabb::new(aabb.mins - Vector::repeat(pad), aabb.maxs + Vector::repeat(pad))
+    shape.root().world_aabb(pose).padded()
 }
 
 /// Statistics a step can sum over pairs run on different threads.

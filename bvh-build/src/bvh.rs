@@ -3,7 +3,7 @@
 
 use crate::root::RootVolume;
 use crate::volume::NodeVolume;
-use bvh_core::TriMesh;
+use bvh_core::{Aabb, RelativePose, TriMesh};
 use std::ops::Range;
 
 /// One child slot of a node: another node, or a leaf's run of triangles. Leaves have no volume
@@ -62,6 +62,10 @@ pub struct Bvh<V> {
     pub(crate) root: RootVolume,
     /// Each node's parent (`u32::MAX` for the top), derived from `children`.
     pub(crate) parents: Vec<u32>,
+    /// Each node's volume's axis-aligned box in the tree's frame, derived from `volumes`: a
+    /// query tests it against the other object's box first, for a few comparisons instead of a
+    /// separating axis test.
+    pub(crate) boxes: Vec<Aabb>,
     /// Unique per built or loaded tree (clones share it): lets caches recognise their tree.
     pub(crate) id: u64,
 }
@@ -98,7 +102,8 @@ impl<V: NodeVolume> Bvh<V> {
         }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Bvh { mesh, original, volumes, children, root, parents, id }
+        let boxes = volumes.iter().map(|v| v.enclosing_aabb(&RelativePose::identity()).padded()).collect();
+        Bvh { mesh, original, volumes, children, root, parents, boxes, id }
     }
 
     /// An identity shared only by clones of this tree (a rebuilt tree gets a new one), so
@@ -132,6 +137,12 @@ impl<V: NodeVolume> Bvh<V> {
     #[inline]
     pub fn volume(&self, i: usize) -> &V {
         &self.volumes[i]
+    }
+
+    /// Node `i`'s volume's axis-aligned box in the tree's frame.
+    #[inline]
+    pub fn node_box(&self, i: usize) -> &Aabb {
+        &self.boxes[i]
     }
 
     /// All node volumes in depth-first order.

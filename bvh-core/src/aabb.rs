@@ -75,6 +75,17 @@ impl Aabb {
         Self { mins: self.mins - m, maxs: self.maxs + m }
     }
 
+    /// The box grown by a few units in the last place of its largest coordinate, so that
+    /// rounding in the computation that produced it cannot leave part of what it bounds outside.
+    /// The empty box stays empty.
+    pub fn padded(&self) -> Self {
+        if self.is_empty() {
+            return *self;
+        }
+        let scale = self.mins.coords.abs().max().max(self.maxs.coords.abs().max());
+        self.loosened(scale * 4.0 * Real::EPSILON)
+    }
+
     /// Centre point.
     pub fn center(&self) -> Point {
         nalgebra::center(&self.mins, &self.maxs)

@@ -343,6 +343,9 @@ where
         stats: &mut impl Stats,
     ) -> Option<Descent<'a, VA, VB>> {
         let (a, b) = (self.a.bvh, self.b.bvh);
+        if a.node_count() == 0 || b.node_count() == 0 {
+            return None;
+        }
         stats.volume_test();
         let root_a = if margin > 0.0 { a.root().inflated(margin) } else { *a.root() };
         // A swept query skips the root test: the roots only bound B where it starts.
@@ -362,6 +365,8 @@ where
             None
         };
         let sweep = motion.map(|m| self.b_in_a.rotation.tr_mul(&m));
+        let b_box =
+            motion.is_none().then(|| b.volume(0).enclosing_aabb(&self.b_in_a).padded().loosened(margin));
         Some(Descent {
             a,
             b,
@@ -372,6 +377,7 @@ where
             region,
             sweep,
             motion,
+            b_box,
         })
     }
 

@@ -71,6 +71,9 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) a_in_b: RelativePose,
     /// For swept tests: B's translation over the motion, in A's frame (for the triangles).
     pub(crate) motion: Option<Vector>,
+    /// B's top volume's box in A's frame, grown by the margin (`None` for swept tests): an A
+    /// node whose box misses it is pruned by six comparisons before any volume test.
+    pub(crate) b_box: Option<Aabb>,
 }
 
 /// The box, in A's frame, where every contact (or near pair) must lie: the overlap of the two
@@ -182,6 +185,10 @@ where
     /// The volume test of node `a` of A against node `b` of B.
     #[inline]
     fn overlap(&self, a: usize, b: usize, stats: &mut impl Stats) -> bool {
+        if self.b_box.is_some_and(|bb| !self.a.node_box(a).intersects(&bb)) {
+            stats.volume_test();
+            return false;
+        }
         let vb = match &self.sweep {
             Some(motion) => self.b.volume(b).swept(motion),
             None => *self.b.volume(b),
