@@ -1,17 +1,26 @@
 //! The uniform grid of paper 004: every box goes into each cell it covers; a pair is reported
 //! from the one cell holding the start of its overlap, so no set of pairs is needed.
+//!
+//! A rebuild sorts (cell, box) entries by cell with a counting sort into one flat array and scans
+//! that; the per-cell lists that incremental updates edit are filled from it only when the next
+//! incremental update comes, so a scene where everything moves every step never builds them.
 
-use crate::cells::{Cell, CellSide, IdList, Lattice, forget, overlaps_with_large};
+use crate::cells::{Cell, CellSide, IdList, Lattice, MAX_CELLS_PER_BOX, forget, overlaps_with_large};
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
 use bvh_core::{Aabb, Real};
-use smallvec::SmallVec;
 
 /// A uniform grid of cubic cells, by default as wide as the mean box extent (paper 004).
 #[derive(Clone, Debug)]
 pub struct UniformGrid {
     side: CellSide,
     lattice: Lattice,
+    /// Per cell, the ids there: edited by incremental updates.
     cells: Vec<IdList>,
+    /// The last rebuild's entries sorted by cell: cell `c` holds `sorted[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    sorted: Vec<u32>,
+    /// `cells` does not hold the last rebuild yet (`sorted` does).
+    lists_stale: bool,
     /// Boxes covering too many cells, tested against everything directly.
     large: IdList,
 }
@@ -25,7 +34,15 @@ impl Default for UniformGrid {
 impl UniformGrid {
     /// A grid with cells of the given side.
     pub fn new(side: CellSide) -> Self {
-        Self { side, lattice: Lattice::default(), cells: Vec::new(), large: IdList::new() }
+        Self {
+            side,
+            lattice: Lattice::default(),
+            cells: Vec::new(),
+            starts: Vec::new(),
+            sorted: Vec::new(),
+            lists_stale: false,
+            large: IdList::new(),
+        }
     }
 
     /// The cell side in use (after the last rebuild).
@@ -33,8 +50,31 @@ impl UniformGrid {
         self.lattice.side()
     }
 
+    /// The ids in cell `c`.
+    #[inline]
+    fn cell(&self, c: usize) -> &[u32] {
+        if self.lists_stale {
+            &self.sorted[self.starts[c] as usize..self.starts[c + 1] as usize]
+        } else {
+            &self.cells[c]
+        }
+    }
+
+    /// Fills the per-cell lists from the last rebuild, before they are edited.
+    fn editable(&mut self) {
+        if !std::mem::replace(&mut self.lists_stale, false) {
+            return;
+        }
+        self.cells.resize_with(self.lattice.cell_count(), IdList::new);
+        for (c, list) in self.cells.iter_mut().enumerate() {
+            list.clear();
+            list.extend_from_slice(&self.sorted[self.starts[c] as usize..self.starts[c + 1] as usize]);
+        }
+    }
+
     /// Calls `visit` with the list of every cell a box covers, or the large list.
     fn lists_of(&mut self, aabb: &Aabb, mut visit: impl FnMut(&mut IdList)) {
+        self.editable();
         let range = self.lattice.range_of(aabb);
         if self.lattice.is_large(aabb) {
             visit(&mut self.large);
@@ -43,19 +83,48 @@ impl UniformGrid {
             self.lattice.for_each_index(range, |c| visit(&mut cells[c]));
         }
     }
+
+    /// Sorts every live box's cell entries by cell (a counting sort), setting large boxes apart.
+    fn sort_entries(&mut self, boxes: &Boxes) {
+        let count = self.lattice.cell_count();
+        self.starts.clear();
+        self.starts.resize(count + 1, 0);
+        self.large.clear();
+        let lattice = &self.lattice;
+        let ranges =
+            || boxes.iter().enumerate().filter_map(|(id, b)| b.map(|b| (id as u32, lattice.range_of(&b))));
+        for (id, range) in ranges() {
+            if Lattice::range_size(range) > MAX_CELLS_PER_BOX {
+                self.large.push(id);
+            } else {
+                let starts = &mut self.starts;
+                lattice.for_each_index(range, |c| starts[c + 1] += 1);
+            }
+        }
+        for c in 0..count {
+            self.starts[c + 1] += self.starts[c];
+        }
+        self.sorted.clear();
+        self.sorted.resize(self.starts[count] as usize, 0);
+        // `next[c]`: where cell `c`'s next entry goes.
+        let mut next = self.starts.clone();
+        for (id, range) in ranges() {
+            if Lattice::range_size(range) <= MAX_CELLS_PER_BOX {
+                let (sorted, next) = (&mut self.sorted, &mut next);
+                lattice.for_each_index(range, |c| {
+                    sorted[next[c] as usize] = id;
+                    next[c] += 1;
+                });
+            }
+        }
+    }
 }
 
 impl Strategy for UniformGrid {
     fn rebuild(&mut self, boxes: &Boxes, pairs: &mut Vec<(u32, u32)>) {
         self.lattice = Lattice::fit(boxes, self.side);
-        self.cells.iter_mut().for_each(SmallVec::clear);
-        self.cells.resize_with(self.lattice.cell_count(), SmallVec::new);
-        self.large.clear();
-        for (id, aabb) in boxes.iter().enumerate() {
-            if aabb.is_some() {
-                self.insert(id as u32, boxes);
-            }
-        }
+        self.sort_entries(boxes);
+        self.lists_stale = true;
         // The minimum-corner rule on integers: the overlap starts in the cell whose coordinates
         // are the larger of the two boxes' first cells (the cell map is monotone).
         let first: Vec<Cell> =
@@ -65,7 +134,7 @@ impl Strategy for UniformGrid {
         for z in 0..dz {
             for y in 0..dy {
                 for x in 0..dx {
-                    let cell = &self.cells[index];
+                    let cell = self.cell(index);
                     for (k, &i) in cell.iter().enumerate() {
                         let (a, fa) = (live(boxes, i), first[i as usize]);
                         for &j in &cell[k + 1..] {
@@ -97,7 +166,7 @@ impl Strategy for UniformGrid {
             return crate::BruteForce.for_each_overlap(id, aabb, boxes, found);
         }
         self.lattice.for_each_index(self.lattice.range_of(aabb), |index| {
-            for &j in &self.cells[index] {
+            for &j in self.cell(index) {
                 let b = live(boxes, j);
                 if j != id
                     && aabb.intersects(b)
