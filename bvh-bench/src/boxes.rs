@@ -51,6 +51,11 @@ impl BoxScene {
         Self { centres, halves, side, rng }
     }
 
+    /// The cube the centres stay in.
+    pub fn bounds(&self) -> Aabb {
+        Aabb::new(Point::origin(), Point::new(self.side, self.side, self.side))
+    }
+
     /// Number of boxes.
     pub fn len(&self) -> usize {
         self.centres.len()

@@ -3,6 +3,7 @@
 
 use bvh_bench::boxes::{BoxScene, Layout};
 use bvh_bench::broadphase_peers::{BoxBroadphase, ParryBroadphase, ParryRefit};
+use bvh_bench::stats::{mean, median};
 use bvh_broadphase::{Broadphase, BruteForce, Octree, UniformGrid};
 use std::time::Instant;
 
@@ -98,18 +99,12 @@ fn hash_sorted(pairs: &mut [(u32, u32)]) -> u64 {
     h ^ pairs.len() as u64
 }
 
-pub(crate) fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
-}
-
 fn report(outcomes: &[Outcome], layout: Layout, n: usize, fraction: f64, json: bool) {
     let reference = &outcomes[0];
     let parry = outcomes.iter().find(|o| o.name == "parry_refit").map(|o| median(&o.step_ms));
     for o in outcomes {
         let med = median(&o.step_ms);
-        let mean = o.step_ms.iter().sum::<f64>() / o.step_ms.len().max(1) as f64;
+        let mean = mean(&o.step_ms);
         let agrees = o.hashes == reference.hashes;
         let ratio = parry.map_or(f64::NAN, |p| p / med);
         if json {

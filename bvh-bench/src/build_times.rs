@@ -1,6 +1,7 @@
 //! `bvh-bench build`: build time per preset against parry3d, and OBB fitting compared.
 
 use bvh_bench::parry_bridge;
+use bvh_bench::stats::median;
 use bvh_build::generate::{accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, ObbFit, Preset};
 use bvh_core::{Obb, Point, TriMesh};
@@ -8,7 +9,7 @@ use std::time::Instant;
 
 /// Median wall time in milliseconds of `repeats` runs of `f` on fresh input from `setup`.
 fn median_ms<I, O>(repeats: usize, setup: impl Fn() -> I, f: impl Fn(I) -> O) -> f64 {
-    let mut times: Vec<f64> = (0..repeats)
+    let times: Vec<f64> = (0..repeats)
         .map(|_| {
             let input = setup();
             let start = Instant::now();
@@ -16,8 +17,7 @@ fn median_ms<I, O>(repeats: usize, setup: impl Fn() -> I, f: impl Fn(I) -> O) ->
             start.elapsed().as_secs_f64() * 1e3
         })
         .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    median(&times)
 }
 
 pub(crate) fn run(repeats: usize, small: bool) {

@@ -6,6 +6,7 @@ pub mod broadphase_peers;
 pub mod export;
 pub mod parry_bridge;
 pub mod report;
+pub mod stats;
 
 /// The user guide (`docs/guide.md`), included here so that its examples run as tests.
 #[doc = include_str!("../../docs/guide.md")]

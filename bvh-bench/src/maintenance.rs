@@ -5,6 +5,7 @@
 use bvh_bench::export::write_contact_ply;
 use bvh_bench::parry_bridge;
 use bvh_bench::report::Report;
+use bvh_bench::stats::mean;
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};
@@ -242,7 +243,6 @@ struct Extraction {
 
 impl Extraction {
     fn print_json(&self, scene: &MaintenanceScene) {
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
         let n = FRAMES as f64;
         println!(
             "{{\"task\":\"{}\",\"bay_triangles\":{},\"part_triangles\":{},\"frames\":{FRAMES},\"touching_frames\":{},\"us_per_frame\":{:.2},\"parry_us_per_frame\":{:.2},\"parry_agrees\":{},\"volume_tests_per_frame\":{:.1},\"triangle_tests_per_frame\":{:.1},\"most_contacts_frame\":{},\"most_contacts\":{}}}",
@@ -265,7 +265,6 @@ impl Extraction {
         let ply = format!("contact_frame_{k}.ply");
         let faces = write_contact_ply(&report.dir().join(&ply), &scene.bay, &scene.part, pose, pairs, 0.05)
             .map_err(|e| e.to_string())?;
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
         report.text(&format!(
             concat!(
                 "## {}\n\nBay of {} triangles, part of {} triangles, {} frames. First contact with the ",

@@ -3,6 +3,7 @@
 //! intersecting triangle pair) for several configurations, beside the paper's table.
 
 use bvh_bench::report::{Report, Series};
+use bvh_bench::stats::median;
 use bvh_build::generate::{PAPER002_MODEL_TRIANGLES, bumpy_model, teapot};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, TriMesh, Vector};
@@ -115,10 +116,9 @@ fn time_path(
         .collect();
     let options = QueryOptions { prejudge: true, region_culling };
     // The median of five passes over the path.
-    let mut passes: Vec<f64> =
+    let passes: Vec<f64> =
         (0..5).map(|_| visit_tree_pair(&a, &b, PathTime { poses: &poses, options })).collect();
-    passes.sort_by(f64::total_cmp);
-    passes[2]
+    median(&passes)
 }
 
 struct PathTime<'a> {

@@ -2,9 +2,9 @@
 //! triangles) in random motion for 1,000 steps – run through the collision pipeline in several
 //! configurations, beside the paper's 37.2 ms per step.
 
-use crate::broadphase_runs::median;
 use crate::scene::{Run, room, simulate};
 use bvh_bench::report::Report;
+use bvh_bench::stats::median;
 use bvh_broadphase::AnyStrategy;
 use bvh_build::Preset;
 use std::path::Path;

@@ -3,6 +3,7 @@
 //! compared with parry3d in the same run.
 
 use bvh_bench::parry_bridge;
+use bvh_bench::stats::{mean, median};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
 use bvh_query::{
@@ -172,17 +173,9 @@ struct QueryTimes {
 
 impl QueryTimes {
     /// From `per_pose[k]`, the times of pose `k` over the repetitions (seconds).
-    fn of(per_pose: &mut [Vec<f64>]) -> Self {
-        let mut medians: Vec<f64> = per_pose
-            .iter_mut()
-            .map(|t| {
-                t.sort_by(f64::total_cmp);
-                t[t.len() / 2] * 1e6
-            })
-            .collect();
-        medians.sort_by(f64::total_cmp);
-        let mean = medians.iter().sum::<f64>() / medians.len().max(1) as f64;
-        Self { mean, median: medians.get(medians.len() / 2).copied().unwrap_or(f64::NAN) }
+    fn of(per_pose: &[Vec<f64>]) -> Self {
+        let medians: Vec<f64> = per_pose.iter().map(|t| median(t) * 1e6).collect();
+        Self { mean: mean(&medians), median: median(&medians) }
     }
 }
 
@@ -198,7 +191,7 @@ fn time_poses(count: usize, reps: usize, mut query: impl FnMut(usize) -> usize) 
             times.push(start.elapsed().as_secs_f64());
         }
     }
-    (QueryTimes::of(&mut per_pose), results)
+    (QueryTimes::of(&per_pose), results)
 }
 
 struct Measured {

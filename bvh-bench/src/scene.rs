@@ -2,11 +2,11 @@
 //! root-volume test, exact query per pair) with deterministic random motion; one JSON line per
 //! run and, on request, the colliding pairs of every step.
 
-use crate::broadphase_runs::median;
 use crate::poses::{load_mesh, pose_from_numbers};
 use bvh_bench::boxes::{BoxScene, Layout};
+use bvh_bench::stats::{mean, median};
 use bvh_broadphase::{AnyStrategy, Broadphase, CollisionWorld, Motion, ObjectId};
-use bvh_build::generate::{ROOM, capped_cylinder, object_room, torus};
+use bvh_build::generate::{ROOM, capped_cylinder, centred, object_room, torus};
 use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Aabb, Isometry, Point, Real, TriMesh, Vector};
 use rand::{Rng, SeedableRng};
@@ -81,7 +81,7 @@ pub(crate) struct Run {
 
 impl Run {
     pub(crate) fn step_ms_mean(&self) -> f64 {
-        self.step_ms.iter().sum::<f64>() / self.step_ms.len().max(1) as f64
+        mean(&self.step_ms)
     }
 }
 
@@ -228,8 +228,8 @@ fn boxes(args: &Args, layout: Layout, n: usize) -> Result<Setup, String> {
     let library: Vec<Arc<Hierarchy>> = [
         TriMesh::uv_sphere(Point::origin(), 0.5, 6, 12),
         TriMesh::cuboid(Point::origin(), Vector::new(0.5, 0.4, 0.3)),
-        centred(torus(0.35, 0.12, 12, 8)),
-        centred(capped_cylinder(0.25, 0.9, 12, 2)),
+        centred(&torus(0.35, 0.12, 12, 8)),
+        centred(&capped_cylinder(0.25, 0.9, 12, 2)),
     ]
     .into_iter()
     .map(|mesh| Arc::new(Hierarchy::build(mesh, &args.preset)))
@@ -243,21 +243,13 @@ fn boxes(args: &Args, layout: Layout, n: usize) -> Result<Setup, String> {
         })
         .collect();
     let shapes = (0..n).map(|i| library[i % library.len()].clone()).collect();
-    let side = (4.0 * n as Real).cbrt();
     Ok(Setup {
         shapes,
         poses,
         motions: motions(n, args.moving, args.seed),
         sizes: vec![0.5; n],
-        bounds: Aabb::new(Point::origin(), Point::new(side, side, side)),
+        bounds: scene.bounds(),
     })
-}
-
-fn centred(mesh: TriMesh) -> TriMesh {
-    let c = mesh.aabb().center();
-    let mut builder = bvh_build::generate::MeshBuilder::new();
-    builder.add(&mesh, &Isometry::translation(-c.x, -c.y, -c.z));
-    builder.finish()
 }
 
 /// Reads an objects file: per line a mesh path (relative to the file), `static` or `dynamic`,

@@ -142,7 +142,7 @@ impl<S: Strategy> Broadphase<S> {
     }
 
     /// An object's box.
-    pub fn get(&self, id: ObjectId) -> Option<&Aabb> {
+    pub fn aabb(&self, id: ObjectId) -> Option<&Aabb> {
         self.boxes.get(id.index())?.as_ref()
     }
 

@@ -10,6 +10,8 @@ mod room;
 mod scenes;
 
 pub use paper002::{PAPER002_MODEL_TRIANGLES, bumpy_model, teapot};
-pub use parts::{MeshBuilder, bracket, capped_cylinder, flange, panel_with_holes, ribbon, torus, tube};
+pub use parts::{
+    MeshBuilder, bracket, capped_cylinder, centred, flange, panel_with_holes, ribbon, torus, tube,
+};
 pub use room::{ROOM, RoomObject, object_room};
 pub use scenes::{MaintenanceScene, accumulator_bay, ptu_bay};

@@ -36,6 +36,14 @@ impl MeshBuilder {
     }
 }
 
+/// The mesh moved so that its bounding box is centred on the origin.
+pub fn centred(mesh: &TriMesh) -> TriMesh {
+    let c = mesh.aabb().center();
+    let mut builder = MeshBuilder::new();
+    builder.add(mesh, &Isometry::translation(-c.x, -c.y, -c.z));
+    builder.finish()
+}
+
 /// Indices are in range by construction; only non-finite parameters can make coordinates
 /// invalid, and those give an empty mesh (documented on the module).
 fn mesh(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> TriMesh {

@@ -1,7 +1,7 @@
 //! Paper 004's test scene, rebuilt: 40 objects of mixed shapes (6 large, 14 medium, 20 small)
 //! placed at random in a 6 × 5 × 2.5 m room, about 9,000 triangles in all.
 
-use super::parts::{MeshBuilder, bracket, capped_cylinder, torus, tube};
+use super::parts::{bracket, capped_cylinder, centred, torus, tube};
 use super::random::SplitMix;
 use bvh_core::{Isometry, Point, Real, TriMesh, Vector};
 
@@ -36,19 +36,12 @@ pub fn object_room(seed: u64) -> Vec<RoomObject> {
 
 /// A shape of about `size` half-extent, centred on the origin: 144 to 512 triangles.
 fn shape(kind: usize, size: Real) -> TriMesh {
-    let centred = |mesh: TriMesh| {
-        let centre = mesh.aabb().center();
-        let shift = Isometry::translation(-centre.x, -centre.y, -centre.z);
-        let mut builder = MeshBuilder::new();
-        builder.add(&mesh, &shift);
-        builder.finish()
-    };
     match kind {
         0 => TriMesh::uv_sphere(Point::origin(), size, 12, 24),
-        1 => centred(capped_cylinder(size * 0.5, size * 2.0, 24, 4)),
-        2 => centred(torus(size * 0.7, size * 0.3, 16, 12)),
-        3 => centred(tube(size * 0.5, size * 0.4, size * 2.0, 32)),
-        4 => centred(bracket(size * 2.0, size * 0.2, size)),
+        1 => centred(&capped_cylinder(size * 0.5, size * 2.0, 24, 4)),
+        2 => centred(&torus(size * 0.7, size * 0.3, 16, 12)),
+        3 => centred(&tube(size * 0.5, size * 0.4, size * 2.0, 32)),
+        4 => centred(&bracket(size * 2.0, size * 0.2, size)),
         _ => TriMesh::cuboid(Point::origin(), Vector::new(size, size * 0.6, size * 0.3)),
     }
 }
