@@ -111,8 +111,9 @@ where
         stack.clear();
         stack.extend(start);
         let mut flow = ControlFlow::Continue(());
+        let mut last = LastLeaf::default();
         while let Some(pair) = stack.pop() {
-            if pair.untested && !self.pair_overlaps(&pair, stats) {
+            if pair.untested && !self.pair_overlaps(&pair, &mut last, stats) {
                 continue;
             }
             match (pair.a.triangles(), pair.b.triangles()) {
@@ -134,11 +135,12 @@ where
     /// traversed on different threads.
     pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
         let mut level: Vec<Pair> = self.start().into_iter().collect();
+        let mut last = LastLeaf::default();
         while level.len() < want {
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
             for pair in level {
-                if pair.untested && !self.pair_overlaps(&pair, stats) {
+                if pair.untested && !self.pair_overlaps(&pair, &mut last, stats) {
                     continue;
                 }
                 if pair.a.end > 0 && pair.b.end > 0 {
@@ -158,7 +160,7 @@ where
 
     /// The test of a pair: two node volumes, or a leaf's own box against the other's node.
     #[inline]
-    fn pair_overlaps(&self, pair: &Pair, stats: &mut impl Stats) -> bool {
+    fn pair_overlaps(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats) -> bool {
         if self.sweep.is_some() {
             // Leaf boxes are not swept: a swept query keeps the parents' swept volumes.
             return self.overlap(pair.a.volume(), pair.b.volume(), stats);
@@ -166,12 +168,12 @@ where
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
                 stats.volume_test();
-                let leaf = leaf_box(self.a, ra).loosened(self.margin);
+                let leaf = last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
                 self.b.volume(pair.b.volume()).overlaps(&leaf, &self.a_in_b)
             }
             (None, Some(rb)) => {
                 stats.volume_test();
-                let leaf = leaf_box(self.b, rb);
+                let leaf = last.get(false, rb.start, || leaf_box(self.b, rb));
                 if self.margin > 0.0 {
                     self.a.volume(pair.a.volume()).inflated(self.margin).overlaps(&leaf, &self.b_in_a)
                 } else {
@@ -241,6 +243,26 @@ where
             } else {
                 Pair { a: pair.a, b: side, untested }
             });
+        }
+    }
+}
+
+/// The box of the leaf tested last: a leaf stays on the stack against a whole subtree of the
+/// other tree, so its box is computed once for the run of tests, not once per test.
+#[derive(Default)]
+struct LastLeaf(Option<(bool, usize, Aabb)>);
+
+impl LastLeaf {
+    /// The box of the leaf whose triangles start at `first` (of A when `of_a`), computed if new.
+    #[inline]
+    fn get(&mut self, of_a: bool, first: usize, compute: impl FnOnce() -> Aabb) -> Aabb {
+        match self.0 {
+            Some((side, cached, aabb)) if side == of_a && cached == first => aabb,
+            _ => {
+                let aabb = compute();
+                self.0 = Some((of_a, first, aabb));
+                aabb
+            }
         }
     }
 }
