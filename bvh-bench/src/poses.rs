@@ -140,7 +140,7 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         // parry answers "do they touch": compared with ours for `any` and `all`, each
         // disagreement classified by the exact distance at that pose (up to 1 % of the part's
         // size; farther is reported as that bound).
-        if args.query != QueryKind::Within(0.0) && !matches!(args.query, QueryKind::Within(_)) {
+        if !matches!(args.query, QueryKind::Within(_)) {
             let horizon = part.aabb().extents().norm() * 0.01;
             let details: Vec<String> = (0..poses.len())
                 .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
