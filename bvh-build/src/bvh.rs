@@ -118,6 +118,17 @@ impl<V: NodeVolume> Bvh<V> {
         self.parents.get(i).copied().filter(|&p| p != u32::MAX).map(|p| p as usize)
     }
 
+    /// The ancestor `levels` above node `i`, or the top node if the tree is not that deep there.
+    pub fn ancestor(&self, mut i: usize, levels: usize) -> usize {
+        for _ in 0..levels {
+            match self.parent(i) {
+                Some(p) => i = p,
+                None => break,
+            }
+        }
+        i
+    }
+
     /// The mesh, triangles in leaf order.
     pub fn mesh(&self) -> &TriMesh {
         &self.mesh

@@ -1,13 +1,22 @@
-//! Temporal coherence as caller-owned state: per object pair, the triangle pair that was found
-//! intersecting last time, tested first next time (paper 004 §2.3.2 caches more: see the
-//! crate's notes on the traversal front).
+//! Temporal coherence as caller-owned state: per object pair, where the last first-contact
+//! query found its contact – the triangle pair, tested first next time, and the nodes holding
+//! it, from a few levels above which the next search starts (paper 004's key nodes).
+
+/// Where a traversal stopped at a contact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Hit {
+    /// Leaf-order positions of the two triangles (in A, in B).
+    pub(crate) positions: [usize; 2],
+    /// The nodes whose leaves hold them.
+    pub(crate) owners: [usize; 2],
+}
 
 /// What one object pair remembers between first-contact queries. Results with and without it
 /// are equally exact; another pair of trees or a cleared cache only costs the shortcut.
 #[derive(Clone, Debug, Default)]
 pub struct PairCache {
-    /// Leaf-order positions (in A, in B) of the last intersecting triangle pair found.
-    last_hit: Option<(usize, usize)>,
+    /// The last contact found.
+    last: Option<Hit>,
     /// The trees it was found in.
     trees: Option<(u64, u64)>,
 }
@@ -23,16 +32,19 @@ impl PairCache {
         *self = Self::default();
     }
 
-    /// The last hit, if it was found in these trees.
-    pub(crate) fn last_hit(&self, trees: (u64, u64)) -> Option<(usize, usize)> {
-        self.last_hit.filter(|_| self.trees == Some(trees))
+    /// The last contact, if it was found in these trees.
+    pub(crate) fn get(&self, trees: (u64, u64)) -> Option<Hit> {
+        self.last.filter(|_| self.trees == Some(trees))
     }
 
-    /// Remembers a hit (or its absence) in these trees.
-    pub(crate) fn remember(&mut self, trees: (u64, u64), hit: Option<(usize, usize)>) {
+    /// Remembers a contact (or its absence, which keeps the last one) in these trees.
+    pub(crate) fn remember(&mut self, trees: (u64, u64), hit: Option<Hit>) {
+        if self.trees != Some(trees) {
+            self.last = None;
+        }
         self.trees = Some(trees);
         if hit.is_some() {
-            self.last_hit = hit;
+            self.last = hit;
         }
     }
 }

@@ -2,7 +2,7 @@
 //! them (optionally with where they meet), and every pair within a clearance distance. Each is
 //! exact on the triangles; the answers name triangles by the user's original indices.
 
-use crate::cache::PairCache;
+use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::stats::Stats;
 use crate::traverse::{Descent, Pair, Region};
@@ -120,11 +120,13 @@ where
     }
 
     /// The first intersecting triangle pair found, if any. With a cache, the pair found last
-    /// time is tried first.
-    pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
+    /// time is tried first, then the subtrees a few levels above it (the key nodes of paper
+    /// 004): along a path the contact usually stays near where it was.
+    pub fn intersects<S: Stats>(&self, cache: Option<&mut PairCache>, stats: &mut S) -> Option<TrianglePair> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let trees = (a.id(), b.id());
-        if let Some((i, j)) = cache.as_ref().and_then(|c| c.last_hit(trees)) {
+        let remembered = cache.as_ref().and_then(|c| c.get(trees));
+        if let Some(Hit { positions: [i, j], .. }) = remembered {
             if i < a.mesh().triangle_count() && j < b.mesh().triangle_count() {
                 stats.triangle_test();
                 if triangles_intersect(&a.mesh().triangle(i), &self.moved(&b.mesh().triangle(j))) {
@@ -132,10 +134,10 @@ where
                 }
             }
         }
+        let descent = self.descent(0.0, None, stats).map(|d| Descent { nearest_first: true, ..d })?;
         let mut found = None;
-        let descent = self.descent(0.0, None, stats).map(|d| Descent { nearest_first: true, ..d });
-        let hit = descent.and_then(|descent| {
-            self.candidates_from(&descent, descent.start(), stats, |pair, ta, tb, stats| {
+        let mut first_contact = |start: Option<Pair>, stats: &mut S| {
+            self.candidates_from(&descent, start, stats, |pair, ta, tb, stats| {
                 stats.triangle_test();
                 if triangles_intersect(ta, tb) {
                     found = Some(pair);
@@ -143,7 +145,14 @@ where
                 }
                 ControlFlow::Continue(())
             })
+        };
+        let near = remembered.and_then(|hit| {
+            descent.below(a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS))
         });
+        let mut hit = near.and_then(|start| first_contact(Some(start), stats));
+        if hit.is_none() {
+            hit = first_contact(descent.start(), stats);
+        }
         if let Some(c) = cache {
             c.remember(trees, hit);
         }
@@ -325,7 +334,7 @@ where
     }
 
     /// Calls `visit` with every triangle pair under overlapping leaves, both triangles in A's
-    /// frame, until it breaks; returns the leaf-order positions of the pair it broke at. The root
+    /// frame, until it breaks; returns where it broke. The root
     /// volumes are tested first (grown by `margin`).
     fn each_candidate<S: Stats>(
         &self,
@@ -333,7 +342,7 @@ where
         motion: Option<Vector>,
         stats: &mut S,
         visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
-    ) -> Option<(usize, usize)> {
+    ) -> Option<Hit> {
         let descent = self.descent(margin, motion, stats)?;
         self.candidates_from(&descent, descent.start(), stats, visit)
     }
@@ -392,11 +401,11 @@ where
         start: impl IntoIterator<Item = Pair>,
         stats: &mut S,
         mut visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
-    ) -> Option<(usize, usize)> {
+    ) -> Option<Hit> {
         let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
-        let _ = descent.run(start, stats, |ra, rb, stats| {
+        let _ = descent.run(start, stats, |ra, rb, owners, stats| {
             moved.clear();
             moved.extend(rb.clone().map(|j| {
                 let t = self.moved(&b.mesh().triangle(j));
@@ -415,7 +424,7 @@ where
                     }
                     let pair = TrianglePair { a: a.original_triangle(i), b: b.original_triangle(j) };
                     if visit(pair, &ta, tb, stats).is_break() {
-                        hit = Some((i, j));
+                        hit = Some(Hit { positions: [i, j], owners });
                         return ControlFlow::Break(());
                     }
                 }
@@ -425,6 +434,10 @@ where
         hit
     }
 }
+
+/// How far above the last contact's leaves a cached search starts: far enough to catch a
+/// contact that slid to neighbouring triangles, near enough to cost little when it is gone.
+const KEY_LEVELS: usize = 3;
 
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every
 /// thread busy.

@@ -101,14 +101,23 @@ where
         })
     }
 
+    /// The tree-pair below node `a` of A and node `b` of B (`None` if either does not exist).
+    pub(crate) fn below(&self, a: usize, b: usize) -> Option<Pair> {
+        (a < self.a.node_count() && b < self.b.node_count()).then_some(Pair {
+            a: Side::node(a),
+            b: Side::node(b),
+            untested: true,
+        })
+    }
+
     /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap,
-    /// until it breaks. The stack is this thread's, reused from query to query, so a warm
-    /// traversal allocates nothing.
+    /// and the nodes holding them, until it breaks. The stack is this thread's, reused from
+    /// query to query, so a warm traversal allocates nothing.
     pub(crate) fn run<S: Stats>(
         &self,
         start: impl IntoIterator<Item = Pair>,
         stats: &mut S,
-        mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> ControlFlow<()>,
+        mut leaves: impl FnMut(Range<usize>, Range<usize>, [usize; 2], &mut S) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         // Taken, not borrowed: a query started from inside `leaves` just gets a fresh stack.
         let mut stack = STACK.take();
@@ -122,7 +131,7 @@ where
             }
             match (pair.a.triangles(), pair.b.triangles()) {
                 (Some(ra), Some(rb)) => {
-                    flow = leaves(ra, rb, stats);
+                    flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
                     if flow.is_break() {
                         break;
                     }
