@@ -57,17 +57,26 @@ impl Child {
 pub struct Bvh<V> {
     pub(crate) mesh: TriMesh,
     pub(crate) original: Vec<u32>,
-    pub(crate) volumes: Vec<V>,
-    pub(crate) children: Vec<[Child; 2]>,
+    pub(crate) nodes: Vec<Node<V>>,
     pub(crate) root: RootVolume,
-    /// Each node's parent (`u32::MAX` for the top), derived from `children`.
+    /// Each node's parent (`u32::MAX` for the top), derived from the child links.
     pub(crate) parents: Vec<u32>,
-    /// Each node's volume's axis-aligned box in the tree's frame, derived from `volumes`: a
-    /// query tests it against the other object's box first, for a few comparisons instead of a
-    /// separating axis test.
-    pub(crate) boxes: Vec<Aabb>,
     /// Unique per built or loaded tree (clones share it): lets caches recognise their tree.
     pub(crate) id: u64,
+}
+
+/// What a traversal reads of one node, kept together: a visit reads all three, and in separate
+/// arrays they sat in three cache lines far apart (measured 0–7 % faster on the anchors' random
+/// poses, within this machine's noise; kept because it is also one array instead of three).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub(crate) struct Node<V> {
+    pub(crate) volume: V,
+    /// The volume's axis-aligned box in the tree's frame, derived from it: a query tests it
+    /// against the other object's box first, for a few comparisons instead of a separating
+    /// axis test.
+    pub(crate) aabb: Aabb,
+    pub(crate) children: [Child; 2],
 }
 
 /// Equal trees have equal geometry and structure; where they came from does not matter.
@@ -75,8 +84,7 @@ impl<V: PartialEq> PartialEq for Bvh<V> {
     fn eq(&self, other: &Self) -> bool {
         self.mesh == other.mesh
             && self.original == other.original
-            && self.volumes == other.volumes
-            && self.children == other.children
+            && self.nodes == other.nodes
             && self.root == other.root
     }
 }
@@ -102,8 +110,16 @@ impl<V: NodeVolume> Bvh<V> {
         }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let boxes = volumes.iter().map(|v| v.enclosing_aabb(&RelativePose::identity()).padded()).collect();
-        Bvh { mesh, original, volumes, children, root, parents, boxes, id }
+        let nodes = volumes
+            .into_iter()
+            .zip(children)
+            .map(|(volume, children)| Node {
+                volume,
+                aabb: volume.enclosing_aabb(&RelativePose::identity()).padded(),
+                children,
+            })
+            .collect();
+        Bvh { mesh, original, nodes, root, parents, id }
     }
 
     /// An identity shared only by clones of this tree (a rebuilt tree gets a new one), so
@@ -141,30 +157,25 @@ impl<V: NodeVolume> Bvh<V> {
 
     /// Number of nodes (zero for an empty mesh).
     pub fn node_count(&self) -> usize {
-        self.volumes.len()
+        self.nodes.len()
     }
 
     /// Volume of node `i`.
     #[inline]
     pub fn volume(&self, i: usize) -> &V {
-        &self.volumes[i]
+        &self.nodes[i].volume
     }
 
     /// Node `i`'s volume's axis-aligned box in the tree's frame.
     #[inline]
     pub fn node_box(&self, i: usize) -> &Aabb {
-        &self.boxes[i]
-    }
-
-    /// All node volumes in depth-first order.
-    pub fn volumes(&self) -> &[V] {
-        &self.volumes
+        &self.nodes[i].aabb
     }
 
     /// The two child slots of node `i`.
     #[inline]
     pub fn children(&self, i: usize) -> &[Child; 2] {
-        &self.children[i]
+        &self.nodes[i].children
     }
 
     /// The user's index of the triangle at leaf-order position `position`.
@@ -176,7 +187,8 @@ impl<V: NodeVolume> Bvh<V> {
     /// Depth of the tree: 1 for a single node, 0 when empty.
     pub fn depth(&self) -> usize {
         fn depth_of<V: NodeVolume>(bvh: &Bvh<V>, i: usize) -> usize {
-            1 + bvh.children[i]
+            1 + bvh.nodes[i]
+                .children
                 .iter()
                 .map(|c| match c.get() {
                     ChildRef::Node(j) => depth_of(bvh, j),
@@ -185,11 +197,11 @@ impl<V: NodeVolume> Bvh<V> {
                 .max()
                 .unwrap_or(0)
         }
-        if self.volumes.is_empty() { 0 } else { depth_of(self, 0) }
+        if self.nodes.is_empty() { 0 } else { depth_of(self, 0) }
     }
 
     /// Sum of the node volumes' measures: a tightness figure for comparing fitters.
     pub fn total_volume(&self) -> f64 {
-        self.volumes.iter().map(|v| v.measure() as f64).sum()
+        self.nodes.iter().map(|n| n.volume.measure() as f64).sum()
     }
 }

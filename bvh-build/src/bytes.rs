@@ -91,7 +91,7 @@ impl<V: NodeVolume> Bvh<V> {
             root_tag(self.root.kind()),
             self.mesh.vertices().len() as u32,
             self.mesh.triangle_count() as u32,
-            self.volumes.len() as u32,
+            self.nodes.len() as u32,
         ];
         let mut root = [0.0f32; ROOT_SLOTS];
         let floats = root_floats(&self.root);
@@ -100,8 +100,12 @@ impl<V: NodeVolume> Bvh<V> {
         words.extend_from_slice(bytemuck::cast_slice(self.mesh.vertices()));
         words.extend_from_slice(bytemuck::cast_slice(self.mesh.indices()));
         words.extend_from_slice(&self.original);
-        words.extend_from_slice(bytemuck::cast_slice(&self.volumes));
-        words.extend_from_slice(bytemuck::cast_slice(&self.children));
+        for node in &self.nodes {
+            words.extend_from_slice(bytemuck::cast_slice(std::slice::from_ref(&node.volume)));
+        }
+        for node in &self.nodes {
+            words.extend_from_slice(bytemuck::cast_slice(&node.children));
+        }
         words.into_iter().flat_map(u32::to_le_bytes).collect()
     }
 

@@ -81,14 +81,14 @@ impl<V: NodeVolume> Bvh<V> {
     /// magnitude (plus `1e-6`); the root volume contains every vertex; the depth is at most
     /// `40 + log2(n) + 2`; the map to the user's triangle indices is a permutation.
     pub fn check_well_formed(&self) -> Result<(), Malformed> {
-        let (n_nodes, n_tris) = (self.volumes.len(), self.mesh.triangle_count());
-        if self.children.len() != n_nodes || self.original.len() != n_tris {
-            return Err(Malformed::Inconsistent("node or triangle arrays differ in length"));
+        let (n_nodes, n_tris) = (self.nodes.len(), self.mesh.triangle_count());
+        if self.original.len() != n_tris {
+            return Err(Malformed::Inconsistent("triangle arrays differ in length"));
         }
         if (n_nodes == 0) != (n_tris == 0) {
             return Err(Malformed::Inconsistent("a tree has nodes exactly when it has triangles"));
         }
-        if !self.volumes.iter().all(|v| v.is_finite()) {
+        if !self.nodes.iter().all(|n| n.volume.is_finite()) {
             return Err(Malformed::Inconsistent("non-finite node volume"));
         }
         let mut seen = vec![false; n_tris];
@@ -148,9 +148,9 @@ impl<V: NodeVolume> Walk<'_, V> {
         if depth > self.bound {
             return Err(Malformed::TooDeep { depth, bound: self.bound });
         }
-        let n_nodes = self.bvh.volumes.len();
+        let n_nodes = self.bvh.nodes.len();
         let start = self.next;
-        for child in self.bvh.children[node] {
+        for child in self.bvh.nodes[node].children {
             match child.get() {
                 ChildRef::Leaf(range) => {
                     if range.start != self.next || range.end > self.bvh.mesh.triangle_count() {
@@ -169,7 +169,7 @@ impl<V: NodeVolume> Walk<'_, V> {
                 }
             }
         }
-        let volume = &self.bvh.volumes[node];
+        let volume = &self.bvh.nodes[node].volume;
         for triangle in start..self.next {
             let t = self.bvh.mesh.triangle(triangle);
             if let Some(vertex) = t.vertices().iter().position(|p| !volume.contains_within(p, self.tolerance))
