@@ -259,18 +259,30 @@ where
             });
         }
         if let [first, second] = &mut out[before..] {
-            // The stack pops the last pushed first.
-            if self.nearest_first && self.centre_gap(second) > self.centre_gap(first) {
-                std::mem::swap(first, second);
+            if self.nearest_first {
+                // Distances are the same in either frame: measure them in the frame of the side
+                // that was split, so only the other side's centre is moved, once.
+                let (near, far, fixed) = if split_a {
+                    let fixed = self.b_in_a.transform_point(&self.b.volume(pair.b.volume()).center());
+                    (
+                        self.a.volume(first.a.volume()).center(),
+                        self.a.volume(second.a.volume()).center(),
+                        fixed,
+                    )
+                } else {
+                    let fixed = self.a_in_b.transform_point(&self.a.volume(pair.a.volume()).center());
+                    (
+                        self.b.volume(first.b.volume()).center(),
+                        self.b.volume(second.b.volume()).center(),
+                        fixed,
+                    )
+                };
+                // The stack pops the last pushed first.
+                if (far - fixed).norm_squared() > (near - fixed).norm_squared() {
+                    std::mem::swap(first, second);
+                }
             }
         }
-    }
-
-    /// Squared distance between the centres of a pair's volumes, in A's frame.
-    fn centre_gap(&self, pair: &Pair) -> Real {
-        let a = self.a.volume(pair.a.volume()).center();
-        let b = self.b_in_a.transform_point(&self.b.volume(pair.b.volume()).center());
-        (a - b).norm_squared()
     }
 }
 
