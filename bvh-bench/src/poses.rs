@@ -106,7 +106,7 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let n = poses.len().max(1) as f64;
     let colliding = ours.results.iter().filter(|&&r| r > 0).count();
     let mut json = format!(
-        "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
+        "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
         args.preset.name,
         args.query,
         args.prejudge,
@@ -118,6 +118,11 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         ours.times.median,
         ours.results.iter().sum::<usize>(),
         ours.stats.volume_tests as f64 / n,
+        ours.stats.root_tests as f64 / n,
+        ours.stats.node_box_tests as f64 / n,
+        ours.stats.node_tests as f64 / n,
+        ours.stats.leaf_box_tests as f64 / n,
+        ours.stats.front as f64 / n,
         ours.stats.prejudge_overlap,
         ours.stats.prejudge_disjoint,
         ours.stats.prejudge_undecided,

@@ -37,5 +37,5 @@ pub use cache::PairCache;
 pub use containment::Containment;
 pub use node_test::NodeTest;
 pub use queries::{Contact, MAX_SWEEP_STEPS, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
-pub use stats::{QueryStats, Stats};
+pub use stats::{QueryStats, Stats, VolumeTest};
 pub use tree_pair::{TreePairVisitor, visit_tree_pair};

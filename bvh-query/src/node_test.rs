@@ -2,7 +2,7 @@
 //! paper 000's pre-judge before the separating axis test when asked; the others are the plain
 //! overlap tests of `bvh-core`.
 
-use crate::stats::Stats;
+use crate::stats::{Stats, VolumeTest};
 use bvh_core::overlap::Overlap;
 use bvh_core::{Aabb, Obb, PreJudge, RelativePose, Sphere, obb_prejudge};
 
@@ -15,7 +15,7 @@ pub trait NodeTest<B> {
 impl NodeTest<Obb> for Obb {
     #[inline]
     fn test(&self, other: &Obb, b_in_a: &RelativePose, prejudge: bool, stats: &mut impl Stats) -> bool {
-        stats.volume_test();
+        stats.volume_test(VolumeTest::Nodes);
         // On undecided pairs B's centre is moved into A's frame twice. Moving it once (the
         // pre-judge written out here) measured 2 % faster on the anchors' path poses, A/B
         // interleaved: not worth a second copy of the pre-judge.
@@ -38,7 +38,7 @@ macro_rules! plain {
         impl NodeTest<$b> for $a {
             #[inline]
             fn test(&self, other: &$b, b_in_a: &RelativePose, _: bool, stats: &mut impl Stats) -> bool {
-                stats.volume_test();
+                stats.volume_test(VolumeTest::Nodes);
                 self.overlaps(other, b_in_a)
             }
         }

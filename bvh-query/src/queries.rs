@@ -4,7 +4,7 @@
 
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
-use crate::stats::Stats;
+use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Pair, Region};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
@@ -358,7 +358,7 @@ where
         if a.node_count() == 0 || b.node_count() == 0 {
             return None;
         }
-        stats.volume_test();
+        stats.volume_test(VolumeTest::Root);
         let root_a = if margin > 0.0 { a.root().inflated(margin) } else { *a.root() };
         // A swept query skips the root test: the roots only bound B where it starts.
         if motion.is_none() && !root_a.overlaps(b.root(), &self.b_in_a) {

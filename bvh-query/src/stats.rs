@@ -3,31 +3,58 @@
 
 use bvh_core::PreJudge;
 
+/// Which test decided a pair of bounding volumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VolumeTest {
+    /// The two objects' root volumes (once per query).
+    Root,
+    /// A node's box in its tree's frame against the other object's top box: six comparisons
+    /// that found them apart.
+    NodeBox,
+    /// Two node volumes (the pre-judge, then the full overlap test if it was undecided).
+    Nodes,
+    /// A leaf's own triangle box against the other tree's node volume.
+    LeafBox,
+}
+
 /// Receives one call per unit of work a query does.
 pub trait Stats {
-    /// A bounding-volume pair was tested (pre-judge or full test).
-    fn volume_test(&mut self);
+    /// A bounding-volume pair was tested, and decided by this test.
+    fn volume_test(&mut self, kind: VolumeTest);
     /// The OBB pre-judge answered.
     fn prejudge(&mut self, outcome: PreJudge);
     /// A triangle pair was tested exactly.
     fn triangle_test(&mut self);
+    /// The descent stopped at a pair: its volumes are apart, or both are leaves handed to the
+    /// triangle tests. These pairs are the front of the bounding volume test tree.
+    fn front(&mut self);
 }
 
 /// Counts nothing, costs nothing.
 impl Stats for () {
     #[inline(always)]
-    fn volume_test(&mut self) {}
+    fn volume_test(&mut self, _: VolumeTest) {}
     #[inline(always)]
     fn prejudge(&mut self, _: PreJudge) {}
     #[inline(always)]
     fn triangle_test(&mut self) {}
+    #[inline(always)]
+    fn front(&mut self) {}
 }
 
 /// Counts of a query's work, to explain its speed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
-    /// Bounding-volume pairs tested (including those the pre-judge decided).
+    /// Bounding-volume pairs tested, of every kind (including those the pre-judge decided).
     pub volume_tests: u64,
+    /// Of those, root volume tests.
+    pub root_tests: u64,
+    /// Of those, pairs a node box found apart before any volume test.
+    pub node_box_tests: u64,
+    /// Of those, node volume pairs.
+    pub node_tests: u64,
+    /// Of those, leaf boxes against node volumes.
+    pub leaf_box_tests: u64,
     /// Pre-judge verdicts: overlap.
     pub prejudge_overlap: u64,
     /// Pre-judge verdicts: disjoint.
@@ -36,21 +63,34 @@ pub struct QueryStats {
     pub prejudge_undecided: u64,
     /// Exact triangle-pair tests.
     pub triangle_tests: u64,
+    /// Pairs where the descent stopped (the size of the test tree's front).
+    pub front: u64,
 }
 
 impl std::ops::AddAssign for QueryStats {
     fn add_assign(&mut self, other: Self) {
         self.volume_tests += other.volume_tests;
+        self.root_tests += other.root_tests;
+        self.node_box_tests += other.node_box_tests;
+        self.node_tests += other.node_tests;
+        self.leaf_box_tests += other.leaf_box_tests;
         self.prejudge_overlap += other.prejudge_overlap;
         self.prejudge_disjoint += other.prejudge_disjoint;
         self.prejudge_undecided += other.prejudge_undecided;
         self.triangle_tests += other.triangle_tests;
+        self.front += other.front;
     }
 }
 
 impl Stats for QueryStats {
-    fn volume_test(&mut self) {
+    fn volume_test(&mut self, kind: VolumeTest) {
         self.volume_tests += 1;
+        *match kind {
+            VolumeTest::Root => &mut self.root_tests,
+            VolumeTest::NodeBox => &mut self.node_box_tests,
+            VolumeTest::Nodes => &mut self.node_tests,
+            VolumeTest::LeafBox => &mut self.leaf_box_tests,
+        } += 1;
     }
 
     fn prejudge(&mut self, outcome: PreJudge) {
@@ -63,5 +103,9 @@ impl Stats for QueryStats {
 
     fn triangle_test(&mut self) {
         self.triangle_tests += 1;
+    }
+
+    fn front(&mut self) {
+        self.front += 1;
     }
 }

@@ -3,7 +3,7 @@
 //! layered update), so a pair whose volumes miss high up costs nothing below.
 
 use crate::node_test::NodeTest;
-use crate::stats::Stats;
+use crate::stats::{Stats, VolumeTest};
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::{Aabb, Real, RelativePose, Vector};
 use std::cell::Cell;
@@ -127,10 +127,12 @@ where
         let mut last = LastLeaf::default();
         while let Some(pair) = stack.pop() {
             if pair.untested && !self.pair_overlaps(&pair, &mut last, stats) {
+                stats.front();
                 continue;
             }
             match (pair.a.triangles(), pair.b.triangles()) {
                 (Some(ra), Some(rb)) => {
+                    stats.front();
                     flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
                     if flow.is_break() {
                         break;
@@ -154,6 +156,7 @@ where
             let mut opened = false;
             for pair in level {
                 if pair.untested && !self.pair_overlaps(&pair, &mut last, stats) {
+                    stats.front();
                     continue;
                 }
                 if pair.a.end > 0 && pair.b.end > 0 {
@@ -180,12 +183,12 @@ where
         }
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
-                stats.volume_test();
+                stats.volume_test(VolumeTest::LeafBox);
                 let leaf = last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
                 self.b.volume(pair.b.volume()).overlaps(&leaf, &self.a_in_b)
             }
             (None, Some(rb)) => {
-                stats.volume_test();
+                stats.volume_test(VolumeTest::LeafBox);
                 let leaf = last.get(false, rb.start, || leaf_box(self.b, rb));
                 if self.margin > 0.0 {
                     self.a.volume(pair.a.volume()).inflated(self.margin).overlaps(&leaf, &self.b_in_a)
@@ -201,7 +204,7 @@ where
     #[inline]
     fn overlap(&self, a: usize, b: usize, stats: &mut impl Stats) -> bool {
         if self.b_box.is_some_and(|bb| !self.a.node_box(a).intersects(&bb)) {
-            stats.volume_test();
+            stats.volume_test(VolumeTest::NodeBox);
             return false;
         }
         let vb = match &self.sweep {

@@ -108,7 +108,13 @@ where
         if !prejudge {
             assert_eq!(stats.prejudge_overlap + stats.prejudge_disjoint + stats.prejudge_undecided, 0);
         }
-        assert!(stats.volume_tests > 0);
+        let by_kind = stats.root_tests + stats.node_box_tests + stats.node_tests + stats.leaf_box_tests;
+        assert_eq!(stats.volume_tests, by_kind, "{what}: volume tests by kind add up");
+        assert_eq!(stats.root_tests, 1, "{what}: one root test per query");
+        if !expected.is_empty() {
+            // Every intersecting pair was found under a pair of leaves where the descent stopped.
+            assert!(stats.front > 0 && stats.triangle_tests >= expected.len() as u64, "{what}: {stats:?}");
+        }
     }
     let clearance = 0.05;
     let near = brute(mesh_a, mesh_b, &rel, Some(clearance));
