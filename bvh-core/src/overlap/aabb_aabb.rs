@@ -9,6 +9,6 @@ use crate::obb::Obb;
 impl Overlap<Aabb> for Aabb {
     #[inline]
     fn overlaps(&self, other: &Aabb, b_in_a: &RelativePose) -> bool {
-        Obb::from_aabb(self).overlaps(&Obb::from_aabb(other), b_in_a)
+        self.overlaps(&Obb::from_aabb(other), b_in_a)
     }
 }
