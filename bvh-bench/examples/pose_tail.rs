@@ -1,4 +1,5 @@
-//! The slowest poses of a pose file for the CO preset, with their work: where a mean goes.
+//! The slowest poses of a pose file for the CO preset, with their work, and the share of the
+//! time spent in colliding poses: where a mean goes.
 //! `cargo run --release -p bvh-bench --example pose_tail -- SCENE PART POSES`
 use bvh_build::{BuildConfig, Bvh};
 use bvh_core::{Isometry, Matrix, Obb, Rotation, Vector};
@@ -34,6 +35,14 @@ fn main() {
         rows.push((best, k, hit, stats));
     }
     let total: f64 = rows.iter().map(|r| r.0).sum();
+    let colliding: Vec<_> = rows.iter().filter(|r| r.2).collect();
+    println!(
+        "{} colliding poses hold {:.0} % of the time; per pose {:.1} volume and {:.1} triangle tests",
+        colliding.len(),
+        100.0 * colliding.iter().map(|r| r.0).sum::<f64>() / total,
+        rows.iter().map(|r| r.3.volume_tests).sum::<u64>() as f64 / rows.len() as f64,
+        rows.iter().map(|r| r.3.triangle_tests).sum::<u64>() as f64 / rows.len() as f64
+    );
     rows.sort_by(|x, y| y.0.total_cmp(&x.0));
     println!(
         "mean {:.2} µs; slowest 10 % hold {:.0} % of the time",
