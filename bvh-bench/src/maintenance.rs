@@ -103,7 +103,7 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4], json: bool) -> Vec<
         "paper ms",
         "paper ratio"
     );
-    let poses = path(scene);
+    let poses = scene.extraction_path(FRAMES);
     let identity = Isometry::identity();
     let progress = ProgressBar::new(Preset::ALL.len() as u64 + 1).with_style(
         ProgressStyle::with_template("{msg:>12} {wide_bar} {pos}/{len}").expect("a valid template"),
@@ -215,20 +215,6 @@ impl TreePairVisitor for TouchingFrames<'_> {
     }
 }
 
-/// The part's poses: up and out along the exit, swaying sideways towards the pipe beside the
-/// corridor so that it grazes it on the way.
-fn path(scene: &MaintenanceScene) -> Vec<Isometry> {
-    let height = scene.part.aabb().extents().z + 0.1;
-    (0..FRAMES)
-        .map(|k| {
-            let t = k as f32 / (FRAMES - 1) as f32;
-            let sway = Vector::new(0.045 * (std::f32::consts::PI * t).sin(), 0.0, 0.0);
-            let lift = scene.exit * (height * t);
-            Isometry::translation(sway.x + lift.x, lift.y, lift.z) * scene.installed
-        })
-        .collect()
-}
-
 /// What one extraction measured, for the report.
 struct Extraction {
     ours_us: Vec<f64>,
@@ -328,7 +314,7 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     let mut last_touching = None;
     let (mut ours_frames, mut parry_frames) = (Vec::new(), Vec::new());
     let mut most = (0, Isometry::identity(), Vec::new());
-    for (k, pose) in path(scene).iter().enumerate() {
+    for (k, pose) in scene.extraction_path(FRAMES).iter().enumerate() {
         let query = Query::new(Posed::new(&bay, &identity), Posed::new(&part, pose), QueryOptions::default());
         let t0 = Instant::now();
         let touching = query.intersects(Some(&mut cache), &mut stats).is_some();

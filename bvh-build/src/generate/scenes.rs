@@ -26,6 +26,22 @@ pub struct MaintenanceScene {
     pub exit: Vector,
 }
 
+impl MaintenanceScene {
+    /// The part's poses over `frames` frames of its removal: up and out along the exit, swaying
+    /// sideways towards the pipe beside the corridor so that it grazes it on the way.
+    pub fn extraction_path(&self, frames: usize) -> Vec<Isometry> {
+        let height = self.part.aabb().extents().z + 0.1;
+        (0..frames)
+            .map(|k| {
+                let t = k as Real / frames.saturating_sub(1).max(1) as Real;
+                let sway = 0.045 * (PI * t).sin();
+                let lift = self.exit * (height * t);
+                Isometry::translation(sway + lift.x, lift.y, lift.z) * self.installed
+            })
+            .collect()
+    }
+}
+
 /// Paper 000's first task: the accumulator (8,701 triangles) in a bay of 149,941.
 pub fn accumulator_bay(seed: u64) -> MaintenanceScene {
     let part = exactly(accumulator(), 8_701);
