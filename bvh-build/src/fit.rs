@@ -59,9 +59,7 @@ impl ObbFit {
     pub fn fit_within(&self, corners: &[Point], aabb: &Aabb) -> Obb {
         let axes = match self.method {
             FitMethod::FullPca => principal_axes(corners),
-            FitMethod::HullSampled { slabs } => principal_axes(
-                &hull_sample_indices(corners, aabb, slabs).map(|i| corners[i]).collect::<Vec<_>>(),
-            ),
+            FitMethod::HullSampled { slabs } => hull_axes(corners, aabb, slabs),
             FitMethod::AreaWeightedHull { slabs } => area_weighted_axes(corners, aabb, slabs),
         };
         let obb = Obb::from_points_with_axes(corners, &axes);
@@ -93,11 +91,29 @@ impl Slab {
     };
 }
 
+/// Most slabs a fit uses: the samples then live on the stack, so fitting a node allocates
+/// nothing.
+const MAX_SLABS: usize = 64;
+
+/// Indices of hull samples, ascending and distinct.
+struct SampleIndices {
+    indices: [u32; 6 * MAX_SLABS],
+    len: usize,
+}
+
+impl std::ops::Deref for SampleIndices {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.indices[..self.len]
+    }
+}
+
 /// Indices of the hull samples: per slab along the longest axis of `bounds`, the points extreme
-/// in x, y or z (each index once, ascending).
-fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> impl Iterator<Item = usize> {
-    let slabs = slabs.max(1) as usize;
-    let mut extremes = vec![Slab::EMPTY; slabs];
+/// in x, y or z.
+fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleIndices {
+    let slabs = (slabs as usize).clamp(1, MAX_SLABS);
+    let mut extremes = [Slab::EMPTY; MAX_SLABS];
+    let extremes = &mut extremes[..slabs];
     if !points.is_empty() {
         let extent = bounds.extents();
         let axis = extent.imax();
@@ -116,23 +132,45 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> impl Iter
             }
         }
     }
-    let mut indices: Vec<u32> =
-        extremes.iter().flat_map(|s| s.lo_at.into_iter().chain(s.hi_at)).filter(|&i| i != u32::MAX).collect();
-    indices.sort_unstable();
-    indices.dedup();
-    indices.into_iter().map(|i| i as usize)
+    let mut samples = SampleIndices { indices: [0; 6 * MAX_SLABS], len: 0 };
+    for i in extremes.iter().flat_map(|s| s.lo_at.into_iter().chain(s.hi_at)).filter(|&i| i != u32::MAX) {
+        samples.indices[samples.len] = i;
+        samples.len += 1;
+    }
+    let found = &mut samples.indices[..samples.len];
+    found.sort_unstable();
+    let mut distinct = 0;
+    for k in 0..found.len() {
+        if distinct == 0 || found[k] != found[distinct - 1] {
+            found[distinct] = found[k];
+            distinct += 1;
+        }
+    }
+    samples.len = distinct;
+    samples
+}
+
+/// PCA axes of the hull samples of `points`.
+fn hull_axes(points: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
+    let indices = hull_sample_indices(points, bounds, slabs);
+    let mut samples = [Point::origin(); 6 * MAX_SLABS];
+    for (sample, &i) in samples.iter_mut().zip(indices.iter()) {
+        *sample = points[i as usize];
+    }
+    principal_axes(&samples[..indices.len()])
 }
 
 /// The hull sample points `S'` of paper 000.
 pub fn hull_samples(points: &[Point], slabs: u32) -> Vec<Point> {
-    hull_sample_indices(points, &Aabb::from_points(points), slabs).map(|i| points[i]).collect()
+    hull_sample_indices(points, &Aabb::from_points(points), slabs).iter().map(|&i| points[i as usize]).collect()
 }
 
 /// Axes from the area-weighted covariance of the triangles that own a hull sample (paper 003):
 /// each triangle contributes its area spread uniformly over its surface, and the centre is the
 /// area-weighted mean of their centroids (the paper's printed `/2` is a typo for `/W`).
 fn area_weighted_axes(corners: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
-    let mut triangles: Vec<usize> = hull_sample_indices(corners, bounds, slabs).map(|i| i / 3).collect();
+    let mut triangles: Vec<usize> =
+        hull_sample_indices(corners, bounds, slabs).iter().map(|&i| i as usize / 3).collect();
     triangles.dedup();
     let mut total_area = 0.0f64;
     let mut first = Vector3::<f64>::zeros();
@@ -155,7 +193,7 @@ fn area_weighted_axes(corners: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
             * (area / 12.0);
     }
     if total_area <= 0.0 {
-        return principal_axes(&hull_samples(corners, slabs));
+        return hull_axes(corners, bounds, slabs);
     }
     let mean = first / total_area;
     axes_of_covariance(&(second / total_area - mean * mean.transpose()))
