@@ -162,7 +162,10 @@ fn hull_axes(points: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
 
 /// The hull sample points `S'` of paper 000.
 pub fn hull_samples(points: &[Point], slabs: u32) -> Vec<Point> {
-    hull_sample_indices(points, &Aabb::from_points(points), slabs).iter().map(|&i| points[i as usize]).collect()
+    hull_sample_indices(points, &Aabb::from_points(points), slabs)
+        .iter()
+        .map(|&i| points[i as usize])
+        .collect()
 }
 
 /// Axes from the area-weighted covariance of the triangles that own a hull sample (paper 003):
