@@ -19,6 +19,8 @@ pub struct PairCache {
     last: Option<Hit>,
     /// The trees it was found in.
     trees: Option<(u64, u64)>,
+    /// Whether the last query found a contact.
+    touching: bool,
 }
 
 impl PairCache {
@@ -37,8 +39,14 @@ impl PairCache {
         self.last.filter(|_| self.trees == Some(trees))
     }
 
+    /// Whether the last query found a contact.
+    pub(crate) fn touching(&self) -> bool {
+        self.touching
+    }
+
     /// Remembers a contact (or its absence, which keeps the last one) in these trees.
     pub(crate) fn remember(&mut self, trees: (u64, u64), hit: Option<Hit>) {
+        self.touching = hit.is_some();
         if self.trees != Some(trees) {
             self.last = None;
         }

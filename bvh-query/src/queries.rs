@@ -122,19 +122,32 @@ where
     /// The first intersecting triangle pair found, if any. With a cache, the pair found last
     /// time is tried first, then the subtrees a few levels above it (the key nodes of paper
     /// 004): along a path the contact usually stays near where it was.
-    pub fn intersects<S: Stats>(&self, cache: Option<&mut PairCache>, stats: &mut S) -> Option<TrianglePair> {
+    pub fn intersects<S: Stats>(
+        &self,
+        mut cache: Option<&mut PairCache>,
+        stats: &mut S,
+    ) -> Option<TrianglePair> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let trees = (a.id(), b.id());
         let remembered = cache.as_ref().and_then(|c| c.get(trees));
-        if let Some(Hit { positions: [i, j], .. }) = remembered {
+        if let Some(last @ Hit { positions: [i, j], .. }) = remembered {
             if i < a.mesh().triangle_count() && j < b.mesh().triangle_count() {
                 stats.triangle_test();
                 if triangles_intersect(&a.mesh().triangle(i), &self.moved(&b.mesh().triangle(j))) {
+                    if let Some(c) = cache {
+                        c.remember(trees, Some(last));
+                    }
                     return Some(TrianglePair { a: a.original_triangle(i), b: b.original_triangle(j) });
                 }
             }
         }
-        let descent = self.descent(0.0, None, stats).map(|d| Descent { nearest_first: true, ..d })?;
+        let Some(descent) = self.descent(0.0, None, stats).map(|d| Descent { nearest_first: true, ..d })
+        else {
+            if let Some(c) = cache.as_deref_mut() {
+                c.remember(trees, None);
+            }
+            return None;
+        };
         let mut found = None;
         let mut first_contact = |start: Option<Pair>, stats: &mut S| {
             self.candidates_from(&descent, start, stats, |pair, ta, tb, stats| {
@@ -146,7 +159,10 @@ where
                 ControlFlow::Continue(())
             })
         };
-        let near = remembered.and_then(|hit| {
+        // The key nodes only while the objects touch: after a frame apart, the contact (if any)
+        // starts somewhere new.
+        let touching_before = cache.as_ref().is_some_and(|c| c.touching());
+        let near = remembered.filter(|_| touching_before).and_then(|hit| {
             descent.below(a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS))
         });
         let mut hit = near.and_then(|start| first_contact(Some(start), stats));
