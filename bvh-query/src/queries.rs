@@ -122,57 +122,45 @@ where
     /// The first intersecting triangle pair found, if any. With a cache, the pair found last
     /// time is tried first, then the subtrees a few levels above it (the key nodes of paper
     /// 004): along a path the contact usually stays near where it was.
-    pub fn intersects<S: Stats>(
-        &self,
-        mut cache: Option<&mut PairCache>,
-        stats: &mut S,
-    ) -> Option<TrianglePair> {
-        let (a, b) = (self.a.bvh, self.b.bvh);
-        let trees = (a.id(), b.id());
-        let remembered = cache.as_ref().and_then(|c| c.get(trees));
-        if let Some(last @ Hit { positions: [i, j], .. }) = remembered {
-            if i < a.mesh().triangle_count() && j < b.mesh().triangle_count() {
-                stats.triangle_test();
-                if triangles_intersect(&a.mesh().triangle(i), &self.moved(&b.mesh().triangle(j))) {
-                    if let Some(c) = cache {
-                        c.remember(trees, Some(last));
-                    }
-                    return Some(TrianglePair { a: a.original_triangle(i), b: b.original_triangle(j) });
-                }
-            }
-        }
-        let Some(descent) = self.descent(0.0, None, stats).map(|d| Descent { nearest_first: true, ..d })
-        else {
-            if let Some(c) = cache.as_deref_mut() {
-                c.remember(trees, None);
-            }
-            return None;
-        };
-        let mut found = None;
-        let mut first_contact = |start: Option<Pair>, stats: &mut S| {
-            self.candidates_from(&descent, start, stats, |pair, ta, tb, stats| {
-                stats.triangle_test();
-                if triangles_intersect(ta, tb) {
-                    found = Some(pair);
-                    return ControlFlow::Break(());
-                }
-                ControlFlow::Continue(())
-            })
-        };
-        // The key nodes only while the objects touch: after a frame apart, the contact (if any)
-        // starts somewhere new.
-        let touching_before = cache.as_ref().is_some_and(|c| c.touching());
-        let near = remembered.filter(|_| touching_before).and_then(|hit| {
-            descent.below(a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS))
-        });
-        let mut hit = near.and_then(|start| first_contact(Some(start), stats));
-        if hit.is_none() {
-            hit = first_contact(descent.start(), stats);
-        }
+    pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
+        let trees = (self.a.bvh.id(), self.b.bvh.id());
+        let last = cache.as_deref().and_then(|c| c.get(trees));
+        // The key nodes only while the objects touch: after a frame apart, a contact starts
+        // anywhere.
+        let near_last = cache.as_deref().is_some_and(PairCache::touching);
+        let hit = self.first_contact(last, near_last, stats);
         if let Some(c) = cache {
             c.remember(trees, hit);
         }
-        found
+        hit.map(|hit| {
+            let [i, j] = hit.positions;
+            TrianglePair { a: self.a.bvh.original_triangle(i), b: self.b.bvh.original_triangle(j) }
+        })
+    }
+
+    /// Where the first contact is: the `last` one if its triangles still touch, else the first
+    /// found below its key nodes (when `near_last`), else the first found from the top.
+    fn first_contact<S: Stats>(&self, last: Option<Hit>, near_last: bool, stats: &mut S) -> Option<Hit> {
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        if let Some(hit @ Hit { positions: [i, j], .. }) = last {
+            if i < a.mesh().triangle_count() && j < b.mesh().triangle_count() {
+                stats.triangle_test();
+                if triangles_intersect(&a.mesh().triangle(i), &self.moved(&b.mesh().triangle(j))) {
+                    return Some(hit);
+                }
+            }
+        }
+        let descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
+        let search = |start: Option<Pair>, stats: &mut S| {
+            self.candidates_from(&descent, start, stats, |_, ta, tb, stats| {
+                stats.triangle_test();
+                if triangles_intersect(ta, tb) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+        };
+        let key_nodes = last.filter(|_| near_last).and_then(|hit| {
+            descent.below(a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS))
+        });
+        key_nodes.and_then(|start| search(Some(start), stats)).or_else(|| search(descent.start(), stats))
     }
 
     /// Every intersecting triangle pair, sorted.
