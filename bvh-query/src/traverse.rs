@@ -261,31 +261,29 @@ where
                 Pair { a: pair.a, b: side, untested }
             });
         }
-        if let [first, second] = &mut out[before..] {
-            if self.nearest_first {
-                // Distances are the same in either frame: measure them in the frame of the side
-                // that was split, so only the other side's centre is moved, once.
-                let (near, far, fixed) = if split_a {
-                    let fixed = self.b_in_a.transform_point(&self.b.volume(pair.b.volume()).center());
-                    (
-                        self.a.volume(first.a.volume()).center(),
-                        self.a.volume(second.a.volume()).center(),
-                        fixed,
-                    )
-                } else {
-                    let fixed = self.a_in_b.transform_point(&self.a.volume(pair.a.volume()).center());
-                    (
-                        self.b.volume(first.b.volume()).center(),
-                        self.b.volume(second.b.volume()).center(),
-                        fixed,
-                    )
-                };
-                // The stack pops the last pushed first.
-                if (far - fixed).norm_squared() > (near - fixed).norm_squared() {
+        if self.nearest_first {
+            if let [first, second] = &mut out[before..] {
+                let [to_first, to_second] = self.centre_distances(split_a, pair, [first, second]);
+                // The stack pops the last pushed first: the nearer pair goes there.
+                if to_second > to_first {
                     std::mem::swap(first, second);
                 }
             }
         }
+    }
+
+    /// Squared distances between the volumes' centres of two pairs `parent` opened into (they
+    /// share its unopened side), measured in the frame of the opened side – rigid motions keep
+    /// distances – so that only the shared centre is moved, once.
+    fn centre_distances(&self, split_a: bool, parent: &Pair, pairs: [&Pair; 2]) -> [Real; 2] {
+        let (shared, centres) = if split_a {
+            let shared = self.b_in_a.transform_point(&self.b.volume(parent.b.volume()).center());
+            (shared, pairs.map(|p| self.a.volume(p.a.volume()).center()))
+        } else {
+            let shared = self.a_in_b.transform_point(&self.a.volume(parent.a.volume()).center());
+            (shared, pairs.map(|p| self.b.volume(p.b.volume()).center()))
+        };
+        centres.map(|c| (c - shared).norm_squared())
     }
 }
 
