@@ -41,16 +41,12 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-fn parry_mesh(mesh: &TriMesh) -> parry3d::shape::TriMesh {
-    let (v, i) = parry_bridge::mesh_buffers(mesh);
-    parry3d::shape::TriMesh::new(v, i).expect("benchmark meshes are valid")
-}
-
 fn queries(c: &mut Criterion) {
     let here = Isometry::identity();
     for case in cases() {
         let scene: Bvh<Obb> = Bvh::build(case.scene.clone(), &BuildConfig::co());
         let part: Bvh<Obb> = Bvh::build(case.part.clone(), &BuildConfig::co());
+        let parry_mesh = |m| parry_bridge::trimesh(m).expect("benchmark meshes are valid");
         let (parry_scene, parry_part) = (parry_mesh(&case.scene), parry_mesh(&case.part));
         let path = case.path.clone().unwrap_or_else(|| pose_sets::path_through(&scene, &part, 200));
         let sets = [("random", pose_sets::random_poses(&scene, &part, 200, 0.45, 1)), ("path", path)];
@@ -83,15 +79,7 @@ fn queries(c: &mut Criterion) {
                 b.iter(|| {
                     parry_poses
                         .iter()
-                        .filter(|pose| {
-                            parry3d::query::intersection_test(
-                                &parry3d::math::Pose::IDENTITY,
-                                black_box(&parry_scene),
-                                pose,
-                                &parry_part,
-                            )
-                            .is_ok_and(|r| r.intersecting)
-                        })
+                        .filter(|pose| parry_bridge::intersects(black_box(&parry_scene), &parry_part, pose))
                         .count()
                 })
             });

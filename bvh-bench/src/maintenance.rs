@@ -296,8 +296,8 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     let bay: Bvh<Obb> = Bvh::build(scene.bay.clone(), &BuildConfig::co());
     let part: Bvh<Obb> = Bvh::build(scene.part.clone(), &BuildConfig::co());
     say!(json, "built CO hierarchies in {:.0} ms", start.elapsed().as_secs_f64() * 1e3);
-    let parry_bay = parry_mesh(&scene.bay);
-    let parry_part = parry_mesh(&scene.part);
+    let parry_bay = parry_bridge::trimesh(&scene.bay).expect("generated meshes are valid");
+    let parry_part = parry_bridge::trimesh(&scene.part).expect("generated meshes are valid");
     let identity = Isometry::identity();
     let mut cache = PairCache::new();
     let (mut ours_us, mut parry_us, mut touching_frames, mut agreements) = (0.0, 0.0, 0, 0);
@@ -321,15 +321,9 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
         let ours = t0.elapsed().as_secs_f64() * 1e6;
         ours_us += ours;
         ours_frames.push(ours);
-        let t0 = Instant::now();
         let parry_pose = parry_bridge::pose(pose);
-        let parry_touching = parry3d::query::intersection_test(
-            &parry3d::math::Pose::IDENTITY,
-            &parry_bay,
-            &parry_pose,
-            &parry_part,
-        )
-        .is_ok_and(|r| r.intersecting);
+        let t0 = Instant::now();
+        let parry_touching = parry_bridge::intersects(&parry_bay, &parry_part, &parry_pose);
         let parry = t0.elapsed().as_secs_f64() * 1e6;
         parry_us += parry;
         parry_frames.push(parry);
@@ -385,9 +379,4 @@ fn midpoint(i: &TriangleIntersection) -> Point {
             Point::from(v.iter().fold(Vector::zeros(), |acc, p| acc + p.coords) / v.len() as f32)
         }
     }
-}
-
-fn parry_mesh(mesh: &bvh_core::TriMesh) -> parry3d::shape::TriMesh {
-    let (v, i) = parry_bridge::mesh_buffers(mesh);
-    parry3d::shape::TriMesh::new(v, i).expect("generated meshes are valid")
 }

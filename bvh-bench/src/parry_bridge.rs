@@ -28,6 +28,18 @@ pub fn mesh_buffers(mesh: &TriMesh) -> (Vec<ParryVector>, Vec<[u32; 3]>) {
     (mesh.vertices().iter().map(|p| vector(&p.coords)).collect(), mesh.indices().to_vec())
 }
 
+/// parry3d's triangle mesh (with its BVH) over the same vertices and triangles.
+pub fn trimesh(mesh: &TriMesh) -> Result<parry3d::shape::TriMesh, String> {
+    let (vertices, indices) = mesh_buffers(mesh);
+    parry3d::shape::TriMesh::new(vertices, indices).map_err(|e| format!("parry3d refuses the mesh: {e}"))
+}
+
+/// Whether two parry meshes touch, B at `pose` in A's frame, by parry's public
+/// `intersection_test`.
+pub fn intersects(a: &parry3d::shape::TriMesh, b: &parry3d::shape::TriMesh, pose: &Pose) -> bool {
+    parry3d::query::intersection_test(&Pose::IDENTITY, a, pose, b).is_ok_and(|r| r.intersecting)
+}
+
 /// Whether two parry meshes touch, B at `pose` in A's frame, by the fastest route parry's public
 /// API offers: a simultaneous walk of the two BVHs (`Bvh::leaf_pairs`, B's node boxes moved into
 /// A's frame) stopping at the first pair parry's triangle test calls intersecting.

@@ -129,7 +129,7 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         ours.stats.triangle_tests as f64 / n,
     );
     if args.vs_parry {
-        let parry = parry_any(&scene, &part, &poses, args.reps);
+        let parry = parry_any(&scene, &part, &poses, args.reps)?;
         json += &format!(
             ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2}",
             parry.build_ms_scene,
@@ -301,30 +301,29 @@ struct ParryMeasured {
     hits: Vec<bool>,
 }
 
-fn parry_any(scene: &TriMesh, part: &TriMesh, poses: &[Isometry], reps: usize) -> ParryMeasured {
+fn parry_any(
+    scene: &TriMesh,
+    part: &TriMesh,
+    poses: &[Isometry],
+    reps: usize,
+) -> Result<ParryMeasured, String> {
     let build = |m: &TriMesh| {
-        let (v, i) = parry_bridge::mesh_buffers(m);
         let start = Instant::now();
-        let mesh = parry3d::shape::TriMesh::new(v, i).expect("a valid mesh");
-        (mesh, start.elapsed().as_secs_f64() * 1e3)
+        let mesh = parry_bridge::trimesh(m)?;
+        Ok::<_, String>((mesh, start.elapsed().as_secs_f64() * 1e3))
     };
-    let ((a, build_ms_scene), (b, build_ms_part)) = (build(scene), build(part));
+    let ((a, build_ms_scene), (b, build_ms_part)) = (build(scene)?, build(part)?);
     let parry_poses: Vec<_> = poses.iter().map(parry_bridge::pose).collect();
-    let identity = parry3d::math::Pose::IDENTITY;
-    let (public, hits) = time_poses(poses.len(), reps, |k| {
-        usize::from(
-            parry3d::query::intersection_test(&identity, &a, &parry_poses[k], &b)
-                .is_ok_and(|r| r.intersecting),
-        )
-    });
+    let (public, hits) =
+        time_poses(poses.len(), reps, |k| usize::from(parry_bridge::intersects(&a, &b, &parry_poses[k])));
     let (bvtt, _) = time_poses(poses.len(), reps, |k| {
         usize::from(parry_bridge::bvtt_intersects(&a, &b, &parry_poses[k]))
     });
-    ParryMeasured {
+    Ok(ParryMeasured {
         build_ms_scene,
         build_ms_part,
         public,
         bvtt,
         hits: hits.into_iter().map(|h| h > 0).collect(),
-    }
+    })
 }

@@ -1,0 +1,49 @@
+//! `bvh-bench poses`: a small run prints its JSON line with parry's figures beside ours, and a
+//! mesh parry3d refuses ends in a one-line error, not a panic.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bvh-bench")).args(args).output().expect("the program runs")
+}
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bvh-poses-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const TRIANGLE: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+/// Two poses: the same triangle turned about x through the first (touching), and far away.
+const POSES: &str = "1 0 0 0.2  0 0 -1 0.2  0 1 0 -0.5\n1 0 0 50  0 1 0 0  0 0 1 0\n";
+
+#[test]
+fn a_small_run_reports_both_libraries() {
+    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
+    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
+    let run =
+        bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--vs-parry"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let json = String::from_utf8(run.stdout).unwrap();
+    for key in
+        ["\"colliding\":1,", "\"front_mean\":", "\"volume_tests_by_kind_mean\":", "\"parry_query_us_mean\":"]
+    {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+}
+
+#[test]
+fn a_mesh_parry_refuses_is_a_one_line_error() {
+    // Vertices but no triangles: ours answers "no contact"; parry3d's constructor refuses it.
+    let (mesh, poses) = (scratch("points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n"), scratch("poses.txt", POSES));
+    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
+    let run =
+        bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--vs-parry"]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}
