@@ -40,7 +40,7 @@ fn main() {
         "{} colliding poses hold {:.0} % of the time; per pose {:.1} volume and {:.1} triangle tests",
         colliding.len(),
         100.0 * colliding.iter().map(|r| r.0).sum::<f64>() / total,
-        rows.iter().map(|r| r.3.volume_tests).sum::<u64>() as f64 / rows.len() as f64,
+        rows.iter().map(|r| r.3.volume_tests()).sum::<u64>() as f64 / rows.len() as f64,
         rows.iter().map(|r| r.3.triangle_tests).sum::<u64>() as f64 / rows.len() as f64
     );
     rows.sort_by(|x, y| y.0.total_cmp(&x.0));
@@ -52,7 +52,11 @@ fn main() {
     for (t, k, hit, s) in rows.iter().take(12) {
         println!(
             "pose {k:>4} {t:>8.1} µs hit={hit} vol={} tri={} Y/N/U {}/{}/{}",
-            s.volume_tests, s.triangle_tests, s.prejudge_overlap, s.prejudge_disjoint, s.prejudge_undecided
+            s.volume_tests(),
+            s.triangle_tests,
+            s.prejudge_overlap,
+            s.prejudge_disjoint,
+            s.prejudge_undecided
         );
     }
 }

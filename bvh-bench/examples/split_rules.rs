@@ -26,7 +26,7 @@ fn main() {
             "{name:<16} {:>9.1} µs hit={} vol={} tri={} depth bay {} part {}",
             start.elapsed().as_secs_f64() * 1e6,
             hit.is_some(),
-            stats.volume_tests,
+            stats.volume_tests(),
             stats.triangle_tests,
             bay.depth(),
             part.depth()

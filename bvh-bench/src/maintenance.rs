@@ -239,7 +239,7 @@ impl Extraction {
             mean(&self.ours_us),
             mean(&self.parry_us),
             self.agreements,
-            self.stats.volume_tests as f64 / n,
+            self.stats.volume_tests() as f64 / n,
             self.stats.triangle_tests as f64 / n,
             self.most.0,
             self.most.2.len()
@@ -363,7 +363,7 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     say!(
         json,
         "per frame: {:.0} volume tests ({:.0} % decided by the pre-judge), {:.0} exact triangle tests",
-        stats.volume_tests as f64 / n,
+        stats.volume_tests() as f64 / n,
         100.0 * (stats.prejudge_overlap + stats.prejudge_disjoint) as f64
             / (stats.prejudge_overlap + stats.prejudge_disjoint + stats.prejudge_undecided).max(1) as f64,
         stats.triangle_tests as f64 / n

@@ -117,7 +117,7 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         ours.times.mean,
         ours.times.median,
         ours.results.iter().sum::<usize>(),
-        ours.stats.volume_tests as f64 / n,
+        ours.stats.volume_tests() as f64 / n,
         ours.stats.root_tests as f64 / n,
         ours.stats.node_box_tests as f64 / n,
         ours.stats.node_tests as f64 / n,

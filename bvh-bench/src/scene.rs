@@ -166,7 +166,7 @@ pub(crate) fn simulate(
         }
         candidates += stats.candidate_pairs;
         colliding += stats.colliding_pairs;
-        volume_tests += stats.query.volume_tests;
+        volume_tests += stats.query.volume_tests();
         triangle_tests += stats.query.triangle_tests;
         if let Some(out) = pairs_out.as_mut() {
             let line: Vec<String> = collisions.iter().map(|c| format!("{}-{}", c.a, c.b)).collect();

@@ -14,7 +14,7 @@ const CELLS_PER_OBJECT: usize = 8;
 const MIN_CELL_BUDGET: usize = 4096;
 /// A box covering more cells than this is kept apart and tested directly (one huge object among
 /// tiny ones would otherwise be copied into millions of cells).
-pub(crate) const MAX_CELLS_PER_BOX: u64 = 64;
+const MAX_CELLS_PER_BOX: u64 = 64;
 
 /// How wide cells are.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -131,7 +131,12 @@ impl Lattice {
     /// `true` for a box covering too many cells to be copied into each.
     #[inline]
     pub(crate) fn is_large(&self, aabb: &Aabb) -> bool {
-        Self::range_size(self.range_of(aabb)) > MAX_CELLS_PER_BOX
+        Self::is_large_range(self.range_of(aabb))
+    }
+
+    /// `true` when a box covering this range of cells goes to the large list.
+    pub(crate) fn is_large_range(range: (Cell, Cell)) -> bool {
+        Self::range_size(range) > MAX_CELLS_PER_BOX
     }
 
     /// Appends every pair with a large box (`large`), once: a pair of two large boxes from its
@@ -152,7 +157,7 @@ impl Lattice {
 
     /// Number of cells in a range.
     #[inline]
-    pub(crate) fn range_size((lo, hi): (Cell, Cell)) -> u64 {
+    fn range_size((lo, hi): (Cell, Cell)) -> u64 {
         (0..3).map(|a| u64::from(hi[a] - lo[a]) + 1).product()
     }
 

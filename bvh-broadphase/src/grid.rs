@@ -5,7 +5,7 @@
 //! that; the per-cell lists that incremental updates edit are filled from it only when the next
 //! incremental update comes, so a scene where everything moves every step never builds them.
 
-use crate::cells::{Cell, CellSide, IdList, Lattice, MAX_CELLS_PER_BOX, forget, overlaps_with_large};
+use crate::cells::{Cell, CellSide, IdList, Lattice, forget, overlaps_with_large};
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
 use bvh_core::{Aabb, Real};
 
@@ -94,26 +94,27 @@ impl UniformGrid {
         let ranges =
             || boxes.iter().enumerate().filter_map(|(id, b)| b.map(|b| (id as u32, lattice.range_of(&b))));
         for (id, range) in ranges() {
-            if Lattice::range_size(range) > MAX_CELLS_PER_BOX {
+            if Lattice::is_large_range(range) {
                 self.large.push(id);
             } else {
                 let starts = &mut self.starts;
-                lattice.for_each_index(range, |c| starts[c + 1] += 1);
+                lattice.for_each_index(range, |c| starts[c] += 1);
             }
         }
-        for c in 0..count {
-            self.starts[c + 1] += self.starts[c];
+        // Running totals: `starts[c]` is now where cell `c`'s entries end.
+        for c in 1..=count {
+            self.starts[c] += self.starts[c - 1];
         }
         self.sorted.clear();
         self.sorted.resize(self.starts[count] as usize, 0);
-        // `next[c]`: where cell `c`'s next entry goes.
-        let mut next = self.starts.clone();
-        for (id, range) in ranges() {
-            if Lattice::range_size(range) <= MAX_CELLS_PER_BOX {
-                let (sorted, next) = (&mut self.sorted, &mut next);
+        // Each cell fills from its end backwards, boxes taken in descending id, so that every
+        // cell ends ascending and `starts[c]` ends where its entries begin.
+        for (id, range) in ranges().rev() {
+            if !Lattice::is_large_range(range) {
+                let (sorted, starts) = (&mut self.sorted, &mut self.starts);
                 lattice.for_each_index(range, |c| {
-                    sorted[next[c] as usize] = id;
-                    next[c] += 1;
+                    starts[c] -= 1;
+                    sorted[starts[c] as usize] = id;
                 });
             }
         }

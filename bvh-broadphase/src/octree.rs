@@ -7,7 +7,7 @@
 //! when it cuts the pair tests (the sum of squared child counts below the squared count). A pair
 //! is reported from the one leaf holding the start of its overlap.
 
-use crate::cells::{CellSide, IdList, Lattice, MAX_CELLS_PER_BOX, forget, overlaps_with_large};
+use crate::cells::{CellSide, IdList, Lattice, forget, overlaps_with_large};
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
 use bvh_core::{Aabb, Point, Real, Vector};
 
@@ -180,7 +180,7 @@ impl Strategy for Octree {
         for (id, aabb) in boxes.iter().enumerate() {
             if let Some(aabb) = aabb {
                 let range = self.lattice.range_of(aabb);
-                if Lattice::range_size(range) > MAX_CELLS_PER_BOX {
+                if Lattice::is_large_range(range) {
                     self.large.push(id as u32);
                 } else {
                     let nodes = &mut self.nodes;

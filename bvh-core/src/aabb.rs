@@ -86,6 +86,11 @@ impl Aabb {
         self.loosened(scale * 4.0 * Real::EPSILON)
     }
 
+    /// The box both boxes hold (empty when they are apart).
+    pub fn intersection(&self, other: &Self) -> Self {
+        Self::new(self.mins.sup(&other.mins), self.maxs.inf(&other.maxs))
+    }
+
     /// Centre point.
     pub fn center(&self) -> Point {
         nalgebra::center(&self.mins, &self.maxs)

@@ -46,13 +46,10 @@ impl PairCache {
 
     /// Remembers a contact (or its absence, which keeps the last one) in these trees.
     pub(crate) fn remember(&mut self, trees: (u64, u64), hit: Option<Hit>) {
-        self.touching = hit.is_some();
-        if self.trees != Some(trees) {
-            self.last = None;
-        }
-        self.trees = Some(trees);
-        if hit.is_some() {
+        if hit.is_some() || self.trees != Some(trees) {
             self.last = hit;
         }
+        self.trees = Some(trees);
+        self.touching = hit.is_some();
     }
 }

@@ -5,7 +5,7 @@
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Descent, Pair, Region};
+use crate::traverse::{Descent, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
@@ -132,10 +132,12 @@ where
         if let Some(c) = cache {
             c.remember(trees, hit);
         }
-        hit.map(|hit| {
-            let [i, j] = hit.positions;
-            TrianglePair { a: self.a.bvh.original_triangle(i), b: self.b.bvh.original_triangle(j) }
-        })
+        hit.map(|hit| self.triangle_pair(hit.positions))
+    }
+
+    /// The user's indices of the triangles at these leaf-order positions of A and B.
+    fn triangle_pair(&self, [i, j]: [usize; 2]) -> TrianglePair {
+        TrianglePair { a: self.a.bvh.original_triangle(i), b: self.b.bvh.original_triangle(j) }
     }
 
     /// Where the first contact is: the `last` one if its triangles still touch, else the first
@@ -368,21 +370,20 @@ where
         if motion.is_none() && !root_a.overlaps(b.root(), &self.b_in_a) {
             return None;
         }
-        let region = if self.options.region_culling && motion.is_none() {
-            // The top nodes bound tighter than the root volumes (a cube AABB is loose by design).
-            let b_box = b.volume(0).enclosing_aabb(&self.b_in_a).loosened(margin);
-            let a_box = a.volume(0).enclosing_aabb(&RelativePose::identity()).loosened(margin);
-            let in_a = Aabb::new(a_box.mins.sup(&b_box.mins), a_box.maxs.inf(&b_box.maxs));
-            if in_a.is_empty() {
-                return None;
-            }
-            Some(Region { in_a })
-        } else {
-            None
-        };
         let sweep = motion.map(|m| self.b_in_a.rotation.tr_mul(&m));
         let b_box =
             motion.is_none().then(|| b.volume(0).enclosing_aabb(&self.b_in_a).padded().loosened(margin));
+        // The top nodes' boxes bound tighter than the root volumes (a cube AABB is loose by design).
+        let region = match b_box {
+            Some(b_box) if self.options.region_culling => {
+                let region = a.node_box(0).loosened(margin).intersection(&b_box);
+                if region.is_empty() {
+                    return None;
+                }
+                Some(region)
+            }
+            _ => None,
+        };
         Some(Descent {
             a,
             b,
@@ -426,7 +427,7 @@ where
                     if boxes_apart(&box_a, box_b, margin) {
                         continue;
                     }
-                    let pair = TrianglePair { a: a.original_triangle(i), b: b.original_triangle(j) };
+                    let pair = self.triangle_pair([i, j]);
                     if visit(pair, &ta, tb, stats).is_break() {
                         hit = Some(Hit { positions: [i, j], owners });
                         return ControlFlow::Break(());

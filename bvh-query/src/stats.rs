@@ -27,7 +27,7 @@ pub trait Stats {
     fn triangle_test(&mut self);
     /// The descent stopped at a pair: its volumes are apart, or both are leaves handed to the
     /// triangle tests. These pairs are the front of the bounding volume test tree.
-    fn front(&mut self);
+    fn front_pair(&mut self);
 }
 
 /// Counts nothing, costs nothing.
@@ -39,21 +39,19 @@ impl Stats for () {
     #[inline(always)]
     fn triangle_test(&mut self) {}
     #[inline(always)]
-    fn front(&mut self) {}
+    fn front_pair(&mut self) {}
 }
 
 /// Counts of a query's work, to explain its speed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
-    /// Bounding-volume pairs tested, of every kind (including those the pre-judge decided).
-    pub volume_tests: u64,
-    /// Of those, root volume tests.
+    /// Root volume tests.
     pub root_tests: u64,
-    /// Of those, pairs a node box found apart before any volume test.
+    /// Pairs a node box found apart before any volume test.
     pub node_box_tests: u64,
-    /// Of those, node volume pairs.
+    /// Node volume pairs tested (including those the pre-judge decided).
     pub node_tests: u64,
-    /// Of those, leaf boxes against node volumes.
+    /// Leaf boxes tested against node volumes.
     pub leaf_box_tests: u64,
     /// Pre-judge verdicts: overlap.
     pub prejudge_overlap: u64,
@@ -67,9 +65,15 @@ pub struct QueryStats {
     pub front: u64,
 }
 
+impl QueryStats {
+    /// Bounding-volume pairs tested, of every kind.
+    pub fn volume_tests(&self) -> u64 {
+        self.root_tests + self.node_box_tests + self.node_tests + self.leaf_box_tests
+    }
+}
+
 impl std::ops::AddAssign for QueryStats {
     fn add_assign(&mut self, other: Self) {
-        self.volume_tests += other.volume_tests;
         self.root_tests += other.root_tests;
         self.node_box_tests += other.node_box_tests;
         self.node_tests += other.node_tests;
@@ -84,7 +88,6 @@ impl std::ops::AddAssign for QueryStats {
 
 impl Stats for QueryStats {
     fn volume_test(&mut self, kind: VolumeTest) {
-        self.volume_tests += 1;
         *match kind {
             VolumeTest::Root => &mut self.root_tests,
             VolumeTest::NodeBox => &mut self.node_box_tests,
@@ -105,7 +108,7 @@ impl Stats for QueryStats {
         self.triangle_tests += 1;
     }
 
-    fn front(&mut self) {
+    fn front_pair(&mut self) {
         self.front += 1;
     }
 }

@@ -63,8 +63,9 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// A's volumes are grown by this much (clearance queries); zero for contact.
     pub(crate) margin: Real,
     pub(crate) prejudge: bool,
-    /// Overlap-region culling (paper 002): nodes missing this region cannot take part.
-    pub(crate) region: Option<Region>,
+    /// Overlap-region culling (paper 002): the box in A's frame where every contact (or near
+    /// pair) must lie, the overlap of the two objects' boxes; nodes missing it cannot take part.
+    pub(crate) region: Option<Aabb>,
     /// For swept tests: B's translation over the motion, in B's own frame.
     pub(crate) sweep: Option<Vector>,
     /// A's pose in B's frame (the inverse of `b_in_a`), to test B's nodes against boxes in A.
@@ -80,13 +81,6 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) nearest_first: bool,
 }
 
-/// The box, in A's frame, where every contact (or near pair) must lie: the overlap of the two
-/// objects' boxes, grown by the clearance margin.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Region {
-    pub(crate) in_a: Aabb,
-}
-
 impl<VA, VB> Descent<'_, VA, VB>
 where
     VA: NodeVolume + NodeTest<VB>,
@@ -94,11 +88,7 @@ where
 {
     /// The whole tree-pair: the two top nodes.
     pub(crate) fn start(&self) -> Option<Pair> {
-        (self.a.node_count() > 0 && self.b.node_count() > 0).then_some(Pair {
-            a: Side::node(0),
-            b: Side::node(0),
-            untested: true,
-        })
+        self.below(0, 0)
     }
 
     /// The tree-pair below node `a` of A and node `b` of B (`None` if either does not exist).
@@ -126,23 +116,35 @@ where
         let mut flow = ControlFlow::Continue(());
         let mut last = LastLeaf::default();
         while let Some(pair) = stack.pop() {
-            if pair.untested && !self.pair_overlaps(&pair, &mut last, stats) {
-                stats.front();
-                continue;
-            }
-            match (pair.a.triangles(), pair.b.triangles()) {
-                (Some(ra), Some(rb)) => {
-                    stats.front();
-                    flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
-                    if flow.is_break() {
-                        break;
-                    }
+            if let Step::Leaves(ra, rb) = self.step(&pair, &mut last, stats, &mut stack) {
+                flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
+                if flow.is_break() {
+                    break;
                 }
-                _ => self.children(&pair, &mut stack),
             }
         }
         STACK.set(stack);
         flow
+    }
+
+    /// One pair of the descent: tested (if it needs it), then either dropped, handed over as two
+    /// leaves, or opened into `out` by the descent rule.
+    #[inline]
+    fn step(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats, out: &mut Vec<Pair>) -> Step {
+        if pair.untested && !self.pair_overlaps(pair, last, stats) {
+            stats.front_pair();
+            return Step::Apart;
+        }
+        match (pair.a.triangles(), pair.b.triangles()) {
+            (Some(ra), Some(rb)) => {
+                stats.front_pair();
+                Step::Leaves(ra, rb)
+            }
+            _ => {
+                self.children(pair, out);
+                Step::Opened
+            }
+        }
     }
 
     /// Opens the tree-pair level by level until at least `want` pairs are left (or nothing
@@ -155,15 +157,10 @@ where
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
             for pair in level {
-                if pair.untested && !self.pair_overlaps(&pair, &mut last, stats) {
-                    stats.front();
-                    continue;
-                }
-                if pair.a.end > 0 && pair.b.end > 0 {
-                    next.push(Pair { untested: false, ..pair });
-                } else {
-                    self.children(&pair, &mut next);
-                    opened = true;
+                match self.step(&pair, &mut last, stats, &mut next) {
+                    Step::Apart => {}
+                    Step::Leaves(..) => next.push(Pair { untested: false, ..pair }),
+                    Step::Opened => opened = true,
                 }
             }
             level = next;
@@ -233,9 +230,9 @@ where
     fn in_region(&self, of_a: bool, i: usize) -> bool {
         let Some(region) = &self.region else { return true };
         if of_a {
-            self.a.volume(i).overlaps(&region.in_a, &RelativePose::identity())
+            self.a.volume(i).overlaps(region, &RelativePose::identity())
         } else {
-            self.b.volume(i).overlaps(&region.in_a, &self.a_in_b)
+            self.b.volume(i).overlaps(region, &self.a_in_b)
         }
     }
 
@@ -287,6 +284,16 @@ where
     }
 }
 
+/// What became of a pair in one step of the descent.
+enum Step {
+    /// Its volumes are apart: nothing below it can touch.
+    Apart,
+    /// Two leaves whose volumes overlap: their triangles' leaf-order positions.
+    Leaves(Range<usize>, Range<usize>),
+    /// Opened: the pairs below it were pushed.
+    Opened,
+}
+
 /// The box of the leaf tested last: a leaf stays on the stack against a whole subtree of the
 /// other tree, so its box is computed once for the run of tests, not once per test.
 #[derive(Default)]
@@ -310,11 +317,5 @@ impl LastLeaf {
 /// The box of a leaf's triangles in its tree's frame.
 #[inline]
 fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
-    let mut aabb = Aabb::EMPTY;
-    for i in triangles {
-        for p in &tree.mesh().triangle(i).vertices() {
-            aabb.take_point(p);
-        }
-    }
-    aabb
+    triangles.map(|i| tree.mesh().triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
 }

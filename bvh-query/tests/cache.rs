@@ -42,7 +42,7 @@ fn cached_and_uncached_first_contact_agree_along_a_path() {
     }
     assert!(hits > 30 && hits < 270, "{hits} of 300 poses touch");
     // Along a smooth path the remembered pair usually still touches: less work.
-    assert!(cached_work.volume_tests < fresh_work.volume_tests, "{cached_work:?} vs {fresh_work:?}");
+    assert!(cached_work.volume_tests() < fresh_work.volume_tests(), "{cached_work:?} vs {fresh_work:?}");
 }
 
 #[test]

@@ -29,7 +29,7 @@ fn reference(a: &TriMesh, b: &TriMesh, rel: &RelativePose) -> Vec<TrianglePair> 
         .collect();
     let (box_a, box_b) =
         (a.aabb(), Aabb::from_points(moved.iter().flat_map(|t| [t.a, t.b, t.c]).collect::<Vec<_>>().iter()));
-    let region = Aabb::new(box_a.mins.sup(&box_b.mins), box_a.maxs.inf(&box_b.maxs));
+    let region = box_a.intersection(&box_b);
     if region.is_empty() {
         return Vec::new();
     }

@@ -101,8 +101,8 @@ fn ptu() -> MeshBuilder {
     b
 }
 
-/// Tops the builder up to exactly `target` triangles with a strap along its bottom.
-/// The builder's mesh padded with a thin ribbon to exactly `target` triangles.
+/// The builder's mesh topped up to exactly `target` triangles with a thin ribbon along its
+/// bottom.
 pub(super) fn exactly(mut b: MeshBuilder, target: usize) -> TriMesh {
     let missing = target.saturating_sub(b.triangle_count()) as u32;
     b.add(&ribbon(missing, 0.1, 0.01), &Isometry::translation(-0.05, -0.005, -0.01));
