@@ -26,6 +26,7 @@ mod math;
 mod mesh;
 mod obb;
 pub mod overlap;
+mod pca;
 pub mod predicates;
 mod shape;
 mod sphere;
@@ -35,8 +36,9 @@ pub use aabb::Aabb;
 pub use cube_aabb::CubeAabb;
 pub use math::{Isometry, Matrix, Point, Real, RelativePose, Rotation, Translation, Vector};
 pub use mesh::{MeshError, TriMesh};
-pub use obb::{Obb, axes_of_covariance, principal_axes};
+pub use obb::Obb;
 pub use overlap::{Overlap, PreJudge, obb_obb_sat, obb_prejudge};
+pub use pca::{axes_of_covariance, principal_axes};
 pub use shape::{SPHERE_DEVIATION_THRESHOLD, sphere_deviation_rate};
 pub use sphere::Sphere;
 pub use triangle::{

@@ -2,8 +2,8 @@
 
 use crate::aabb::Aabb;
 use crate::math::{Isometry, Matrix, Point, Real, Vector};
+use crate::pca::principal_axes;
 use crate::sphere::next_up;
-use nalgebra::Matrix3;
 
 /// A box with its own orthonormal axes.
 ///
@@ -137,85 +137,6 @@ impl Obb {
     }
 }
 
-/// Orthonormal right-handed eigenvectors of the points' covariance, largest variance first.
-/// Falls back to the coordinate axes for fewer than two points or non-finite input.
-pub fn principal_axes(points: &[Point]) -> Matrix {
-    if points.len() < 2 {
-        return Matrix::identity();
-    }
-    let mean = crate::sphere::mean(points);
-    let mut cov = Matrix3::<f64>::zeros();
-    for p in points {
-        let d = (p - mean).cast::<f64>();
-        cov += d * d.transpose();
-    }
-    axes_of_covariance(&(cov / points.len() as f64))
-}
-
-/// Orthonormal right-handed eigenvectors of a symmetric covariance matrix, largest eigenvalue
-/// first; the coordinate axes when the matrix is not finite or has no preferred direction.
-///
-/// In closed form, because a build decomposes one matrix per node (several times faster than an
-/// iterative solver): the eigenvalues from the trigonometric solution of the characteristic
-/// cubic, the eigenvector of the one farthest from the others as the longest cross product of
-/// two rows of `M − λI`, and the remaining two as the axes of the 2×2 problem in the plane
-/// across it. Only the directions matter here: a box's extents are measured afterwards.
-pub fn axes_of_covariance(cov: &Matrix3<f64>) -> Matrix {
-    let scale = cov.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    if !scale.is_finite() || scale == 0.0 {
-        return Matrix::identity();
-    }
-    let m = cov / scale;
-    let Some([l1, l2, l3]) = symmetric_eigenvalues(&m) else { return Matrix::identity() };
-    // Start from the best separated eigenvalue: its eigenvector is the best conditioned.
-    let (first, largest_first) = if l1 - l2 >= l2 - l3 { (l1, true) } else { (l3, false) };
-    let Some(v) = eigenvector(&m, first) else { return Matrix::identity() };
-    let (u, w) = plane_across(&v);
-    // The 2×2 matrix of `m` on (u, w), and the angle of its larger eigenvalue's eigenvector.
-    let (muu, mww, muw) = ((m * u).dot(&u), (m * w).dot(&w), (m * u).dot(&w));
-    let angle = 0.5 * (2.0 * muw).atan2(muu - mww);
-    let larger = u * angle.cos() + w * angle.sin();
-    let (e1, e2) = if largest_first { (v, larger) } else { (larger, v.cross(&larger).normalize()) };
-    let e2 = (e2 - e1 * e1.dot(&e2)).normalize();
-    let axes = Matrix3::from_columns(&[e1, e2, e1.cross(&e2)]).cast::<Real>();
-    if axes.iter().all(|x| x.is_finite()) { axes } else { Matrix::identity() }
-}
-
-/// Eigenvalues of a symmetric 3×3 matrix, largest first (Smith's trigonometric solution).
-fn symmetric_eigenvalues(m: &Matrix3<f64>) -> Option<[f64; 3]> {
-    let off = m[(0, 1)].powi(2) + m[(0, 2)].powi(2) + m[(1, 2)].powi(2);
-    let q = m.trace() / 3.0;
-    let spread = (m[(0, 0)] - q).powi(2) + (m[(1, 1)] - q).powi(2) + (m[(2, 2)] - q).powi(2) + 2.0 * off;
-    if spread <= 0.0 {
-        return None;
-    }
-    let p = (spread / 6.0).sqrt();
-    let b = (m - Matrix3::identity() * q) / p;
-    let phi = (0.5 * b.determinant()).clamp(-1.0, 1.0).acos() / 3.0;
-    let l1 = q + 2.0 * p * phi.cos();
-    let l3 = q + 2.0 * p * (phi + 2.0 * std::f64::consts::FRAC_PI_3).cos();
-    Some([l1, 3.0 * q - l1 - l3, l3])
-}
-
-/// A unit eigenvector of `m` for its eigenvalue `lambda`: the longest cross product of two rows
-/// of `m − λI` (which is orthogonal to both, hence in its null space).
-fn eigenvector(m: &Matrix3<f64>, lambda: f64) -> Option<nalgebra::Vector3<f64>> {
-    let shifted = m - Matrix3::identity() * lambda;
-    let rows = [0, 1, 2].map(|i| shifted.row(i).transpose());
-    let best = [rows[0].cross(&rows[1]), rows[0].cross(&rows[2]), rows[1].cross(&rows[2])]
-        .into_iter()
-        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))?;
-    let norm = best.norm();
-    (norm > 0.0 && norm.is_finite()).then(|| best / norm)
-}
-
-/// Two unit vectors completing `v` (unit) to an orthonormal basis.
-fn plane_across(v: &nalgebra::Vector3<f64>) -> (nalgebra::Vector3<f64>, nalgebra::Vector3<f64>) {
-    let helper = if v.x.abs() < 0.6 { nalgebra::Vector3::x() } else { nalgebra::Vector3::y() };
-    let u = v.cross(&helper).normalize();
-    (u, v.cross(&u))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,49 +164,6 @@ mod tests {
         for c in obb.corners() {
             assert!(obb.to_aabb().loosened(1e-4).contains_point(&c));
         }
-    }
-
-    /// The closed-form axes are eigenvectors, largest eigenvalue first, on random covariances
-    /// and on ones with repeated or zero eigenvalues.
-    #[test]
-    fn axes_are_the_eigenvectors_in_order() {
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
-        let turn = nalgebra::Rotation3::from_euler_angles(0.7f64, -0.2, 2.1);
-        let with = |d: [f64; 3]| {
-            turn.matrix() * Matrix3::from_diagonal(&nalgebra::Vector3::from(d)) * turn.matrix().transpose()
-        };
-        let mut cases = vec![
-            with([9.0, 4.0, 4.0]),
-            with([9.0, 9.0, 1.0]),
-            with([1e6, 1e-6, 0.0]),
-            with([3.0, 0.0, 0.0]),
-            Matrix3::from_diagonal(&nalgebra::Vector3::new(1.0, 3.0, 2.0)),
-        ];
-        for _ in 0..500 {
-            let a = Matrix3::from_fn(|_, _| next());
-            cases.push(a * a.transpose());
-        }
-        for m in cases {
-            let axes = axes_of_covariance(&m).cast::<f64>();
-            assert!((axes.transpose() * axes - Matrix3::identity()).norm() < 1e-5, "{m}");
-            assert!((axes.determinant() - 1.0).abs() < 1e-5, "{m}");
-            let mut expected: Vec<f64> = m.symmetric_eigenvalues().iter().copied().collect();
-            expected.sort_by(|a, b| b.total_cmp(a));
-            let scale = m.norm();
-            for (i, lambda) in expected.iter().enumerate() {
-                let e = axes.column(i);
-                // The Rayleigh quotient on each axis is its eigenvalue (exactly so for repeated
-                // eigenvalues, where any direction in the eigenspace will do).
-                assert!((e.dot(&(m * e)) - lambda).abs() < 1e-5 * scale, "{m}: axis {i}");
-            }
-        }
-        assert_eq!(axes_of_covariance(&Matrix3::identity()), Matrix::identity());
-        assert_eq!(axes_of_covariance(&Matrix3::zeros()), Matrix::identity());
-        assert_eq!(axes_of_covariance(&Matrix3::repeat(f64::NAN)), Matrix::identity());
     }
 
     #[test]
