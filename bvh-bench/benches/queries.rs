@@ -44,11 +44,11 @@ fn cases() -> Vec<Case> {
 fn queries(c: &mut Criterion) {
     let here = Isometry::identity();
     for case in cases() {
-        let scene: Bvh<Obb> = Bvh::build(case.scene.clone(), &BuildConfig::co());
-        let part: Bvh<Obb> = Bvh::build(case.part.clone(), &BuildConfig::co());
         let parry_mesh = |m| parry_bridge::trimesh(m).expect("benchmark meshes are valid");
         let (parry_scene, parry_part) = (parry_mesh(&case.scene), parry_mesh(&case.part));
-        let path = case.path.clone().unwrap_or_else(|| pose_sets::path_through(&scene, &part, 200));
+        let scene: Bvh<Obb> = Bvh::build(case.scene, &BuildConfig::co());
+        let part: Bvh<Obb> = Bvh::build(case.part, &BuildConfig::co());
+        let path = case.path.unwrap_or_else(|| pose_sets::path_through(&scene, &part, 200));
         let sets = [("random", pose_sets::random_poses(&scene, &part, 200, 0.45, 1)), ("path", path)];
         for (set, poses) in sets {
             let touching = |k: usize, cache: Option<&mut PairCache>| {
