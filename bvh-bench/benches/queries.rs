@@ -59,7 +59,7 @@ fn queries(c: &mut Criterion) {
                 );
                 query.intersects(cache, &mut ()).is_some()
             };
-            let colliding = (0..poses.len()).filter(|&k| touching(k, None)).count();
+            let colliding = pose_sets::touching(&scene, &part, &poses).iter().filter(|&&t| t).count();
             eprintln!("{}/{set}: {colliding} of {} poses touch", case.name, poses.len());
             let parry_poses: Vec<_> = poses.iter().map(parry_bridge::pose).collect();
             let mut group = c.benchmark_group(format!("query/{}/{set}", case.name));

@@ -16,16 +16,7 @@ pub fn random_poses(scene: &Bvh<Obb>, part: &Bvh<Obb>, n: usize, colliding: f64,
         (0..n).map(|_| random_pose(&mut rng, scene, part, scale)).collect::<Vec<_>>()
     };
     let share = |poses: &[Isometry]| {
-        let here = Isometry::identity();
-        let hits = poses
-            .iter()
-            .filter(|pose| {
-                let query =
-                    Query::new(Posed::new(scene, &here), Posed::new(part, pose), QueryOptions::default());
-                query.intersects(None, &mut ()).is_some()
-            })
-            .count();
-        hits as f64 / poses.len().max(1) as f64
+        touching(scene, part, poses).iter().filter(|&&t| t).count() as f64 / poses.len().max(1) as f64
     };
     // A larger box puts more poses clear of the scene: the share falls as the scale grows.
     let (mut lo, mut hi) = (0.0 as Real, 2.0 as Real);
@@ -34,6 +25,18 @@ pub fn random_poses(scene: &Bvh<Obb>, part: &Bvh<Obb>, n: usize, colliding: f64,
         if share(&draw(mid)) > colliding { lo = mid } else { hi = mid }
     }
     draw(0.5 * (lo + hi))
+}
+
+/// Per pose, whether `part` placed there touches `scene` (the exact first-contact query).
+pub fn touching(scene: &Bvh<Obb>, part: &Bvh<Obb>, poses: &[Isometry]) -> Vec<bool> {
+    let here = Isometry::identity();
+    poses
+        .iter()
+        .map(|pose| {
+            let query = Query::new(Posed::new(scene, &here), Posed::new(part, pose), QueryOptions::default());
+            query.intersects(None, &mut ()).is_some()
+        })
+        .collect()
 }
 
 fn random_pose(rng: &mut impl Rng, scene: &Bvh<Obb>, part: &Bvh<Obb>, scale: Real) -> Isometry {

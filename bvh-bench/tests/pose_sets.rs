@@ -1,22 +1,10 @@
 //! The benchmark pose sets: random poses touch in about the share asked for, the path starts
 //! and ends clear of the scene and passes through it.
 
-use bvh_bench::pose_sets::{path_through, random_poses};
+use bvh_bench::pose_sets::{path_through, random_poses, touching};
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
-use bvh_core::{Isometry, Obb, Point, TriMesh};
-use bvh_query::{Posed, Query, QueryOptions};
-
-fn touching(scene: &Bvh<Obb>, part: &Bvh<Obb>, poses: &[Isometry]) -> Vec<bool> {
-    let here = Isometry::identity();
-    poses
-        .iter()
-        .map(|pose| {
-            let query = Query::new(Posed::new(scene, &here), Posed::new(part, pose), QueryOptions::default());
-            query.intersects(None, &mut ()).is_some()
-        })
-        .collect()
-}
+use bvh_core::{Obb, Point, TriMesh};
 
 #[test]
 fn random_poses_touch_in_about_the_share_asked_for_and_repeat_with_the_seed() {
