@@ -6,6 +6,7 @@
 //! first, so exactness costs a few comparisons unless a configuration is (nearly) degenerate.
 
 use crate::math::{Point, Real};
+use crate::triangle::Triangle;
 use std::cmp::Ordering;
 
 /// Shewchuk's bound on the relative error of a 3×3 determinant evaluated as a sum of three
@@ -14,7 +15,15 @@ const ORIENT3D_ERROR_BOUND: f64 = (7.0 + 56.0 * f64::EPSILON / 2.0) * (f64::EPSI
 
 /// Sign of `((b - a) × (c - a)) · (d - a)`: positive when `d` lies on the side of the plane
 /// `(a, b, c)` that its right-handed normal points to; zero exactly when the four are coplanar.
+#[inline]
 pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> Ordering {
+    PlaneSide::new(a, b, c).side(d).0
+}
+
+/// [`orient3d`] without the floating-point filter: Shewchuk's adaptive evaluation.
+#[cold]
+#[inline(never)]
+fn orient3d_exact(a: &Point, b: &Point, c: &Point, d: &Point) -> Ordering {
     // `robust` evaluates det[a-d, b-d, c-d], which is the negation of our convention.
     let r = robust::orient3d(coord3(a), coord3(b), coord3(c), coord3(d));
     0.0.partial_cmp(&r).unwrap_or(Ordering::Equal)
@@ -56,6 +65,7 @@ pub(crate) struct PlaneSide {
 }
 
 impl PlaneSide {
+    #[inline]
     pub(crate) fn new(a: &Point, b: &Point, c: &Point) -> Self {
         let origin = lift(a);
         let u = sub(&lift(b), &origin);
@@ -79,17 +89,32 @@ impl PlaneSide {
             + w[1].abs() * self.normal_magnitude[1]
             + w[2].abs() * self.normal_magnitude[2];
         if value.abs() > ORIENT3D_ERROR_BOUND * permanent {
-            (value.partial_cmp(&0.0).unwrap_or(Ordering::Equal), value)
+            // The bound is non-negative, so the value is not zero here.
+            (if value > 0.0 { Ordering::Greater } else { Ordering::Less }, value)
         } else {
-            let exact = orient3d(&self.a, &self.b, &self.c, p);
-            // Keep the value's sign consistent with the exact one, for interpolation.
-            let value = match exact {
-                Ordering::Equal => 0.0,
-                Ordering::Greater => value.max(f64::MIN_POSITIVE),
-                Ordering::Less => value.min(-f64::MIN_POSITIVE),
-            };
-            (exact, value)
+            self.exact_side(p, value)
         }
+    }
+
+    /// [`PlaneSide::side`] of each vertex of `t` (written out: through `array::map` the
+    /// compiler kept `side` out of line).
+    #[inline]
+    pub(crate) fn sides(&self, t: &Triangle) -> [(Ordering, f64); 3] {
+        [self.side(&t.a), self.side(&t.b), self.side(&t.c)]
+    }
+
+    /// [`PlaneSide::side`] where the filter could not fix the sign (near-coplanar input).
+    #[cold]
+    #[inline(never)]
+    fn exact_side(&self, p: &Point, value: f64) -> (Ordering, f64) {
+        let exact = orient3d_exact(&self.a, &self.b, &self.c, p);
+        // Keep the value's sign consistent with the exact one, for interpolation.
+        let value = match exact {
+            Ordering::Equal => 0.0,
+            Ordering::Greater => value.max(f64::MIN_POSITIVE),
+            Ordering::Less => value.min(-f64::MIN_POSITIVE),
+        };
+        (exact, value)
     }
 
     /// The normal `(b - a) × (c - a)` in `f64` (rounded, never used to decide a sign).
@@ -137,15 +162,16 @@ mod tests {
 
     #[test]
     fn plane_side_agrees_with_exact_predicate_on_near_coplanar_points() {
-        // Points a hair off a skew plane: the filter must defer to the exact predicate.
+        // Points on, a hair off and well off a skew plane: the filter answers only where it is
+        // sure, and defers to the exact predicate elsewhere.
         let (a, b, c) = (p(0.1, 0.2, 0.3), p(1.7, 0.9, -0.4), p(-0.6, 1.3, 0.8));
         let plane = PlaneSide::new(&a, &b, &c);
         for i in 0..2000 {
             let t = i as Real / 2000.0;
             let q = a + (b - a) * t + (c - a) * (1.0 - t) * 0.5;
-            for dz in [0.0, Real::EPSILON, -Real::EPSILON, 1e-30] {
+            for dz in [0.0, Real::EPSILON, -Real::EPSILON, 1e-30, 1e-4, -0.5] {
                 let probe = q + Vector3::new(0.0, 0.0, dz);
-                assert_eq!(plane.side(&probe).0, orient3d(&a, &b, &c, &probe));
+                assert_eq!(plane.side(&probe).0, orient3d_exact(&a, &b, &c, &probe));
             }
         }
     }

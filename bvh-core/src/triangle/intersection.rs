@@ -13,7 +13,7 @@ use super::segment::{
 use super::{Segment, Triangle, closest_points_triangles};
 use crate::math::{Point, Real};
 use crate::predicates::{PlaneSide, lift, orient3d};
-use std::cmp::Ordering::{self, Equal, Greater, Less};
+use std::cmp::Ordering::{self, Equal, Greater};
 
 /// Exact: `true` when the two closed triangles share a point.
 pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
@@ -113,7 +113,7 @@ enum Relation {
 
 fn classify(t1: &Triangle, t2: &Triangle) -> Relation {
     let plane1 = PlaneSide::new(&t1.a, &t1.b, &t1.c);
-    let d2 = t2.vertices().map(|v| plane1.side(&v));
+    let d2 = plane1.sides(t2);
     if one_side(&d2) {
         return Relation::Disjoint;
     }
@@ -128,7 +128,7 @@ fn classify(t1: &Triangle, t2: &Triangle) -> Relation {
         };
     }
     let plane2 = PlaneSide::new(&t2.a, &t2.b, &t2.c);
-    let d1 = t1.vertices().map(|v| plane2.side(&v));
+    let d1 = plane2.sides(t1);
     if one_side(&d1) {
         return Relation::Disjoint;
     }
@@ -207,18 +207,56 @@ impl CanonicalPair {
 
 /// Rotates the vertices so the one alone on its side comes first. The flag says whether the
 /// other triangle must be reversed to put that apex on the non-negative side.
+#[inline]
 fn apex_first(v: [Point; 3], d: [(Ordering, f64); 3]) -> ([Point; 3], [f64; 3], bool) {
-    let sign = d.map(|x| x.0);
-    // The apex is the vertex whose side differs from both others, preferring a strict side;
-    // with one vertex on the plane and the others on one side, that vertex is the apex.
-    let apex = (0..3)
-        .find(|&i| sign[i] != Equal && sign[(i + 1) % 3] != sign[i] && sign[(i + 2) % 3] != sign[i])
-        .or_else(|| (0..3).find(|&i| sign[(i + 1) % 3] == sign[(i + 2) % 3]))
-        .unwrap_or(0);
-    let others_positive = sign[(apex + 1) % 3] == Greater || sign[(apex + 2) % 3] == Greater;
-    let flip = sign[apex] == Less || (sign[apex] == Equal && others_positive);
-    let rot = |k: usize| (apex + k) % 3;
-    ([v[rot(0)], v[rot(1)], v[rot(2)]], [d[rot(0)].1, d[rot(1)].1, d[rot(2)].1], flip)
+    let code = |o: Ordering| (o as i8 + 1) as usize;
+    let (apex, flip) = APEX[9 * code(d[0].0) + 3 * code(d[1].0) + code(d[2].0)];
+    let [a, b, c] = match apex {
+        0 => [0, 1, 2],
+        1 => [1, 2, 0],
+        _ => [2, 0, 1],
+    };
+    ([v[a], v[b], v[c]], [d[a].1, d[b].1, d[c].1], flip)
+}
+
+/// [`apex_rule`] for every combination of three signs, indexed by `9 s0 + 3 s1 + s2` with each
+/// sign coded `Less = 0, Equal = 1, Greater = 2`.
+static APEX: [(usize, bool); 27] = {
+    let mut table = [(0, false); 27];
+    let mut k = 0;
+    while k < 27 {
+        table[k] = apex_rule([k / 9, k / 3 % 3, k % 3]);
+        k += 1;
+    }
+    table
+};
+
+/// The apex of a crossing triangle from its vertices' sides (`0` below, `1` on, `2` above the
+/// other plane): the vertex whose side differs from both others, preferring a strict side; with
+/// one vertex on the plane and the others on one side, that vertex. And whether the other
+/// triangle must be reversed so the apex is on the non-negative side.
+const fn apex_rule(sign: [usize; 3]) -> (usize, bool) {
+    let mut apex = 3;
+    let mut i = 0;
+    while i < 3 {
+        let (s, t, u) = (sign[i], sign[(i + 1) % 3], sign[(i + 2) % 3]);
+        if apex == 3 && s != 1 && t != s && u != s {
+            apex = i;
+        }
+        i += 1;
+    }
+    i = 0;
+    while i < 3 {
+        if apex == 3 && sign[(i + 1) % 3] == sign[(i + 2) % 3] {
+            apex = i;
+        }
+        i += 1;
+    }
+    if apex == 3 {
+        apex = 0;
+    }
+    let others_positive = sign[(apex + 1) % 3] == 2 || sign[(apex + 2) % 3] == 2;
+    (apex, sign[apex] == 0 || (sign[apex] == 1 && others_positive))
 }
 
 /// Where the apex's two edges meet the other plane (an end is the vertex itself when it lies
@@ -329,4 +367,34 @@ fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
 
 fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
     [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// For every sign pattern a crossing triangle can have (not strictly on one side, not all on
+    /// the plane), the table's apex puts the triangle in the canonical form the interval test
+    /// needs: after the flip, the apex is on the non-negative side and both others on the
+    /// non-positive side, with at least one of the three strictly off the plane.
+    #[test]
+    fn apex_table_gives_the_canonical_form() {
+        let mut crossing = 0;
+        for (k, &(apex, flip)) in APEX.iter().enumerate() {
+            let sign = [k / 9, k / 3 % 3, k % 3].map(|s| s as i32 - 1);
+            let strictly_one_side = sign[0] != 0 && sign[0] == sign[1] && sign[1] == sign[2];
+            if strictly_one_side || sign == [0; 3] {
+                continue;
+            }
+            crossing += 1;
+            let oriented = sign.map(|s| if flip { -s } else { s });
+            let others = [oriented[(apex + 1) % 3], oriented[(apex + 2) % 3]];
+            assert!(
+                oriented[apex] >= 0 && others.iter().all(|&s| s <= 0),
+                "signs {sign:?}: apex {apex}, flip {flip}"
+            );
+            assert!(oriented.iter().any(|&s| s != 0), "signs {sign:?}");
+        }
+        assert_eq!(crossing, 24);
+    }
 }
