@@ -168,10 +168,10 @@ where
     /// Every intersecting triangle pair, sorted.
     pub fn intersecting_pairs(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
         let mut out = Vec::new();
-        self.each_candidate(0.0, None, stats, |pair, ta, tb, stats| {
+        self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
             stats.triangle_test();
             if triangles_intersect(ta, tb) {
-                out.push(pair);
+                out.push(self.triangle_pair(at));
             }
             ControlFlow::Continue(())
         });
@@ -183,17 +183,18 @@ where
     /// pair.
     pub fn contacts(&self, stats: &mut impl Stats) -> Vec<Contact> {
         let mut out = Vec::new();
-        self.each_candidate(0.0, None, stats, |pair, ta, tb, stats| {
+        self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
             stats.triangle_test();
-            out.extend(self.contact(pair, ta, tb));
+            out.extend(self.contact(at, ta, tb));
             ControlFlow::Continue(())
         });
         out.sort_unstable_by_key(|c| c.pair);
         out
     }
 
-    /// Where two triangles (in A's frame) meet, in world coordinates.
-    fn contact(&self, pair: TrianglePair, ta: &Triangle, tb: &Triangle) -> Option<Contact> {
+    /// Where the triangles at leaf-order positions `at` (given in A's frame) meet, in world
+    /// coordinates.
+    fn contact(&self, at: [usize; 2], ta: &Triangle, tb: &Triangle) -> Option<Contact> {
         let to_world = |p: &Point| self.a.pose * p;
         let intersection = match triangle_intersection(ta, tb)? {
             TriangleIntersection::Segment(s) => {
@@ -201,7 +202,7 @@ where
             }
             TriangleIntersection::Polygon(p) => TriangleIntersection::Polygon(p.mapped(to_world)),
         };
-        Some(Contact { pair, intersection })
+        Some(Contact { pair: self.triangle_pair(at), intersection })
     }
 
     /// Every triangle pair at most `clearance` apart (intersecting ones included, at distance
@@ -209,12 +210,12 @@ where
     pub fn pairs_within(&self, clearance: Real, stats: &mut impl Stats) -> Vec<NearPair> {
         let mut out = Vec::new();
         let margin = clearance.max(0.0);
-        self.each_candidate(margin, None, stats, |pair, ta, tb, stats| {
+        self.each_candidate(margin, None, stats, |at, ta, tb, stats| {
             stats.triangle_test();
             let c = closest_points_triangles(ta, tb);
             if c.distance <= clearance {
                 out.push(NearPair {
-                    pair,
+                    pair: self.triangle_pair(at),
                     distance: c.distance,
                     on_a: self.a.pose * c.on_a,
                     on_b: self.a.pose * c.on_b,
@@ -229,7 +230,8 @@ where
     /// [`Query::intersecting_pairs`] with the traversal split across rayon's threads: for one
     /// very large pair (two meshes deep inside each other). Same answer; no statistics.
     pub fn intersecting_pairs_parallel(&self) -> Vec<TrianglePair> {
-        let mut out = self.collect_parallel(|pair, ta, tb| triangles_intersect(ta, tb).then_some(pair));
+        let mut out =
+            self.collect_parallel(|at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
         out.sort_unstable();
         out
     }
@@ -237,7 +239,7 @@ where
     /// [`Query::contacts`] with the traversal split across rayon's threads. Same answer; no
     /// statistics.
     pub fn contacts_parallel(&self) -> Vec<Contact> {
-        let mut out = self.collect_parallel(|pair, ta, tb| self.contact(pair, ta, tb));
+        let mut out = self.collect_parallel(|at, ta, tb| self.contact(at, ta, tb));
         out.sort_unstable_by_key(|c| c.pair);
         out
     }
@@ -246,7 +248,7 @@ where
     /// subtrees per thread and each traversed on its own.
     fn collect_parallel<T: Send>(
         &self,
-        keep: impl Fn(TrianglePair, &Triangle, &Triangle) -> Option<T> + Sync,
+        keep: impl Fn([usize; 2], &Triangle, &Triangle) -> Option<T> + Sync,
     ) -> Vec<T> {
         let Some(descent) = self.descent(0.0, None, &mut ()) else { return Vec::new() };
         let tasks = descent.split(TASKS_PER_THREAD * rayon::current_num_threads(), &mut ());
@@ -254,8 +256,8 @@ where
             .into_par_iter()
             .flat_map_iter(|task| {
                 let mut out = Vec::new();
-                self.candidates_from(&descent, [task], &mut (), |pair, ta, tb, _| {
-                    out.extend(keep(pair, ta, tb));
+                self.candidates_from(&descent, [task], &mut (), |at, ta, tb, _| {
+                    out.extend(keep(at, ta, tb));
                     ControlFlow::Continue(())
                 });
                 out
@@ -278,10 +280,10 @@ where
         }
         let motion = end_in_a.translation - self.b_in_a.translation;
         let mut found = None;
-        self.each_candidate(0.0, Some(motion), stats, |pair, ta, tb, stats| {
+        self.each_candidate(0.0, Some(motion), stats, |at, ta, tb, stats| {
             stats.triangle_test();
             if swept_triangle_intersects(ta, tb, &motion) {
-                found = Some(pair);
+                found = Some(self.triangle_pair(at));
                 return ControlFlow::Break(());
             }
             ControlFlow::Continue(())
@@ -339,15 +341,16 @@ where
         Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
     }
 
-    /// Calls `visit` with every triangle pair under overlapping leaves, both triangles in A's
-    /// frame, until it breaks; returns where it broke. The root
-    /// volumes are tested first (grown by `margin`).
+    /// Calls `visit` with every triangle pair under overlapping leaves (their leaf-order
+    /// positions, mapped to the user's indices only for the pairs kept), both triangles in A's
+    /// frame, until it breaks; returns where it broke. The root volumes are tested first (grown
+    /// by `margin`).
     fn each_candidate<S: Stats>(
         &self,
         margin: Real,
         motion: Option<Vector>,
         stats: &mut S,
-        visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
+        visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let descent = self.descent(margin, motion, stats)?;
         self.candidates_from(&descent, descent.start(), stats, visit)
@@ -405,7 +408,7 @@ where
         descent: &Descent<'a, VA, VB>,
         start: impl IntoIterator<Item = Pair>,
         stats: &mut S,
-        mut visit: impl FnMut(TrianglePair, &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
+        mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
@@ -427,8 +430,7 @@ where
                     if boxes_apart(&box_a, box_b, margin) {
                         continue;
                     }
-                    let pair = self.triangle_pair([i, j]);
-                    if visit(pair, &ta, tb, stats).is_break() {
+                    if visit([i, j], &ta, tb, stats).is_break() {
                         hit = Some(Hit { positions: [i, j], owners });
                         return ControlFlow::Break(());
                     }
