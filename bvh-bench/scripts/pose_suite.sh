@@ -2,7 +2,10 @@
 # The query measurements of docs/query.md: every anchors pair, random poses and a smooth path,
 # first contact (with and without the cache) and all contacts, each against parry3d in the same
 # process; then every preset on one pair. Needs python3 with numpy (the anchors' generators) and
-# ../shared beside the repository. Usage: bvh-bench/scripts/pose_suite.sh [OUTDIR]
+# ../shared beside the repository. With FCL set to the anchors' FCL harness (built by
+# ../shared/anchors/build.sh), FCL's OBB tree and all-contacts runs time the same pose files in
+# the same session, so ratios do not depend on how fast the shared machine is that day.
+# Usage: [FCL=/tmp/anchors-target/cpp/anchor-fcl] bvh-bench/scripts/pose_suite.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/pose-suite}
@@ -27,6 +30,13 @@ while IFS=: read -r name scene part scale; do
       line=$($BIN poses --scene "$scene" --part "$part" --poses "$poses" $variant --vs-parry --reps 3)
       echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
     done
+    if [ -n "${FCL:-}" ]; then
+      mkdir -p "$OUT/fcl/$name-$kind"
+      "$FCL" "$scene" "$part" "$poses" "$OUT/fcl/$name-$kind" --reps 3 --build-reps 1 --variants obb_bool,obbrss_all \
+        | while read -r line; do
+            echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"fcl\",\"result\":$line}" >> "$OUT/results.jsonl"
+          done
+    fi
   done
 done <<< "$PAIRS"
 for preset in rapid sao ao co sphere-obb classified aabb; do
