@@ -82,20 +82,38 @@ impl<R: SplitRule> Builder<'_, R> {
     }
 }
 
-/// Numbers the draft depth-first into the two arrays.
+/// Numbers the draft into the two arrays: the top node first, then depth-first, the two
+/// children of a node always next to each other. A descent that opens a node reads both
+/// children (to test them, or to order them by distance), so they share cache lines instead of
+/// one of them lying a whole subtree away.
 fn flatten<V>(draft: Draft<V>, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) {
     let Draft::Node(volume, kids) = draft else { return };
-    let index = volumes.len();
     volumes.push(volume);
     children.push([Child::leaf(0, 0); 2]);
+    link_children(0, *kids, volumes, children);
+}
+
+/// Numbers the node children of node `parent` consecutively, then their subtrees in turn.
+fn link_children<V>(
+    parent: usize,
+    kids: [Draft<V>; 2],
+    volumes: &mut Vec<V>,
+    children: &mut Vec<[Child; 2]>,
+) {
+    let mut below = Vec::with_capacity(2);
     for (slot, kid) in kids.into_iter().enumerate() {
-        children[index][slot] = match kid {
+        children[parent][slot] = match kid {
             Draft::Leaf { first, count } => Child::leaf(first, count),
-            node => {
-                let at = volumes.len() as u32;
-                flatten(node, volumes, children);
-                Child::node(at)
+            Draft::Node(volume, grandchildren) => {
+                let at = volumes.len();
+                volumes.push(volume);
+                children.push([Child::leaf(0, 0); 2]);
+                below.push((at, grandchildren));
+                Child::node(at as u32)
             }
         };
+    }
+    for (at, grandchildren) in below {
+        link_children(at, *grandchildren, volumes, children);
     }
 }

@@ -1,5 +1,6 @@
 //! The built hierarchy: a per-object root volume above a binary tree whose nodes live in one
-//! array in depth-first order, with the triangles reordered so every leaf is a contiguous run.
+//! array in depth-first order with siblings side by side, the triangles reordered so every leaf
+//! is a contiguous run.
 
 use crate::root::RootVolume;
 use crate::volume::NodeVolume;
