@@ -209,6 +209,7 @@ impl CanonicalPair {
 /// other triangle must be reversed to put that apex on the non-negative side.
 #[inline]
 fn apex_first(v: [Point; 3], d: [(Ordering, f64); 3]) -> ([Point; 3], [f64; 3], bool) {
+    // `Ordering` is `repr(i8)` with `Less = -1, Equal = 0, Greater = 1`.
     let code = |o: Ordering| (o as i8 + 1) as usize;
     let (apex, flip) = APEX[9 * code(d[0].0) + 3 * code(d[1].0) + code(d[2].0)];
     let [a, b, c] = match apex {
