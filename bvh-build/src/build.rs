@@ -88,9 +88,15 @@ impl<R: SplitRule> Builder<'_, R> {
 /// one of them lying a whole subtree away.
 fn flatten<V>(draft: Draft<V>, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) {
     let Draft::Node(volume, kids) = draft else { return };
+    let top = push_node(volume, volumes, children);
+    link_children(top, *kids, volumes, children);
+}
+
+/// Appends a node with empty child slots; returns its index.
+fn push_node<V>(volume: V, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) -> usize {
     volumes.push(volume);
     children.push([Child::leaf(0, 0); 2]);
-    link_children(0, *kids, volumes, children);
+    volumes.len() - 1
 }
 
 /// Numbers the node children of node `parent` consecutively, then their subtrees in turn.
@@ -100,20 +106,18 @@ fn link_children<V>(
     volumes: &mut Vec<V>,
     children: &mut Vec<[Child; 2]>,
 ) {
-    let mut below = Vec::with_capacity(2);
+    let mut below = [None, None];
     for (slot, kid) in kids.into_iter().enumerate() {
         children[parent][slot] = match kid {
             Draft::Leaf { first, count } => Child::leaf(first, count),
             Draft::Node(volume, grandchildren) => {
-                let at = volumes.len();
-                volumes.push(volume);
-                children.push([Child::leaf(0, 0); 2]);
-                below.push((at, grandchildren));
+                let at = push_node(volume, volumes, children);
+                below[slot] = Some((at, grandchildren));
                 Child::node(at as u32)
             }
         };
     }
-    for (at, grandchildren) in below {
+    for (at, grandchildren) in below.into_iter().flatten() {
         link_children(at, *grandchildren, volumes, children);
     }
 }

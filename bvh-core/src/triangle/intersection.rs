@@ -226,11 +226,16 @@ static APEX: [(usize, bool); 27] = {
     let mut table = [(0, false); 27];
     let mut k = 0;
     while k < 27 {
-        table[k] = apex_rule([k / 9, k / 3 % 3, k % 3]);
+        table[k] = apex_rule(sign_codes(k));
         k += 1;
     }
     table
 };
+
+/// The three sign codes of [`APEX`]'s entry `k`.
+const fn sign_codes(k: usize) -> [usize; 3] {
+    [k / 9, k / 3 % 3, k % 3]
+}
 
 /// The apex of a crossing triangle from its vertices' sides (`0` below, `1` on, `2` above the
 /// other plane): the vertex whose side differs from both others, preferring a strict side; with
@@ -382,7 +387,7 @@ mod tests {
     fn apex_table_gives_the_canonical_form() {
         let mut crossing = 0;
         for (k, &(apex, flip)) in APEX.iter().enumerate() {
-            let sign = [k / 9, k / 3 % 3, k % 3].map(|s| s as i32 - 1);
+            let sign = sign_codes(k).map(|s| s as i32 - 1);
             let strictly_one_side = sign[0] != 0 && sign[0] == sign[1] && sign[1] == sign[2];
             if strictly_one_side || sign == [0; 3] {
                 continue;
