@@ -178,20 +178,20 @@ where
             // Leaf boxes are not swept: a swept query keeps the parents' swept volumes.
             return self.overlap(pair.a.volume(), pair.b.volume(), stats);
         }
+        // A leaf's box is taken in the other tree's frame, where the node it meets has no
+        // rotation to compose: the leaf is moved once for the run of nodes it meets.
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
-                self.b.volume(pair.b.volume()).overlaps(&leaf, &self.a_in_b)
+                let leaf = last
+                    .get(true, ra.start, || moved_leaf_box(self.a, ra, &self.a_in_b).loosened(self.margin));
+                self.b.volume(pair.b.volume()).intersects_aabb(&leaf)
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = last.get(false, rb.start, || leaf_box(self.b, rb));
-                if self.margin > 0.0 {
-                    self.a.volume(pair.a.volume()).inflated(self.margin).overlaps(&leaf, &self.b_in_a)
-                } else {
-                    self.a.volume(pair.a.volume()).overlaps(&leaf, &self.b_in_a)
-                }
+                let leaf = last
+                    .get(false, rb.start, || moved_leaf_box(self.b, rb, &self.b_in_a).loosened(self.margin));
+                self.a.volume(pair.a.volume()).intersects_aabb(&leaf)
             }
             _ => self.overlap(pair.a.volume(), pair.b.volume(), stats),
         }
@@ -314,8 +314,20 @@ impl LastLeaf {
     }
 }
 
-/// The box of a leaf's triangles in its tree's frame.
+/// The box, in the other tree's frame, around a leaf's triangles moved there by `pose`. B's
+/// triangles are moved into A's frame exactly as the triangle tests move them; the box is
+/// loosened by the rounding of the move, so it also holds the exact images.
 #[inline]
-fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
-    triangles.map(|i| tree.mesh().triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
+fn moved_leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>, pose: &RelativePose) -> Aabb {
+    let mut aabb = Aabb::EMPTY;
+    let mut reach: Real = 0.0;
+    for i in triangles {
+        let t = tree.mesh().triangle(i);
+        for p in [t.a, t.b, t.c] {
+            reach = reach.max(p.coords.amax());
+            aabb.take_point(&pose.transform_point(&p));
+        }
+    }
+    // Each coordinate sums three products and a shift: a few units in the last place of its terms.
+    aabb.loosened(8.0 * Real::EPSILON * (2.0 * reach + pose.translation.amax()))
 }
