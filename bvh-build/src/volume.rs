@@ -34,9 +34,6 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + Overl
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
 
-    /// `true` when the volume and an axis-aligned box of the same frame share a point.
-    fn intersects_aabb(&self, aabb: &Aabb) -> bool;
-
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes).
     fn measure(&self) -> Real;
 
@@ -65,10 +62,6 @@ impl NodeVolume for Obb {
 
     fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> Self {
         fit.fit_within(corners, bounds)
-    }
-
-    fn intersects_aabb(&self, aabb: &Aabb) -> bool {
-        Obb::intersects_aabb(self, aabb)
     }
 
     fn split_frame(&self) -> SplitFrame {
@@ -121,10 +114,6 @@ impl NodeVolume for Aabb {
         *bounds
     }
 
-    fn intersects_aabb(&self, aabb: &Aabb) -> bool {
-        self.intersects(aabb)
-    }
-
     fn split_frame(&self) -> SplitFrame {
         SplitFrame { axes: Matrix::identity(), lo: self.mins.into(), hi: self.maxs.into() }
     }
@@ -159,10 +148,6 @@ impl NodeVolume for Sphere {
 
     fn fit(corners: &[Point], _: &Aabb, _: &ObbFit) -> Self {
         Sphere::from_points(corners)
-    }
-
-    fn intersects_aabb(&self, aabb: &Aabb) -> bool {
-        self.overlaps(aabb, &RelativePose::identity())
     }
 
     fn split_frame(&self) -> SplitFrame {

@@ -1,7 +1,7 @@
 //! Oriented bounding box.
 
 use crate::aabb::Aabb;
-use crate::math::{Isometry, Matrix, Point, Real, Vector};
+use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector};
 use crate::pca::principal_axes;
 use crate::sphere::next_up;
 
@@ -96,6 +96,16 @@ impl Obb {
     pub fn transformed(&self, pose: &Isometry) -> Self {
         let rotation = pose.rotation.to_rotation_matrix().into_inner();
         Self { center: pose * self.center, axes: rotation * self.axes, half_extents: self.half_extents }
+    }
+
+    /// The box placed in another frame by `pose`.
+    #[inline]
+    pub fn placed(&self, pose: &RelativePose) -> Self {
+        Self {
+            center: pose.transform_point(&self.center),
+            axes: pose.rotation * self.axes,
+            half_extents: self.half_extents,
+        }
     }
 
     /// The smallest axis-aligned box around this one.

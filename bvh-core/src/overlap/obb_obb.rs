@@ -47,10 +47,18 @@ pub fn obb_obb_sat(a_half: &Vector, b_half: &Vector, rotation: &Matrix, offset: 
 impl Overlap<Obb> for Obb {
     #[inline]
     fn overlaps(&self, other: &Obb, b_in_a: &RelativePose) -> bool {
-        let b_axes = b_in_a.rotation * other.axes;
-        let b_center = b_in_a.transform_point(&other.center);
-        let rotation = self.axes.tr_mul(&b_axes);
-        let offset = self.axes.tr_mul(&(b_center - self.center));
+        self.intersects(&other.placed(b_in_a))
+    }
+}
+
+impl Obb {
+    /// `true` when the two boxes, in the same frame, share a point (up to
+    /// [`OBB_AXIS_PADDING`]). A traversal places one box in the other tree's frame once and
+    /// tests it there against both children of a node.
+    #[inline]
+    pub fn intersects(&self, other: &Obb) -> bool {
+        let rotation = self.axes.tr_mul(&other.axes);
+        let offset = self.axes.tr_mul(&(other.center - self.center));
         obb_obb_sat(&self.half_extents, &other.half_extents, &rotation, &offset)
     }
 }

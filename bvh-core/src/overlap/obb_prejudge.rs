@@ -1,6 +1,6 @@
 //! The OBB pre-judge of paper 000 §1.4.2 (also paper 004): a cheap ball test before SAT.
 
-use crate::math::RelativePose;
+use crate::math::{Real, RelativePose};
 use crate::obb::Obb;
 
 /// Outcome of the pre-judge.
@@ -22,7 +22,20 @@ pub enum PreJudge {
 /// verdicts swapped.) It never contradicts the separating axis test.
 #[inline]
 pub fn obb_prejudge(a: &Obb, b: &Obb, b_in_a: &RelativePose) -> PreJudge {
-    let distance_sq = (b_in_a.transform_point(&b.center) - a.center).norm_squared();
+    verdict(a, b, (b_in_a.transform_point(&b.center) - a.center).norm_squared())
+}
+
+impl Obb {
+    /// [`obb_prejudge`] for two boxes in the same frame.
+    #[inline]
+    pub fn prejudge(&self, other: &Obb) -> PreJudge {
+        verdict(self, other, (other.center - self.center).norm_squared())
+    }
+}
+
+/// The verdict for boxes whose centres are `sqrt(distance_sq)` apart.
+#[inline]
+fn verdict(a: &Obb, b: &Obb, distance_sq: Real) -> PreJudge {
     let inner = a.inner_radius() + b.inner_radius();
     if distance_sq < inner * inner {
         return PreJudge::Overlap;
@@ -34,7 +47,7 @@ pub fn obb_prejudge(a: &Obb, b: &Obb, b_in_a: &RelativePose) -> PreJudge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{Isometry, Matrix, Point, Real, Rotation, Vector};
+    use crate::math::{Isometry, Matrix, Point, Rotation, Vector};
     use crate::overlap::Overlap;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -60,6 +73,7 @@ mod tests {
             let turn = Rotation::new(Vector::new(rng.r#gen(), rng.r#gen(), rng.r#gen()) * 6.0);
             let pose = RelativePose::from(&Isometry::from_parts(Vector::zeros().into(), turn));
             let verdict = obb_prejudge(&a, &b, &pose);
+            assert_eq!(a.prejudge(&b.placed(&pose)), verdict);
             let overlaps = a.overlaps(&b, &pose);
             let distance = (pose.transform_point(&b.center) - a.center).norm();
             let outer = a.outer_radius() + b.outer_radius();
