@@ -5,7 +5,7 @@
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Descent, Pair};
+use crate::traverse::{Descent, Pair, Subtree};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
@@ -152,17 +152,22 @@ where
                 }
             }
         }
-        let descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
-        let search = |start: Option<Pair>, stats: &mut S| {
-            self.candidates_from(&descent, start, stats, |_, ta, tb, stats| {
+        let mut descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
+        let search = |descent: &Descent<'a, VA, VB>, start: Option<Pair>, stats: &mut S| {
+            self.candidates_from(descent, start, stats, |_, ta, tb, stats| {
                 stats.triangle_test();
                 if triangles_intersect(ta, tb) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             })
         };
-        let key_nodes = last.filter(|_| near_last).and_then(|hit| {
-            descent.below(a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS))
-        });
-        key_nodes.and_then(|start| search(Some(start), stats)).or_else(|| search(descent.start(), stats))
+        if let Some(hit) = last.filter(|_| near_last) {
+            let keys = [a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS)];
+            if let found @ Some(_) = search(&descent, descent.below(keys[0], keys[1]), stats) {
+                return found;
+            }
+            // Nothing below the key nodes: the search from the top need not go there again.
+            descent.searched = Subtree::of(a, keys[0]).zip(Subtree::of(b, keys[1])).map(|(x, y)| [x, y]);
+        }
+        search(&descent, descent.start(), stats)
     }
 
     /// Every intersecting triangle pair, sorted.
@@ -399,6 +404,7 @@ where
             motion,
             b_box,
             nearest_first: false,
+            searched: None,
         })
     }
 

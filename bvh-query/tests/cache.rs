@@ -1,5 +1,6 @@
 //! First-contact queries with a pair cache agree with queries without, along a path through a
-//! ring and across a jump, and the cache is not fooled by another pair of trees.
+//! ring, across a jump and to a contact far from the last, and the cache is not fooled by
+//! another pair of trees.
 
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
@@ -43,6 +44,28 @@ fn cached_and_uncached_first_contact_agree_along_a_path() {
     assert!(hits > 30 && hits < 270, "{hits} of 300 poses touch");
     // Along a smooth path the remembered pair usually still touches: less work.
     assert!(cached_work.volume_tests() < fresh_work.volume_tests(), "{cached_work:?} vs {fresh_work:?}");
+}
+
+#[test]
+fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
+    // The ball touches the ring's tube on one side, then on the opposite side only: the key
+    // nodes of the first contact hold nothing of the second, and the search from the top,
+    // which skips what the key nodes' search covered, must still find it.
+    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
+    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24), &BuildConfig::co());
+    let here = Isometry::identity();
+    let mut cache = PairCache::new();
+    for x in [2.3, -2.3, 2.3, -2.3, 0.0, 2.3] {
+        let pose = Isometry::translation(x, 0.0, 0.0);
+        let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default());
+        let all = q.intersecting_pairs(&mut ());
+        assert_eq!(all.is_empty(), x == 0.0, "x = {x}");
+        let cached = q.intersects(Some(&mut cache), &mut ());
+        assert_eq!(cached.is_some(), !all.is_empty(), "x = {x}");
+        if let Some(pair) = cached {
+            assert!(all.binary_search(&pair).is_ok(), "{pair:?} is not an intersecting pair");
+        }
+    }
 }
 
 #[test]
