@@ -7,6 +7,13 @@ use bvh_build::{BuildConfig, Bvh};
 use bvh_core::{Isometry, Obb, Point, TriMesh, Vector};
 use bvh_query::{PairCache, Posed, Query, QueryOptions, QueryStats};
 
+/// A ring (major radius 2, tube 0.4) and a ball of radius 0.6.
+fn ring_and_ball() -> (Bvh<Obb>, Bvh<Obb>) {
+    let ring = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
+    let ball = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24), &BuildConfig::co());
+    (ring, ball)
+}
+
 fn path(steps: usize) -> Vec<Isometry> {
     (0..steps)
         .map(|k| {
@@ -23,8 +30,7 @@ fn path(steps: usize) -> Vec<Isometry> {
 
 #[test]
 fn cached_and_uncached_first_contact_agree_along_a_path() {
-    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
-    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24), &BuildConfig::co());
+    let (ring, ball) = ring_and_ball();
     let here = Isometry::identity();
     let mut cache = PairCache::new();
     let (mut cached_work, mut fresh_work) = (QueryStats::default(), QueryStats::default());
@@ -51,8 +57,7 @@ fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
     // The ball touches the ring's tube on one side, then on the opposite side only: the key
     // nodes of the first contact hold nothing of the second, and the search from the top,
     // which skips what the key nodes' search covered, must still find it.
-    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
-    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24), &BuildConfig::co());
+    let (ring, ball) = ring_and_ball();
     let here = Isometry::identity();
     let mut cache = PairCache::new();
     for x in [2.3, -2.3, 2.3, -2.3, 0.0, 2.3] {
@@ -88,8 +93,7 @@ fn a_cache_from_other_trees_is_ignored() {
 
 #[test]
 fn batch_answers_equal_one_by_one_answers() {
-    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
-    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24), &BuildConfig::co());
+    let (ring, ball) = ring_and_ball();
     let here = Isometry::identity();
     let poses = path(200);
     let batch = bvh_query::intersects_at_poses(&ring, &here, &ball, &poses, QueryOptions::default());
