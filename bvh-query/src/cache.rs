@@ -1,6 +1,12 @@
 //! Temporal coherence as caller-owned state: per object pair, where the last first-contact
 //! query found its contact – the triangle pair, tested first next time, and the nodes holding
-//! it, from a few levels above which the next search starts (paper 004's key nodes).
+//! it, from a few levels above which the next search starts (paper 004's key nodes) – or, when
+//! it found none, the front of tree-pairs where it stopped, from which the next search starts.
+
+use crate::traverse::Pair;
+
+/// Every how many searches apart one starts from the top again.
+const PULL_UP_EVERY: usize = 4;
 
 /// Where a traversal stopped at a contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,7 +18,9 @@ pub(crate) struct Hit {
 }
 
 /// What one object pair remembers between first-contact queries. Results with and without it
-/// are equally exact; another pair of trees or a cleared cache only costs the shortcut.
+/// are equally exact; another pair of trees or a cleared cache only costs the shortcut. While
+/// the objects are apart it holds the last front: as many tree-pairs as that search stopped at
+/// (its `front` statistic), a few dozen bytes each.
 #[derive(Clone, Debug, Default)]
 pub struct PairCache {
     /// The last contact found.
@@ -21,6 +29,15 @@ pub struct PairCache {
     trees: Option<(u64, u64)>,
     /// Whether the last query found a contact.
     touching: bool,
+    /// Where the last search stopped, if it found no contact and covered both trees (else
+    /// empty).
+    front: Vec<Pair>,
+    /// Where this search stops: swapped with `front` when it is remembered.
+    next: Vec<Pair>,
+    /// Searches since the last one from the top.
+    since_top: usize,
+    /// Whether this search starts from `front`.
+    from_front: bool,
 }
 
 impl PairCache {
@@ -44,12 +61,34 @@ impl PairCache {
         self.touching
     }
 
-    /// Remembers a contact (or its absence, which keeps the last one) in these trees.
+    /// The front to start this search from (empty when the objects touched last time, or the
+    /// trees differ: then the search starts as usual), and an empty buffer for this one's.
+    pub(crate) fn fronts(&mut self, trees: (u64, u64)) -> (&[Pair], &mut Vec<Pair>) {
+        if self.trees != Some(trees) || self.touching {
+            self.front.clear();
+        }
+        self.next.clear();
+        self.from_front = !self.front.is_empty();
+        (&self.front, &mut self.next)
+    }
+
+    /// Remembers a contact (or its absence, which keeps the last one) in these trees, and the
+    /// front this search left (none if it found a contact).
     pub(crate) fn remember(&mut self, trees: (u64, u64), hit: Option<Hit>) {
         if hit.is_some() || self.trees != Some(trees) {
             self.last = hit;
         }
         self.trees = Some(trees);
         self.touching = hit.is_some();
+        if hit.is_some() {
+            self.next.clear();
+        }
+        // The pull-up: a front only deepens, also where the objects have moved apart again;
+        // every few searches one starts from the top and leaves a front as high as it can be.
+        self.since_top = if self.from_front { self.since_top + 1 } else { 0 };
+        if self.since_top + 1 >= PULL_UP_EVERY {
+            self.next.clear();
+        }
+        std::mem::swap(&mut self.front, &mut self.next);
     }
 }

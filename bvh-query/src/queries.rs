@@ -119,19 +119,22 @@ where
         Self { b_in_a: RelativePose::between(a.pose, b.pose), a, b, options }
     }
 
-    /// The first intersecting triangle pair found, if any. With a cache, the pair found last
-    /// time is tried first, then the subtrees a few levels above it (the key nodes of paper
-    /// 004): along a path the contact usually stays near where it was.
+    /// The first intersecting triangle pair found, if any. With a cache, while the objects
+    /// touch, the pair found last time is tried first, then the subtrees a few levels above it
+    /// (the key nodes of paper 004): along a path the contact usually stays near where it was.
+    /// While they are apart, the search starts from the pairs where the last one stopped (the
+    /// front of the bounding volume test tree, paper 004), not from the top.
     pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
-        let trees = (self.a.bvh.id(), self.b.bvh.id());
-        let last = cache.as_deref().and_then(|c| c.get(trees));
-        // The key nodes only while the objects touch: after a frame apart, a contact starts
-        // anywhere.
-        let near_last = cache.as_deref().is_some_and(PairCache::touching);
-        let hit = self.first_contact(last, near_last, stats);
-        if let Some(c) = cache {
-            c.remember(trees, hit);
-        }
+        let hit = match cache {
+            None => self.first_contact(None, false, None, stats),
+            Some(cache) => {
+                let trees = (self.a.bvh.id(), self.b.bvh.id());
+                let (last, touching) = (cache.get(trees), cache.touching());
+                let hit = self.first_contact(last, touching, Some(cache.fronts(trees)), stats);
+                cache.remember(trees, hit);
+                hit
+            }
+        };
         hit.map(|hit| self.triangle_pair(hit.positions))
     }
 
@@ -141,8 +144,17 @@ where
     }
 
     /// Where the first contact is: the `last` one if its triangles still touch, else the first
-    /// found below its key nodes (when `near_last`), else the first found from the top.
-    fn first_contact<S: Stats>(&self, last: Option<Hit>, near_last: bool, stats: &mut S) -> Option<Hit> {
+    /// found below its key nodes (when `near_last`), else the first found from the top. With
+    /// `fronts` (the front the last search stopped at, and where to put this one's): when the
+    /// objects were apart, the search starts from the last front; a search that finds nothing
+    /// leaves its front.
+    fn first_contact<S: Stats>(
+        &self,
+        last: Option<Hit>,
+        near_last: bool,
+        fronts: Option<(&[Pair], &mut Vec<Pair>)>,
+        stats: &mut S,
+    ) -> Option<Hit> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         if let Some(hit @ Hit { positions: [i, j], .. }) = last {
             if i < a.mesh().triangle_count() && j < b.mesh().triangle_count() {
@@ -153,21 +165,28 @@ where
             }
         }
         let mut descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
-        let search = |descent: &Descent<'a, VA, VB>, start: Option<Pair>, stats: &mut S| {
-            self.candidates_from(descent, start, stats, |_, ta, tb, stats| {
+        let search = |descent: &Descent<'a, VA, VB>, start: &[Pair], front, stats: &mut S| {
+            self.candidates_from(descent, start.iter().copied(), front, stats, |_, ta, tb, stats| {
                 stats.triangle_test();
                 if triangles_intersect(ta, tb) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             })
         };
+        let (previous, next) = fronts.unzip();
+        if let Some(previous) = previous.filter(|p| !p.is_empty()) {
+            return search(&descent, previous, next, stats);
+        }
         if let Some(hit) = last.filter(|_| near_last) {
             let keys = [a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS)];
-            if let found @ Some(_) = search(&descent, descent.below(keys[0], keys[1]), stats) {
+            if let found @ Some(_) = search(&descent, descent.below(keys[0], keys[1]).as_slice(), None, stats)
+            {
                 return found;
             }
-            // Nothing below the key nodes: the search from the top need not go there again.
+            // Nothing below the key nodes: the search from the top need not go there again
+            // (and then leaves no front: it does not cover that tree-pair).
             descent.searched = Subtree::of(a, keys[0]).zip(Subtree::of(b, keys[1])).map(|(x, y)| [x, y]);
         }
-        search(&descent, descent.start(), stats)
+        let next = next.filter(|_| descent.searched.is_none());
+        search(&descent, descent.start().as_slice(), next, stats)
     }
 
     /// Every intersecting triangle pair, sorted.
@@ -261,7 +280,7 @@ where
             .into_par_iter()
             .flat_map_iter(|task| {
                 let mut out = Vec::new();
-                self.candidates_from(&descent, [task], &mut (), |at, ta, tb, _| {
+                self.candidates_from(&descent, [task], None, &mut (), |at, ta, tb, _| {
                     out.extend(keep(at, ta, tb));
                     ControlFlow::Continue(())
                 });
@@ -358,7 +377,7 @@ where
         visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let descent = self.descent(margin, motion, stats)?;
-        self.candidates_from(&descent, descent.start(), stats, visit)
+        self.candidates_from(&descent, descent.start(), None, stats, visit)
     }
 
     /// The traversal of this query, or `None` when the root volumes (grown by `margin`) miss.
@@ -408,18 +427,20 @@ where
         })
     }
 
-    /// [`Query::each_candidate`] below the given tree-pairs only.
+    /// [`Query::each_candidate`] below the given tree-pairs only, keeping in `front` the pairs
+    /// where the descent stopped (see `Descent::run`).
     fn candidates_from<S: Stats>(
         &self,
         descent: &Descent<'a, VA, VB>,
         start: impl IntoIterator<Item = Pair>,
+        front: Option<&mut Vec<Pair>>,
         stats: &mut S,
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
-        let _ = descent.run(start, stats, |ra, rb, owners, stats| {
+        let _ = descent.run(start, front, stats, |ra, rb, owners, stats| {
             moved.clear();
             moved.extend(rb.clone().map(|j| {
                 let t = self.moved(&b.mesh().triangle(j));

@@ -125,11 +125,15 @@ where
     }
 
     /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap,
-    /// and the nodes holding them, until it breaks. The stack is this thread's, reused from
-    /// query to query, so a warm traversal allocates nothing.
+    /// and the nodes holding them, until it breaks. With `front`, the pairs where the descent
+    /// stopped (found apart, or handed to `leaves`) are appended to it: if it never broke, they
+    /// cover every leaf pair below `start`, and a search from them next time is a search from
+    /// `start`. The stack is this thread's, reused from query to query, so a warm traversal
+    /// allocates nothing.
     pub(crate) fn run<S: Stats>(
         &self,
         start: impl IntoIterator<Item = Pair>,
+        front: Option<&mut Vec<Pair>>,
         stats: &mut S,
         mut leaves: impl FnMut(Range<usize>, Range<usize>, [usize; 2], &mut S) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
@@ -138,9 +142,9 @@ where
         stack.clear();
         stack.extend(start);
         let mut flow = ControlFlow::Continue(());
-        let mut last = LastLeaf::default();
+        let mut walk = Walk { last: LastLeaf::default(), front };
         while let Some(pair) = stack.pop() {
-            if let Step::Leaves(ra, rb) = self.step(&pair, &mut last, stats, &mut stack) {
+            if let Step::Leaves(ra, rb) = self.step(&pair, &mut walk, stats, &mut stack) {
                 flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
                 if flow.is_break() {
                     break;
@@ -154,18 +158,18 @@ where
     /// One pair of the descent: tested (if it needs it), then either dropped, handed over as two
     /// leaves, or opened into `out` by the descent rule.
     #[inline]
-    fn step(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats, out: &mut Vec<Pair>) -> Step {
-        if pair.untested && !self.pair_overlaps(pair, last, stats) {
-            stats.front_pair();
+    fn step(&self, pair: &Pair, walk: &mut Walk, stats: &mut impl Stats, out: &mut Vec<Pair>) -> Step {
+        if pair.untested && !self.pair_overlaps(pair, &mut walk.last, stats) {
+            walk.stop(pair, stats);
             return Step::Apart;
         }
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), Some(rb)) => {
-                stats.front_pair();
+                walk.stop(pair, stats);
                 Step::Leaves(ra, rb)
             }
             _ => {
-                self.children(pair, last, stats, out);
+                self.children(pair, walk, stats, out);
                 Step::Opened
             }
         }
@@ -176,12 +180,12 @@ where
     /// traversed on different threads.
     pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
         let mut level: Vec<Pair> = self.start().into_iter().collect();
-        let mut last = LastLeaf::default();
+        let mut walk = Walk { last: LastLeaf::default(), front: None };
         while level.len() < want {
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
             for pair in level {
-                match self.step(&pair, &mut last, stats, &mut next) {
+                match self.step(&pair, &mut walk, stats, &mut next) {
                     Step::Apart => {}
                     Step::Leaves(..) => next.push(Pair { untested: false, ..pair }),
                     Step::Opened => opened = true,
@@ -287,17 +291,16 @@ where
     /// their volumes overlap. Both are tested against the other side fixed once; a search for
     /// the first contact visits the nearer first and defers the other's test to when it pops
     /// it, as it may stop before that.
-    fn children(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats, out: &mut Vec<Pair>) {
+    fn children(&self, pair: &Pair, walk: &mut Walk, stats: &mut impl Stats, out: &mut Vec<Pair>) {
         let split_a = self.splits_a(&pair.a, &pair.b);
         let node = if split_a { pair.a.volume() } else { pair.b.volume() };
         let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
         let mut opened = [*pair; 2];
         let mut count = 0;
         for slot in slots {
-            let side = match slot.get() {
-                ChildRef::Node(i) if !self.in_region(split_a, i) => continue,
-                ChildRef::Node(i) => Side::node(i),
-                ChildRef::Leaf(r) if !r.is_empty() => Side::leaf(node, r),
+            let (side, culled) = match slot.get() {
+                ChildRef::Node(i) => (Side::node(i), !self.in_region(split_a, i)),
+                ChildRef::Leaf(r) if !r.is_empty() => (Side::leaf(node, r), false),
                 ChildRef::Leaf(_) => continue,
             };
             let child = if split_a {
@@ -307,6 +310,10 @@ where
             };
             // A pair inside the tree-pair searched already: so was every leaf pair below it.
             if self.searched.is_some_and(|[a, b]| a.holds(child.a.volume()) && b.holds(child.b.volume())) {
+                continue;
+            }
+            if culled {
+                walk.stop(&child, stats);
                 continue;
             }
             opened[count] = child;
@@ -325,10 +332,10 @@ where
         }
         let mut fixed = Fixed::default();
         for child in opened {
-            if child.untested || self.overlaps_below(child, split_a, &mut fixed, last, stats) {
+            if child.untested || self.overlaps_below(child, split_a, &mut fixed, &mut walk.last, stats) {
                 out.push(*child);
             } else {
-                stats.front_pair();
+                walk.stop(child, stats);
             }
         }
     }
@@ -369,6 +376,24 @@ enum Step {
     Leaves(Range<usize>, Range<usize>),
     /// Opened: the pairs below it were pushed.
     Opened,
+}
+
+/// What one run of the descent carries from pair to pair.
+struct Walk<'f> {
+    last: LastLeaf,
+    /// Where to keep the pairs the descent stops at, if anywhere.
+    front: Option<&'f mut Vec<Pair>>,
+}
+
+impl Walk<'_> {
+    /// The descent stops at `pair`: counted, and kept (to be tested again) if asked.
+    #[inline]
+    fn stop(&mut self, pair: &Pair, stats: &mut impl Stats) {
+        stats.front_pair();
+        if let Some(front) = &mut self.front {
+            front.push(Pair { untested: true, ..*pair });
+        }
+    }
 }
 
 /// The box of the leaf tested last: a leaf stays on the stack against a whole subtree of the
