@@ -3,65 +3,91 @@
 //! overlap tests of `bvh-core`.
 //!
 //! A descent opens one node and tests both its children against the same node of the other
-//! tree, so that node is *fixed* first – for boxes, placed in the other tree's frame – and the
-//! work of moving it is shared by the two tests.
+//! tree. For boxes, that node is placed in the children's frame for the separating axis test,
+//! and the placed box is kept for the second child (the pre-judge needs only its centre, so a
+//! pair it decides costs no placing).
 
 use crate::stats::{Stats, VolumeTest};
 use bvh_core::overlap::Overlap;
-use bvh_core::{Aabb, Obb, PreJudge, RelativePose, Sphere};
+use bvh_core::{Aabb, Obb, PreJudge, RelativePose, Sphere, obb_prejudge};
 
 /// A volume of A tested against a volume of type `B` of the other tree.
 pub trait NodeTest<B> {
-    /// A volume of B made ready for tests against A's volumes.
-    type FixedB;
-    /// A volume of A made ready for tests against B's volumes.
-    type FixedA;
+    /// A volume of B placed in A's frame, kept between the tests of one node of B.
+    type PlacedB: Copy;
+    /// A volume of A placed in B's frame, kept between the tests of one node of A.
+    type PlacedA: Copy;
 
-    /// Makes `b` ready for tests against A's volumes; `b_in_a` is B's pose in A's frame.
-    fn fix_b(b: &B, b_in_a: &RelativePose) -> Self::FixedB;
+    /// `true` when this volume overlaps `b`; `b_in_a` is B's pose in A's frame. `placed` keeps
+    /// `b` placed in A's frame once it has been, for the next test against `b`.
+    fn test(
+        &self,
+        b: &B,
+        b_in_a: &RelativePose,
+        placed: &mut Option<Self::PlacedB>,
+        prejudge: bool,
+        stats: &mut impl Stats,
+    ) -> bool;
 
-    /// Makes this volume ready for tests against B's volumes; `a_in_b` is the inverse of
-    /// `b_in_a`.
-    fn fix_a(&self, b_in_a: &RelativePose, a_in_b: &RelativePose) -> Self::FixedA;
-
-    /// `true` when this volume overlaps the fixed volume of B.
-    fn test_fixed_b(&self, b: &Self::FixedB, prejudge: bool, stats: &mut impl Stats) -> bool;
-
-    /// `true` when the fixed volume of A overlaps `b`.
-    fn test_fixed_a(a: &Self::FixedA, b: &B, prejudge: bool, stats: &mut impl Stats) -> bool;
+    /// The same test with `a` placed in B's frame (`a_in_b`) and kept in `placed`, for a node of
+    /// A tested against many of B.
+    fn test_in_b(
+        a: &Self,
+        b: &B,
+        a_in_b: &RelativePose,
+        placed: &mut Option<Self::PlacedA>,
+        prejudge: bool,
+        stats: &mut impl Stats,
+    ) -> bool;
 }
 
 impl NodeTest<Obb> for Obb {
-    type FixedB = Obb;
-    type FixedA = Obb;
+    type PlacedB = Obb;
+    type PlacedA = Obb;
 
     #[inline]
-    fn fix_b(b: &Obb, b_in_a: &RelativePose) -> Obb {
-        b.placed(b_in_a)
+    fn test(
+        &self,
+        b: &Obb,
+        b_in_a: &RelativePose,
+        placed: &mut Option<Obb>,
+        prejudge: bool,
+        stats: &mut impl Stats,
+    ) -> bool {
+        obb_test(self, b, b_in_a, placed, prejudge, stats)
     }
 
     #[inline]
-    fn fix_a(&self, _: &RelativePose, a_in_b: &RelativePose) -> Obb {
-        self.placed(a_in_b)
-    }
-
-    #[inline]
-    fn test_fixed_b(&self, b: &Obb, prejudge: bool, stats: &mut impl Stats) -> bool {
-        obb_test(self, b, prejudge, stats)
-    }
-
-    #[inline]
-    fn test_fixed_a(a: &Obb, b: &Obb, prejudge: bool, stats: &mut impl Stats) -> bool {
-        obb_test(a, b, prejudge, stats)
+    fn test_in_b(
+        a: &Obb,
+        b: &Obb,
+        a_in_b: &RelativePose,
+        placed: &mut Option<Obb>,
+        prejudge: bool,
+        stats: &mut impl Stats,
+    ) -> bool {
+        // Both tests are symmetric: B's box plays the first part, in its own frame.
+        obb_test(b, a, a_in_b, placed, prejudge, stats)
     }
 }
 
-/// Two boxes of one frame: the pre-judge (when asked), then the separating axis test.
-#[inline]
-fn obb_test(a: &Obb, b: &Obb, prejudge: bool, stats: &mut impl Stats) -> bool {
+/// Box `x` against box `y` of the frame `y_in_x` places in `x`'s: the pre-judge (when asked),
+/// then the separating axis test on `y` placed in `x`'s frame, which `placed` keeps.
+#[inline(always)]
+fn obb_test(
+    x: &Obb,
+    y: &Obb,
+    y_in_x: &RelativePose,
+    placed: &mut Option<Obb>,
+    prejudge: bool,
+    stats: &mut impl Stats,
+) -> bool {
     stats.volume_test(VolumeTest::Nodes);
     if prejudge {
-        let outcome = a.prejudge(b);
+        let outcome = match placed {
+            Some(y) => x.prejudge(y),
+            None => obb_prejudge(x, y, y_in_x),
+        };
         stats.prejudge(outcome);
         match outcome {
             PreJudge::Overlap => return true,
@@ -69,36 +95,50 @@ fn obb_test(a: &Obb, b: &Obb, prejudge: bool, stats: &mut impl Stats) -> bool {
             PreJudge::Undecided => {}
         }
     }
-    a.intersects(b)
+    match placed {
+        Some(y) => x.intersects(y),
+        None => {
+            // Kept after the test, not before: read back at once, the stored box stalled
+            // the loads that followed.
+            let y = y.placed(y_in_x);
+            let overlap = x.intersects(&y);
+            *placed = Some(y);
+            overlap
+        }
+    }
 }
 
 /// Pairs without a pre-judge: the overlap test alone, each volume kept in its own frame.
 macro_rules! plain {
     ($($a:ty => $b:ty),* $(,)?) => {$(
         impl NodeTest<$b> for $a {
-            type FixedB = ($b, RelativePose);
-            type FixedA = ($a, RelativePose);
+            type PlacedB = ();
+            type PlacedA = ();
 
             #[inline]
-            fn fix_b(b: &$b, b_in_a: &RelativePose) -> Self::FixedB {
-                (*b, *b_in_a)
-            }
-
-            #[inline]
-            fn fix_a(&self, b_in_a: &RelativePose, _: &RelativePose) -> Self::FixedA {
-                (*self, *b_in_a)
-            }
-
-            #[inline]
-            fn test_fixed_b(&self, (b, b_in_a): &Self::FixedB, _: bool, stats: &mut impl Stats) -> bool {
+            fn test(
+                &self,
+                b: &$b,
+                b_in_a: &RelativePose,
+                _: &mut Option<()>,
+                _: bool,
+                stats: &mut impl Stats,
+            ) -> bool {
                 stats.volume_test(VolumeTest::Nodes);
                 self.overlaps(b, b_in_a)
             }
 
             #[inline]
-            fn test_fixed_a((a, b_in_a): &Self::FixedA, b: &$b, _: bool, stats: &mut impl Stats) -> bool {
+            fn test_in_b(
+                a: &$a,
+                b: &$b,
+                a_in_b: &RelativePose,
+                _: &mut Option<()>,
+                _: bool,
+                stats: &mut impl Stats,
+            ) -> bool {
                 stats.volume_test(VolumeTest::Nodes);
-                a.overlaps(b, b_in_a)
+                b.overlaps(a, a_in_b)
             }
         }
     )*};

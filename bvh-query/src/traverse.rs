@@ -209,7 +209,7 @@ where
     /// `split_a` tells which side varies among the pairs sharing `fixed` (A's, so B's node is
     /// the one fixed). Two leaves, and a leaf under a swept parent, go on untested: their
     /// triangle tests check boxes first.
-    #[inline]
+    #[inline(always)]
     fn overlaps_below(
         &self,
         pair: &Pair,
@@ -229,7 +229,7 @@ where
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
                 let leaf = last.get(false, rb.start, || leaf_box(self.b, rb));
-                self.a_volume(pair.a.volume()).overlaps(&leaf, &self.b_in_a)
+                self.with_a_volume(pair.a.volume(), |va| va.overlaps(&leaf, &self.b_in_a))
             }
             (None, None) => {
                 let (a, b) = (pair.a.volume(), pair.b.volume());
@@ -238,22 +238,24 @@ where
                         stats.volume_test(VolumeTest::NodeBox);
                         return false;
                     }
-                    let fixed = fixed.b.get_or_insert_with(|| VA::fix_b(&self.b_volume(b), &self.b_in_a));
-                    self.a_volume(a).test_fixed_b(fixed, self.prejudge, stats)
+                    let vb = self.b_volume(b);
+                    self.with_a_volume(a, |va| va.test(&vb, &self.b_in_a, &mut fixed.b, self.prejudge, stats))
                 } else {
-                    let fixed =
-                        fixed.a.get_or_insert_with(|| self.a_volume(a).fix_a(&self.b_in_a, &self.a_in_b));
-                    VA::test_fixed_a(fixed, &self.b_volume(b), self.prejudge, stats)
+                    let vb = self.b_volume(b);
+                    self.with_a_volume(a, |va| {
+                        VA::test_in_b(va, &vb, &self.a_in_b, &mut fixed.a, self.prejudge, stats)
+                    })
                 }
             }
         }
     }
 
-    /// Node `i` of A's volume as the query sees it: grown by the clearance margin.
+    /// `f` of node `i` of A's volume as the query sees it: grown by the clearance margin (the
+    /// stored one, not a copy, when there is none).
     #[inline]
-    fn a_volume(&self, i: usize) -> VA {
+    fn with_a_volume<R>(&self, i: usize, f: impl FnOnce(&VA) -> R) -> R {
         let v = self.a.volume(i);
-        if self.margin > 0.0 { v.inflated(self.margin) } else { *v }
+        if self.margin > 0.0 { f(&v.inflated(self.margin)) } else { f(v) }
     }
 
     /// Node `j` of B's volume as the query sees it: swept along the motion.
@@ -287,16 +289,18 @@ where
         }
     }
 
-    /// The pairs a pair with at least one node side opens into, by the descent rule, kept if
-    /// their volumes overlap. Both are tested against the other side fixed once; a search for
-    /// the first contact visits the nearer first and defers the other's test to when it pops
-    /// it, as it may stop before that.
+    /// The pairs a pair with at least one node side opens into, by the descent rule. A full
+    /// search tests both now, against the other side placed in their frame once, and keeps
+    /// those that overlap (6-11 % faster than testing each when it pops). A search for the
+    /// first contact, which may stop before it pops the second, orders them nearer first and
+    /// leaves both to be tested when popped (3-5 % faster than testing either now).
     fn children(&self, pair: &Pair, walk: &mut Walk, stats: &mut impl Stats, out: &mut Vec<Pair>) {
         let split_a = self.splits_a(&pair.a, &pair.b);
         let node = if split_a { pair.a.volume() } else { pair.b.volume() };
         let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
-        let mut opened = [*pair; 2];
-        let mut count = 0;
+        // Pushed, then read back field by field: pairs gathered in an array and copied whole
+        // right after they were written stalled on the stores (first contact 15-20 % slower).
+        let before = out.len();
         for slot in slots {
             let (side, culled) = match slot.get() {
                 ChildRef::Node(i) => (Side::node(i), !self.in_region(split_a, i)),
@@ -309,40 +313,52 @@ where
                 Pair { a: pair.a, b: side, untested: false }
             };
             // A pair inside the tree-pair searched already: so was every leaf pair below it.
-            if self.searched.is_some_and(|[a, b]| a.holds(child.a.volume()) && b.holds(child.b.volume())) {
+            if self
+                .searched
+                .as_ref()
+                .is_some_and(|[a, b]| a.holds(child.a.volume()) && b.holds(child.b.volume()))
+            {
                 continue;
             }
             if culled {
                 walk.stop(&child, stats);
                 continue;
             }
-            opened[count] = child;
-            count += 1;
+            out.push(child);
         }
-        let opened = &mut opened[..count];
-        if let [first, second] = opened {
-            if self.nearest_first {
+        if self.nearest_first {
+            if let [first, second] = &mut out[before..] {
                 let [to_first, to_second] = self.centre_distances(split_a, pair, [first, second]);
                 // The stack pops the last pushed first: the nearer pair goes there.
                 if to_second > to_first {
                     std::mem::swap(first, second);
                 }
-                first.untested = true;
             }
+            for child in &mut out[before..] {
+                child.untested = true;
+            }
+            return;
         }
         let mut fixed = Fixed::default();
-        for child in opened {
+        let mut kept = before;
+        for k in before..out.len() {
+            let child = &out[k];
             if child.untested || self.overlaps_below(child, split_a, &mut fixed, &mut walk.last, stats) {
-                out.push(*child);
+                if kept != k {
+                    out[kept] = out[k];
+                }
+                kept += 1;
             } else {
                 walk.stop(child, stats);
             }
         }
+        out.truncate(kept);
     }
 
     /// Squared distances between the volumes' centres of two pairs `parent` opened into (they
     /// share its unopened side), measured in the frame of the opened side – rigid motions keep
     /// distances – so that only the shared centre is moved, once.
+    #[inline]
     fn centre_distances(&self, split_a: bool, parent: &Pair, pairs: [&Pair; 2]) -> [Real; 2] {
         let (shared, centres) = if split_a {
             let shared = self.b_in_a.transform_point(&self.b.volume(parent.b.volume()).center());
@@ -355,11 +371,11 @@ where
     }
 }
 
-/// The node a descent opens no further, made ready once for the tests against both children of
-/// the other side (`b` when A's node was opened, `a` when B's was).
+/// The node a descent does not open, placed in the other tree's frame once for the tests
+/// against both children of the node it does (`b` when A's node was opened, `a` when B's was).
 struct Fixed<VA: NodeTest<VB>, VB> {
-    a: Option<VA::FixedA>,
-    b: Option<VA::FixedB>,
+    a: Option<VA::PlacedA>,
+    b: Option<VA::PlacedB>,
 }
 
 impl<VA: NodeTest<VB>, VB> Default for Fixed<VA, VB> {
