@@ -5,7 +5,7 @@
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Descent, Pair, Subtree};
+use crate::traverse::{Descent, Front, Pair, Subtree};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
@@ -165,28 +165,40 @@ where
             }
         }
         let mut descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
-        let search = |descent: &Descent<'a, VA, VB>, start: &[Pair], front, stats: &mut S| {
-            self.candidates_from(descent, start.iter().copied(), front, stats, |_, ta, tb, stats| {
-                stats.triangle_test();
-                if triangles_intersect(ta, tb) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-            })
-        };
-        let (previous, next) = fronts.unzip();
-        if let Some(previous) = previous.filter(|p| !p.is_empty()) {
-            return search(&descent, previous, next, stats);
+        let (previous, mut next) = fronts.unzip();
+        if let (Some(previous), Some(next)) = (previous.filter(|p| !p.is_empty()), next.as_deref_mut()) {
+            return self.first_below(&descent, previous, next, stats);
         }
         if let Some(hit) = last.filter(|_| near_last) {
             let keys = [a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS)];
-            if let found @ Some(_) = search(&descent, descent.below(keys[0], keys[1]).as_slice(), None, stats)
-            {
+            let below_keys = descent.below(keys[0], keys[1]);
+            if let found @ Some(_) = self.first_below(&descent, below_keys.as_slice(), &mut (), stats) {
                 return found;
             }
             // Nothing below the key nodes: the search from the top need not go there again
             // (and then leaves no front: it does not cover that tree-pair).
             descent.searched = Subtree::of(a, keys[0]).zip(Subtree::of(b, keys[1])).map(|(x, y)| [x, y]);
         }
-        let next = next.filter(|_| descent.searched.is_none());
-        search(&descent, descent.start().as_slice(), next, stats)
+        let top = descent.start();
+        match next.filter(|_| descent.searched.is_none()) {
+            Some(next) => self.first_below(&descent, top.as_slice(), next, stats),
+            None => self.first_below(&descent, top.as_slice(), &mut (), stats),
+        }
+    }
+
+    /// The first contact below the tree-pairs `start`, keeping in `front` where the search
+    /// stopped.
+    fn first_below<S: Stats>(
+        &self,
+        descent: &Descent<'a, VA, VB>,
+        start: &[Pair],
+        front: &mut impl Front,
+        stats: &mut S,
+    ) -> Option<Hit> {
+        self.candidates_from(descent, start.iter().copied(), front, stats, |_, ta, tb, stats| {
+            stats.triangle_test();
+            if triangles_intersect(ta, tb) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        })
     }
 
     /// Every intersecting triangle pair, sorted.
@@ -280,7 +292,7 @@ where
             .into_par_iter()
             .flat_map_iter(|task| {
                 let mut out = Vec::new();
-                self.candidates_from(&descent, [task], None, &mut (), |at, ta, tb, _| {
+                self.candidates_from(&descent, [task], &mut (), &mut (), |at, ta, tb, _| {
                     out.extend(keep(at, ta, tb));
                     ControlFlow::Continue(())
                 });
@@ -377,7 +389,7 @@ where
         visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let descent = self.descent(margin, motion, stats)?;
-        self.candidates_from(&descent, descent.start(), None, stats, visit)
+        self.candidates_from(&descent, descent.start(), &mut (), stats, visit)
     }
 
     /// The traversal of this query, or `None` when the root volumes (grown by `margin`) miss.
@@ -433,7 +445,7 @@ where
         &self,
         descent: &Descent<'a, VA, VB>,
         start: impl IntoIterator<Item = Pair>,
-        front: Option<&mut Vec<Pair>>,
+        front: &mut impl Front,
         stats: &mut S,
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
