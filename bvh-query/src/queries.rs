@@ -130,12 +130,23 @@ where
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
                 let (last, touching) = (cache.get(trees), cache.touching());
-                let hit = self.first_contact(last, touching, Some(cache.fronts(trees)), stats);
+                let fronts = cache.fronts(trees, &self.b_in_a, self.b_reach());
+                let hit = self.first_contact(last, touching, Some(fronts), stats);
                 cache.remember(trees, hit);
                 hit
             }
         };
         hit.map(|hit| self.triangle_pair(hit.positions))
+    }
+
+    /// How far B's points lie from its origin at most (bounded by its top volume's box).
+    fn b_reach(&self) -> Real {
+        let b = self.b.bvh;
+        if b.node_count() == 0 {
+            return 0.0;
+        }
+        let aabb = b.node_box(0);
+        aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm()
     }
 
     /// The user's indices of the triangles at these leaf-order positions of A and B.

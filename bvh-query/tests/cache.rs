@@ -1,6 +1,6 @@
 //! First-contact queries with a pair cache agree with queries without, along a path through a
-//! ring, across a jump and to a contact far from the last, and the cache is not fooled by
-//! another pair of trees.
+//! ring, across a jump and to a contact far from the last; apart, the search starts from the
+//! last front unless B jumped; and the cache is not fooled by another pair of trees.
 
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
@@ -71,6 +71,28 @@ fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
             assert!(all.binary_search(&pair).is_ok(), "{pair:?} is not an intersecting pair");
         }
     }
+}
+
+#[test]
+fn apart_the_search_starts_from_the_last_front_unless_b_jumped() {
+    // In the ring's hole: the search proves the ball apart and leaves its front.
+    let (ring, ball) = ring_and_ball();
+    let here = Isometry::identity();
+    let work = |cache: Option<&mut PairCache>, x: f32| {
+        let pose = Isometry::translation(x, 0.0, 0.0);
+        let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default());
+        let mut stats = QueryStats::default();
+        assert!(q.intersects(cache, &mut stats).is_none(), "x = {x}");
+        stats.volume_tests()
+    };
+    let mut cache = PairCache::new();
+    work(Some(&mut cache), 0.0);
+    // A small step: from the front, fewer volume tests than from the top.
+    let (cached, fresh) = (work(Some(&mut cache), 0.01), work(None, 0.01));
+    assert!(cached < fresh, "{cached} from the front, {fresh} from the top");
+    // A jump across the hole: the old front is dropped, and the search costs what one from
+    // the top does.
+    assert_eq!(work(Some(&mut cache), -0.9), work(None, -0.9));
 }
 
 #[test]
