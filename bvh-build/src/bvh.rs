@@ -146,27 +146,6 @@ impl<V: NodeVolume> Bvh<V> {
         i
     }
 
-    /// The indices of the nodes below node `i`, when they form one run (empty when it has no
-    /// node children). Trees built here always number them so; a loaded tree numbered
-    /// otherwise gives `None`. Walks the whole subtree: meant for small ones.
-    pub fn descendants(&self, i: usize) -> Option<Range<usize>> {
-        fn walk<V: NodeVolume>(tree: &Bvh<V>, n: usize, span: &mut (usize, usize, usize)) {
-            for slot in tree.children(n) {
-                if let ChildRef::Node(c) = slot.get() {
-                    *span = (span.0.min(c), span.1.max(c), span.2 + 1);
-                    walk(tree, c, span);
-                }
-            }
-        }
-        let mut span = (usize::MAX, 0, 0);
-        walk(self, i, &mut span);
-        let (lo, hi, count) = span;
-        match count {
-            0 => Some(i + 1..i + 1),
-            _ => (hi - lo + 1 == count).then_some(lo..hi + 1),
-        }
-    }
-
     /// The mesh, triangles in leaf order.
     pub fn mesh(&self) -> &TriMesh {
         &self.mesh

@@ -116,19 +116,3 @@ fn ancestors_climb_parent_links_and_stop_at_the_top() {
         assert_eq!(tree.ancestor(i, tree.depth()), 0);
     }
 }
-
-#[test]
-fn descendants_are_one_run_holding_exactly_the_nodes_below() {
-    let tree: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
-    let below =
-        |j: usize, i: usize| std::iter::successors(tree.parent(j), |&p| tree.parent(p)).any(|p| p == i);
-    let mut nested = 0;
-    for i in 0..tree.node_count() {
-        let run = tree.descendants(i).expect("built trees number a subtree's nodes as one run");
-        for j in 0..tree.node_count() {
-            assert_eq!(run.contains(&j), below(j, i), "node {j} under node {i}");
-        }
-        nested += usize::from(run.len() > 2);
-    }
-    assert!(nested > 10, "{nested} nodes with more than two nodes below");
-}

@@ -5,7 +5,7 @@
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Descent, Front, Pair, Subtree};
+use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
@@ -175,7 +175,7 @@ where
                 }
             }
         }
-        let mut descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
+        let descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
         let (previous, mut next) = fronts.unzip();
         if let (Some(previous), Some(next)) = (previous.filter(|p| !p.is_empty()), next.as_deref_mut()) {
             return self.first_below(&descent, previous, next, stats);
@@ -186,12 +186,9 @@ where
             if let found @ Some(_) = self.first_below(&descent, below_keys.as_slice(), &mut (), stats) {
                 return found;
             }
-            // Nothing below the key nodes: the search from the top need not go there again
-            // (and then leaves no front: it does not cover that tree-pair).
-            descent.searched = Subtree::of(a, keys[0]).zip(Subtree::of(b, keys[1])).map(|(x, y)| [x, y]);
         }
         let top = descent.start();
-        match next.filter(|_| descent.searched.is_none()) {
+        match next {
             Some(next) => self.first_below(&descent, top.as_slice(), next, stats),
             None => self.first_below(&descent, top.as_slice(), &mut (), stats),
         }
@@ -446,7 +443,6 @@ where
             motion,
             b_box,
             nearest_first: false,
-            searched: None,
         })
     }
 

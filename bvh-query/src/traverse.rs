@@ -79,30 +79,6 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// a search that stops at its first contact finds it sooner (on the anchors' random poses,
     /// 35–45 % fewer volume tests). A full search gains nothing from it.
     pub(crate) nearest_first: bool,
-    /// A tree-pair already searched without a contact (below the key nodes): pairs inside it
-    /// are skipped.
-    pub(crate) searched: Option<[Subtree; 2]>,
-}
-
-/// A node and the run of nodes below it (`Bvh::descendants`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Subtree {
-    top: usize,
-    below: (usize, usize),
-}
-
-impl Subtree {
-    /// Node `top` of `tree` and the nodes below it (`None` if they are not numbered as one run).
-    pub(crate) fn of<V: NodeVolume>(tree: &Bvh<V>, top: usize) -> Option<Self> {
-        tree.descendants(top).map(|run| Self { top, below: (run.start, run.end) })
-    }
-
-    /// Whether node `i` is the top or below it: a leaf side (named by its parent) is inside
-    /// when its parent is.
-    #[inline]
-    fn holds(&self, i: usize) -> bool {
-        i == self.top || (self.below.0..self.below.1).contains(&i)
-    }
 }
 
 impl<VA, VB> Descent<'_, VA, VB>
@@ -326,14 +302,6 @@ where
             } else {
                 Pair { a: pair.a, b: side, untested }
             };
-            // A pair inside the tree-pair searched already: so was every leaf pair below it.
-            if self
-                .searched
-                .as_ref()
-                .is_some_and(|[a, b]| a.holds(child.a.volume()) && b.holds(child.b.volume()))
-            {
-                continue;
-            }
             if culled {
                 walk.stop(&child, stats);
                 continue;
