@@ -94,8 +94,7 @@ impl Obb {
 
     /// The box moved by `pose`.
     pub fn transformed(&self, pose: &Isometry) -> Self {
-        let rotation = pose.rotation.to_rotation_matrix().into_inner();
-        Self { center: pose * self.center, axes: rotation * self.axes, half_extents: self.half_extents }
+        self.placed(&RelativePose::from(pose))
     }
 
     /// The box placed in another frame by `pose`.

@@ -43,8 +43,6 @@ pub struct PairCache {
     next: Vec<Pair>,
     /// Searches since the last one from the top.
     since_top: usize,
-    /// Whether this search starts from `front`.
-    from_front: bool,
     /// B's pose in A's frame at the last search.
     pose: Option<RelativePose>,
 }
@@ -86,7 +84,6 @@ impl PairCache {
         }
         self.pose = Some(*b_in_a);
         self.next.clear();
-        self.from_front = !self.front.is_empty();
         (&self.front, &mut self.next)
     }
 
@@ -103,7 +100,8 @@ impl PairCache {
         }
         // The pull-up: a front only deepens, also where the objects have moved apart again;
         // every few searches one starts from the top and leaves a front as high as it can be.
-        self.since_top = if self.from_front { self.since_top + 1 } else { 0 };
+        // `front` is still the one this search started from (empty if it started otherwise).
+        self.since_top = if self.front.is_empty() { 0 } else { self.since_top + 1 };
         if self.since_top + 1 >= PULL_UP_EVERY {
             self.next.clear();
         }

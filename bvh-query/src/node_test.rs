@@ -95,17 +95,7 @@ fn obb_test(
             PreJudge::Undecided => {}
         }
     }
-    match placed {
-        Some(y) => x.intersects(y),
-        None => {
-            // Kept after the test, not before: read back at once, the stored box stalled
-            // the loads that followed.
-            let y = y.placed(y_in_x);
-            let overlap = x.intersects(&y);
-            *placed = Some(y);
-            overlap
-        }
-    }
+    x.intersects(placed.get_or_insert_with(|| y.placed(y_in_x)))
 }
 
 /// Pairs without a pre-judge: the overlap test alone, each volume kept in its own frame.

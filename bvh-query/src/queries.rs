@@ -126,12 +126,12 @@ where
     /// front of the bounding volume test tree, paper 004), not from the top.
     pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
         let hit = match cache {
-            None => self.first_contact(None, false, None, stats),
+            None => self.first_contact(None, false, &[], &mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
                 let (last, touching) = (cache.get(trees), cache.touching());
-                let fronts = cache.fronts(trees, &self.b_in_a, self.b_reach());
-                let hit = self.first_contact(last, touching, Some(fronts), stats);
+                let (previous, next) = cache.fronts(trees, &self.b_in_a, self.b_reach());
+                let hit = self.first_contact(last, touching, previous, next, stats);
                 cache.remember(trees, hit);
                 hit
             }
@@ -155,15 +155,15 @@ where
     }
 
     /// Where the first contact is: the `last` one if its triangles still touch, else the first
-    /// found below its key nodes (when `near_last`), else the first found from the top. With
-    /// `fronts` (the front the last search stopped at, and where to put this one's): when the
-    /// objects were apart, the search starts from the last front; a search that finds nothing
-    /// leaves its front.
+    /// found below its key nodes (when `near_last`), else the first found from the top – or,
+    /// when there is a `previous` front (the objects were apart), the first found from it. The
+    /// search from the top or the front keeps where it stopped in `next`.
     fn first_contact<S: Stats>(
         &self,
         last: Option<Hit>,
         near_last: bool,
-        fronts: Option<(&[Pair], &mut Vec<Pair>)>,
+        previous: &[Pair],
+        next: &mut impl Front,
         stats: &mut S,
     ) -> Option<Hit> {
         let (a, b) = (self.a.bvh, self.b.bvh);
@@ -176,8 +176,7 @@ where
             }
         }
         let descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
-        let (previous, mut next) = fronts.unzip();
-        if let (Some(previous), Some(next)) = (previous.filter(|p| !p.is_empty()), next.as_deref_mut()) {
+        if !previous.is_empty() {
             return self.first_below(&descent, previous, next, stats);
         }
         if let Some(hit) = last.filter(|_| near_last) {
@@ -187,11 +186,7 @@ where
                 return found;
             }
         }
-        let top = descent.start();
-        match next {
-            Some(next) => self.first_below(&descent, top.as_slice(), next, stats),
-            None => self.first_below(&descent, top.as_slice(), &mut (), stats),
-        }
+        self.first_below(&descent, descent.start().as_slice(), next, stats)
     }
 
     /// The first contact below the tree-pairs `start`, keeping in `front` where the search
