@@ -18,9 +18,12 @@ pub trait NodeTest<B> {
     /// A volume of A placed in B's frame, kept between the tests of one node of A.
     type PlacedA: Copy;
 
-    /// `true` when this volume overlaps `b`; `b_in_a` is B's pose in A's frame. `placed` keeps
-    /// `b` placed in A's frame once it has been, for the next test against `b`.
-    fn test(
+    /// `true` when this volume overlaps `b`; `b_in_a` is B's pose in A's frame.
+    fn test(&self, b: &B, b_in_a: &RelativePose, prejudge: bool, stats: &mut impl Stats) -> bool;
+
+    /// [`NodeTest::test`], where `placed` keeps `b` placed in A's frame once it has been, for
+    /// the next test against `b`.
+    fn test_placed(
         &self,
         b: &B,
         b_in_a: &RelativePose,
@@ -46,7 +49,16 @@ impl NodeTest<Obb> for Obb {
     type PlacedA = Obb;
 
     #[inline]
-    fn test(
+    fn test(&self, b: &Obb, b_in_a: &RelativePose, prejudge: bool, stats: &mut impl Stats) -> bool {
+        stats.volume_test(VolumeTest::Nodes);
+        if prejudge && let Some(verdict) = prejudged(obb_prejudge(self, b, b_in_a), stats) {
+            return verdict;
+        }
+        self.intersects(&b.placed(b_in_a))
+    }
+
+    #[inline]
+    fn test_placed(
         &self,
         b: &Obb,
         b_in_a: &RelativePose,
@@ -88,14 +100,23 @@ fn obb_test(
             Some(y) => x.prejudge(y),
             None => obb_prejudge(x, y, y_in_x),
         };
-        stats.prejudge(outcome);
-        match outcome {
-            PreJudge::Overlap => return true,
-            PreJudge::Disjoint => return false,
-            PreJudge::Undecided => {}
+        if let Some(verdict) = prejudged(outcome, stats) {
+            return verdict;
         }
     }
     x.intersects(placed.get_or_insert_with(|| y.placed(y_in_x)))
+}
+
+/// The pre-judge's outcome, counted: the answer when it decides, `None` when the separating
+/// axis test must.
+#[inline(always)]
+fn prejudged(outcome: PreJudge, stats: &mut impl Stats) -> Option<bool> {
+    stats.prejudge(outcome);
+    match outcome {
+        PreJudge::Overlap => Some(true),
+        PreJudge::Disjoint => Some(false),
+        PreJudge::Undecided => None,
+    }
 }
 
 /// Pairs without a pre-judge: the overlap test alone, each volume kept in its own frame.
@@ -106,16 +127,21 @@ macro_rules! plain {
             type PlacedA = ();
 
             #[inline]
-            fn test(
+            fn test(&self, b: &$b, b_in_a: &RelativePose, _: bool, stats: &mut impl Stats) -> bool {
+                stats.volume_test(VolumeTest::Nodes);
+                self.overlaps(b, b_in_a)
+            }
+
+            #[inline]
+            fn test_placed(
                 &self,
                 b: &$b,
                 b_in_a: &RelativePose,
                 _: &mut Option<()>,
-                _: bool,
+                prejudge: bool,
                 stats: &mut impl Stats,
             ) -> bool {
-                stats.volume_test(VolumeTest::Nodes);
-                self.overlaps(b, b_in_a)
+                NodeTest::test(self, b, b_in_a, prejudge, stats)
             }
 
             #[inline]

@@ -141,7 +141,7 @@ where
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) -> Step {
-        if pair.untested && !self.pair_overlaps(pair, true, &mut Fixed::default(), &mut walk.last, stats) {
+        if pair.untested && !self.popped_overlaps(pair, &mut walk.last, stats) {
             walk.stop(pair, stats);
             return Step::Apart;
         }
@@ -155,6 +155,21 @@ where
                 Step::Opened
             }
         }
+    }
+
+    /// The test of a pair popped untested. Two nodes, the hot case of a first-contact search,
+    /// are tested first and keep nothing placed: behind `pair_overlaps`' leaf cases, keeping
+    /// the placed box for no second test, first contact measured 7-11 % slower.
+    #[inline(always)]
+    fn popped_overlaps(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats) -> bool {
+        if pair.a.end == 0 && pair.b.end == 0 {
+            let a = pair.a.volume();
+            return !self.outside_b_box(a, stats)
+                && self.with_b_volume(pair.b.volume(), |vb| {
+                    self.with_a_volume(a, |va| va.test(vb, &self.b_in_a, self.prejudge, stats))
+                });
+        }
+        self.pair_overlaps(pair, true, &mut Fixed::default(), last, stats)
     }
 
     /// Opens the tree-pair level by level until at least `want` pairs are left (or nothing
@@ -208,20 +223,34 @@ where
                 self.with_a_volume(pair.a.volume(), |va| va.overlaps(&leaf, &self.b_in_a))
             }
             (None, None) => {
-                let (a, vb) = (pair.a.volume(), self.b_volume(pair.b.volume()));
-                if split_a {
-                    if self.b_box.is_some_and(|bb| !self.a.node_box(a).intersects(&bb)) {
-                        stats.volume_test(VolumeTest::NodeBox);
-                        return false;
-                    }
-                    self.with_a_volume(a, |va| va.test(&vb, &self.b_in_a, &mut fixed.b, self.prejudge, stats))
-                } else {
-                    self.with_a_volume(a, |va| {
-                        VA::test_in_b(va, &vb, &self.a_in_b, &mut fixed.a, self.prejudge, stats)
-                    })
+                let a = pair.a.volume();
+                if split_a && self.outside_b_box(a, stats) {
+                    return false;
                 }
+                self.with_b_volume(pair.b.volume(), |vb| {
+                    if split_a {
+                        self.with_a_volume(a, |va| {
+                            va.test_placed(vb, &self.b_in_a, &mut fixed.b, self.prejudge, stats)
+                        })
+                    } else {
+                        self.with_a_volume(a, |va| {
+                            VA::test_in_b(va, vb, &self.a_in_b, &mut fixed.a, self.prejudge, stats)
+                        })
+                    }
+                })
             }
         }
+    }
+
+    /// `true` when node `a` of A is pruned because its box misses B's top box: six comparisons
+    /// before any volume test.
+    #[inline(always)]
+    fn outside_b_box(&self, a: usize, stats: &mut impl Stats) -> bool {
+        let outside = self.b_box.is_some_and(|bb| !self.a.node_box(a).intersects(&bb));
+        if outside {
+            stats.volume_test(VolumeTest::NodeBox);
+        }
+        outside
     }
 
     /// `f` of node `i` of A's volume as the query sees it: grown by the clearance margin (the
@@ -232,13 +261,14 @@ where
         if self.margin > 0.0 { f(&v.inflated(self.margin)) } else { f(v) }
     }
 
-    /// Node `j` of B's volume as the query sees it: swept along the motion.
+    /// `f` of node `j` of B's volume as the query sees it: swept along the motion (the stored
+    /// one, not a copy, when there is none).
     #[inline]
-    fn b_volume(&self, j: usize) -> VB {
+    fn with_b_volume<R>(&self, j: usize, f: impl FnOnce(&VB) -> R) -> R {
         let v = self.b.volume(j);
         match &self.sweep {
-            Some(motion) => v.swept(motion),
-            None => *v,
+            Some(motion) => f(&v.swept(motion)),
+            None => f(v),
         }
     }
 
