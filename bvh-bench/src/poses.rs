@@ -98,7 +98,8 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         (tree, start.elapsed().as_secs_f64() * 1e3)
     };
     let ((a, build_ms_scene), (b, build_ms_part)) = (timed(&scene), timed(&part));
-    let ours = visit_tree_pair(&a, &b, Measure { poses: &poses, args });
+    let parry = if args.vs_parry { Some(ParryMeshes::build(&scene, &part, &poses)?) } else { None };
+    let ours = visit_tree_pair(&a, &b, Measure { poses: &poses, args, parry: parry.as_ref() });
     if let Some(out) = args.out {
         let lines: String = ours.results.iter().map(|r| format!("{r}\n")).collect();
         std::fs::write(out, lines).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -128,12 +129,11 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         ours.stats.prejudge_undecided,
         ours.stats.triangle_tests as f64 / n,
     );
-    if args.vs_parry {
-        let parry = parry_any(&scene, &part, &poses, args.reps)?;
+    if let (Some(meshes), Some(parry)) = (&parry, &ours.parry) {
         json += &format!(
             ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2}",
-            parry.build_ms_scene,
-            parry.build_ms_part,
+            meshes.build_ms_scene,
+            meshes.build_ms_part,
             parry.public.mean,
             parry.public.median,
             parry.bvtt.mean,
@@ -185,18 +185,26 @@ impl QueryTimes {
 }
 
 /// Times each pose over `reps` repetitions of the whole list (in file order, so a cache carried
-/// from pose to pose sees a path).
-fn time_poses(count: usize, reps: usize, mut query: impl FnMut(usize) -> usize) -> (QueryTimes, Vec<usize>) {
-    let mut per_pose = vec![Vec::with_capacity(reps); count];
-    let mut results = vec![0; count];
-    for _ in 0..reps.max(1) {
-        for (k, times) in per_pose.iter_mut().enumerate() {
-            let start = Instant::now();
-            results[k] = query(k);
-            times.push(start.elapsed().as_secs_f64());
+/// from pose to pose sees a path), running every one of `queries` on a pose before the next
+/// pose, first one in turn: the machine's drift then falls alike on all of them (run one after
+/// the other, ours and parry's ratio moved 0.44-0.74 between runs on this shared machine).
+fn time_poses<const N: usize>(
+    count: usize,
+    reps: usize,
+    queries: [&mut dyn FnMut(usize) -> usize; N],
+) -> [(QueryTimes, Vec<usize>); N] {
+    let mut per_pose: [Vec<Vec<f64>>; N] = std::array::from_fn(|_| vec![Vec::with_capacity(reps); count]);
+    let mut results: [Vec<usize>; N] = std::array::from_fn(|_| vec![0; count]);
+    for rep in 0..reps.max(1) {
+        for k in 0..count {
+            for q in (0..N).map(|i| (i + k + rep) % N) {
+                let start = Instant::now();
+                results[q][k] = queries[q](k);
+                per_pose[q][k].push(start.elapsed().as_secs_f64());
+            }
         }
     }
-    (QueryTimes::of(&per_pose), results)
+    std::array::from_fn(|q| (QueryTimes::of(&per_pose[q]), std::mem::take(&mut results[q])))
 }
 
 struct Measured {
@@ -204,12 +212,17 @@ struct Measured {
     /// Per pose: 0/1 for `any`, the number of pairs for `all` and `within`.
     results: Vec<usize>,
     stats: QueryStats,
+    /// parry's two ways on the same poses: its BVH walk timed pose by pose beside ours, its
+    /// public test after.
+    parry: Option<ParryMeasured>,
 }
 
-/// Times the pose list on two trees (and gathers statistics in an untimed pass).
+/// Times the pose list on two trees, and on parry's meshes if given (and gathers statistics in
+/// an untimed pass).
 struct Measure<'a> {
     poses: &'a [Isometry],
     args: &'a Args<'a>,
+    parry: Option<&'a ParryMeshes>,
 }
 
 impl TreePairVisitor for Measure<'_> {
@@ -220,11 +233,17 @@ impl TreePairVisitor for Measure<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        measure(a, b, self.poses, self.args)
+        measure(a, b, self.poses, self.args, self.parry)
     }
 }
 
-fn measure<VA, VB>(a: &Bvh<VA>, b: &Bvh<VB>, poses: &[Isometry], args: &Args<'_>) -> Measured
+fn measure<VA, VB>(
+    a: &Bvh<VA>,
+    b: &Bvh<VB>,
+    poses: &[Isometry],
+    args: &Args<'_>,
+    parry: Option<&ParryMeshes>,
+) -> Measured
 where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
@@ -232,7 +251,7 @@ where
     let identity = Isometry::identity();
     let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
     let mut cache = PairCache::new();
-    let (times, results) = time_poses(poses.len(), args.reps, |k| {
+    let mut ours = |k: usize| {
         if k == 0 {
             // Each repetition starts cold: the cache only carries over from one pose to the next.
             cache.clear();
@@ -242,7 +261,24 @@ where
             return q.intersecting_pairs_parallel().len();
         }
         answer(&q, args.query, args.cache.then_some(&mut cache), &mut ())
-    });
+    };
+    let (times, results, parry) = match parry {
+        None => {
+            let [(times, results)] = time_poses(poses.len(), args.reps, [&mut ours]);
+            (times, results, None)
+        }
+        Some(p) => {
+            let mut public = |k: usize| usize::from(parry_bridge::intersects(&p.a, &p.b, &p.poses[k]));
+            let mut bvtt = |k: usize| usize::from(parry_bridge::bvtt_intersects(&p.a, &p.b, &p.poses[k]));
+            // The public test goes through whole meshes (about 160 us a pose): beside the others
+            // it left every query cold (ours 4.2 -> 6.0 us, parry's walk 7.0 -> 8.1 on
+            // bunny/bracket), so it is timed on its own.
+            let [(times, results), (bvtt, _)] = time_poses(poses.len(), args.reps, [&mut ours, &mut bvtt]);
+            let [(public, hits)] = time_poses(poses.len(), args.reps, [&mut public]);
+            let hits = hits.into_iter().map(|h| h > 0).collect();
+            (times, results, Some(ParryMeasured { public, bvtt, hits }))
+        }
+    };
     // A separate, untimed pass gathers the statistics.
     let mut stats = QueryStats::default();
     cache.clear();
@@ -250,7 +286,7 @@ where
         let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
         answer(&q, args.query, args.cache.then_some(&mut cache), &mut stats);
     }
-    Measured { times, results, stats }
+    Measured { times, results, stats, parry }
 }
 
 /// Runs the query: 0/1 for `any`, the number of pairs for `all` and `within`.
@@ -291,39 +327,32 @@ impl TreePairVisitor for Nearest<'_> {
     }
 }
 
-/// parry3d on the same meshes and poses, both ways: its public `intersection_test`, and the
-/// fastest thing it offers, a simultaneous walk of its two BVHs with its triangle test.
-struct ParryMeasured {
+/// parry3d's meshes (with their BVHs) over the same geometry, and the poses in its types.
+struct ParryMeshes {
+    a: parry3d::shape::TriMesh,
+    b: parry3d::shape::TriMesh,
+    poses: Vec<parry3d::math::Pose>,
     build_ms_scene: f64,
     build_ms_part: f64,
+}
+
+impl ParryMeshes {
+    fn build(scene: &TriMesh, part: &TriMesh, poses: &[Isometry]) -> Result<Self, String> {
+        let build = |m: &TriMesh| {
+            let start = Instant::now();
+            let mesh = parry_bridge::trimesh(m)?;
+            Ok::<_, String>((mesh, start.elapsed().as_secs_f64() * 1e3))
+        };
+        let ((a, build_ms_scene), (b, build_ms_part)) = (build(scene)?, build(part)?);
+        let poses = poses.iter().map(parry_bridge::pose).collect();
+        Ok(Self { a, b, poses, build_ms_scene, build_ms_part })
+    }
+}
+
+/// parry3d on the same poses, both ways: its public `intersection_test`, and the fastest thing
+/// it offers, a simultaneous walk of its two BVHs with its triangle test.
+struct ParryMeasured {
     public: QueryTimes,
     bvtt: QueryTimes,
     hits: Vec<bool>,
-}
-
-fn parry_any(
-    scene: &TriMesh,
-    part: &TriMesh,
-    poses: &[Isometry],
-    reps: usize,
-) -> Result<ParryMeasured, String> {
-    let build = |m: &TriMesh| {
-        let start = Instant::now();
-        let mesh = parry_bridge::trimesh(m)?;
-        Ok::<_, String>((mesh, start.elapsed().as_secs_f64() * 1e3))
-    };
-    let ((a, build_ms_scene), (b, build_ms_part)) = (build(scene)?, build(part)?);
-    let parry_poses: Vec<_> = poses.iter().map(parry_bridge::pose).collect();
-    let (public, hits) =
-        time_poses(poses.len(), reps, |k| usize::from(parry_bridge::intersects(&a, &b, &parry_poses[k])));
-    let (bvtt, _) = time_poses(poses.len(), reps, |k| {
-        usize::from(parry_bridge::bvtt_intersects(&a, &b, &parry_poses[k]))
-    });
-    Ok(ParryMeasured {
-        build_ms_scene,
-        build_ms_part,
-        public,
-        bvtt,
-        hits: hits.into_iter().map(|h| h > 0).collect(),
-    })
 }
