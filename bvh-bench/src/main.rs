@@ -57,7 +57,8 @@ enum Command {
         /// The pose file.
         #[arg(long)]
         poses: std::path::PathBuf,
-        /// rapid, sao, ao, co, sphere-obb, classified or aabb.
+        /// rapid, sao, ao, co, sphere-obb, classified or aabb; several, comma-separated, are
+        /// timed pose by pose side by side (one JSON line each).
         #[arg(long, default_value = "co")]
         preset: String,
         /// Override the preset's leaf size (most triangles per leaf).
@@ -300,18 +301,22 @@ fn main() -> std::process::ExitCode {
             out,
             split,
         } => {
-            let Some(mut preset) = bvh_build::Preset::by_name(&preset) else {
-                eprintln!("error: unknown preset {preset}");
-                return std::process::ExitCode::FAILURE;
-            };
-            if let Some(t) = leaf_size {
-                preset.config = preset.config.with_leaf_size(t);
+            let mut presets = Vec::new();
+            for name in preset.split(',') {
+                let Some(mut preset) = bvh_build::Preset::by_name(name) else {
+                    eprintln!("error: unknown preset {name}");
+                    return std::process::ExitCode::FAILURE;
+                };
+                if let Some(t) = leaf_size {
+                    preset.config = preset.config.with_leaf_size(t);
+                }
+                presets.push(preset);
             }
             let args = poses::Args {
                 scene: &scene,
                 part: &part,
                 poses: &poses,
-                preset,
+                presets,
                 query,
                 prejudge: !no_prejudge,
                 region_culling,

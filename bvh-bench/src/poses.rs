@@ -77,7 +77,8 @@ pub(crate) struct Args<'a> {
     pub(crate) scene: &'a Path,
     pub(crate) part: &'a Path,
     pub(crate) poses: &'a Path,
-    pub(crate) preset: Preset,
+    /// One or more presets; several are timed pose by pose side by side, one line each.
+    pub(crate) presets: Vec<Preset>,
     pub(crate) query: QueryKind,
     pub(crate) prejudge: bool,
     pub(crate) region_culling: bool,
@@ -89,26 +90,54 @@ pub(crate) struct Args<'a> {
     pub(crate) split: bool,
 }
 
+/// Both objects' trees as one preset builds them, and how long each took.
+struct Built {
+    preset: Preset,
+    a: Hierarchy,
+    b: Hierarchy,
+    build_ms: [f64; 2],
+}
+
+impl Built {
+    fn new(scene: &TriMesh, part: &TriMesh, preset: Preset) -> Self {
+        let timed = |mesh: &TriMesh| {
+            let start = Instant::now();
+            let tree = Hierarchy::build(mesh.clone(), &preset);
+            (tree, start.elapsed().as_secs_f64() * 1e3)
+        };
+        let ((a, scene_ms), (b, part_ms)) = (timed(scene), timed(part));
+        Self { preset, a, b, build_ms: [scene_ms, part_ms] }
+    }
+}
+
 pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let poses = read_poses(args.poses)?;
-    let timed = |mesh: &TriMesh| {
-        let start = Instant::now();
-        let tree = Hierarchy::build(mesh.clone(), &args.preset);
-        (tree, start.elapsed().as_secs_f64() * 1e3)
-    };
-    let ((a, build_ms_scene), (b, build_ms_part)) = (timed(&scene), timed(&part));
+    let built: Vec<Built> = args.presets.iter().map(|&p| Built::new(&scene, &part, p)).collect();
     let parry = if args.vs_parry { Some(ParryMeshes::build(&scene, &part, &poses)?) } else { None };
-    let ours = visit_tree_pair(&a, &b, Measure { poses: &poses, args, parry: parry.as_ref() });
-    if let Some(out) = args.out {
-        let lines: String = ours.results.iter().map(|r| format!("{r}\n")).collect();
+    let (ours, parry_measured) = measure(&built, &poses, args, parry.as_ref());
+    if let (Some(out), Some(first)) = (args.out, ours.first()) {
+        let lines: String = first.results.iter().map(|r| format!("{r}\n")).collect();
         std::fs::write(out, lines).map_err(|e| format!("{}: {e}", out.display()))?;
     }
+    for (built, ours) in built.iter().zip(&ours) {
+        let mut json = report(built, ours, &poses, args);
+        if let (Some(meshes), Some(parry)) = (&parry, &parry_measured) {
+            json += &versus_parry(built, ours, meshes, parry, &part, &poses, args.query);
+        }
+        println!("{json}}}");
+    }
+    Ok(())
+}
+
+/// The JSON line's fields for one preset (without the closing brace).
+fn report(built: &Built, ours: &Measured, poses: &[Isometry], args: &Args<'_>) -> String {
     let n = poses.len().max(1) as f64;
     let colliding = ours.results.iter().filter(|&&r| r > 0).count();
-    let mut json = format!(
+    let [build_ms_scene, build_ms_part] = built.build_ms;
+    format!(
         "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
-        args.preset.name,
+        built.preset.name,
         args.query,
         args.prejudge,
         args.region_culling,
@@ -128,45 +157,51 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         ours.stats.prejudge_disjoint,
         ours.stats.prejudge_undecided,
         ours.stats.triangle_tests as f64 / n,
+    )
+}
+
+/// parry's figures beside one preset's, and where the two disagree.
+fn versus_parry(
+    built: &Built,
+    ours: &Measured,
+    meshes: &ParryMeshes,
+    parry: &ParryMeasured,
+    part: &TriMesh,
+    poses: &[Isometry],
+    query: QueryKind,
+) -> String {
+    let mut json = format!(
+        ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2}",
+        meshes.build_ms_scene,
+        meshes.build_ms_part,
+        parry.public.mean,
+        parry.public.median,
+        parry.bvtt.mean,
+        parry.bvtt.median,
+        parry.hits.iter().filter(|&&h| h).count(),
+        parry.public.median / ours.times.median,
+        parry.bvtt.median / ours.times.median,
     );
-    if let (Some(meshes), Some(parry)) = (&parry, &ours.parry) {
-        json += &format!(
-            ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2}",
-            meshes.build_ms_scene,
-            meshes.build_ms_part,
-            parry.public.mean,
-            parry.public.median,
-            parry.bvtt.mean,
-            parry.bvtt.median,
-            parry.hits.iter().filter(|&&h| h).count(),
-            parry.public.median / ours.times.median,
-            parry.bvtt.median / ours.times.median,
-        );
-        // parry answers "do they touch": compared with ours for `any` and `all`, each
-        // disagreement classified by the exact distance at that pose (up to 1 % of the part's
-        // size; farther is reported as that bound).
-        if !matches!(args.query, QueryKind::Within(_)) {
-            let horizon = part.aabb().extents().norm() * 0.01;
-            let details: Vec<String> = (0..poses.len())
-                .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
-                .map(|k| {
-                    let gap = visit_tree_pair(&a, &b, Nearest { pose: &poses[k], horizon });
-                    let only = if parry.hits[k] { "parry" } else { "bvh" };
-                    gap.map_or(
-                        format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance_over\":{horizon:.3e}}}"),
-                        |d| format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance\":{d:.3e}}}"),
-                    )
-                })
-                .collect();
-            json += &format!(
-                ",\"disagreements\":{},\"disagreement_details\":[{}]",
-                details.len(),
-                details.join(",")
-            );
-        }
+    // parry answers "do they touch": compared with ours for `any` and `all`, each disagreement
+    // classified by the exact distance at that pose (up to 1 % of the part's size; farther is
+    // reported as that bound).
+    if !matches!(query, QueryKind::Within(_)) {
+        let horizon = part.aabb().extents().norm() * 0.01;
+        let details: Vec<String> = (0..poses.len())
+            .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
+            .map(|k| {
+                let gap = visit_tree_pair(&built.a, &built.b, Nearest { pose: &poses[k], horizon });
+                let only = if parry.hits[k] { "parry" } else { "bvh" };
+                gap.map_or(
+                    format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance_over\":{horizon:.3e}}}"),
+                    |d| format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance\":{d:.3e}}}"),
+                )
+            })
+            .collect();
+        json +=
+            &format!(",\"disagreements\":{},\"disagreement_details\":[{}]", details.len(), details.join(","));
     }
-    println!("{json}}}");
-    Ok(())
+    json
 }
 
 /// Per-query times: each pose's median over the repetitions, then their mean and median (µs).
@@ -188,23 +223,25 @@ impl QueryTimes {
 /// from pose to pose sees a path), running every one of `queries` on a pose before the next
 /// pose, first one in turn: the machine's drift then falls alike on all of them (run one after
 /// the other, ours and parry's ratio moved 0.44-0.74 between runs on this shared machine).
-fn time_poses<const N: usize>(
+/// Returns each query's times and per-pose results, in order.
+fn time_poses(
     count: usize,
     reps: usize,
-    queries: [&mut dyn FnMut(usize) -> usize; N],
-) -> [(QueryTimes, Vec<usize>); N] {
-    let mut per_pose: [Vec<Vec<f64>>; N] = std::array::from_fn(|_| vec![Vec::with_capacity(reps); count]);
-    let mut results: [Vec<usize>; N] = std::array::from_fn(|_| vec![0; count]);
+    queries: &mut [&mut dyn FnMut(usize) -> usize],
+) -> Vec<(QueryTimes, Vec<usize>)> {
+    let n = queries.len();
+    let mut per_pose = vec![vec![Vec::with_capacity(reps); count]; n];
+    let mut results = vec![vec![0; count]; n];
     for rep in 0..reps.max(1) {
         for k in 0..count {
-            for q in (0..N).map(|i| (i + k + rep) % N) {
+            for q in (0..n).map(|i| (i + k + rep) % n) {
                 let start = Instant::now();
                 results[q][k] = queries[q](k);
                 per_pose[q][k].push(start.elapsed().as_secs_f64());
             }
         }
     }
-    std::array::from_fn(|q| (QueryTimes::of(&per_pose[q]), std::mem::take(&mut results[q])))
+    per_pose.iter().map(|times| QueryTimes::of(times)).zip(results).collect()
 }
 
 struct Measured {
@@ -212,81 +249,109 @@ struct Measured {
     /// Per pose: 0/1 for `any`, the number of pairs for `all` and `within`.
     results: Vec<usize>,
     stats: QueryStats,
-    /// parry's two ways on the same poses: its BVH walk timed pose by pose beside ours, its
-    /// public test after.
-    parry: Option<ParryMeasured>,
 }
 
-/// Times the pose list on two trees, and on parry's meshes if given (and gathers statistics in
-/// an untimed pass).
-struct Measure<'a> {
-    poses: &'a [Isometry],
+/// Times the pose list on every preset's trees and on parry's walk if given, pose by pose side
+/// by side, then parry's public test on its own (it goes through whole meshes, about 160 us a
+/// pose: beside the others it left every query cold, ours 4.2 -> 6.0 us and parry's walk
+/// 7.0 -> 8.1 on bunny/bracket); gathers our statistics in an untimed pass.
+fn measure(
+    built: &[Built],
+    poses: &[Isometry],
+    args: &Args<'_>,
+    parry: Option<&ParryMeshes>,
+) -> (Vec<Measured>, Option<ParryMeasured>) {
+    let mut caches = vec![PairCache::new(); built.len()];
+    let mut ours: Vec<_> = built
+        .iter()
+        .zip(&mut caches)
+        .map(|(trees, cache)| {
+            move |k: usize| {
+                if k == 0 {
+                    // Each repetition starts cold: the cache only carries over from one pose to
+                    // the next.
+                    cache.clear();
+                }
+                visit_tree_pair(&trees.a, &trees.b, Answer { pose: &poses[k], args, cache: Some(cache) })
+            }
+        })
+        .collect();
+    let mut queries: Vec<&mut dyn FnMut(usize) -> usize> =
+        ours.iter_mut().map(|q| q as &mut dyn FnMut(usize) -> usize).collect();
+    let mut bvtt =
+        parry.map(|p| move |k: usize| usize::from(parry_bridge::bvtt_intersects(&p.a, &p.b, &p.poses[k])));
+    if let Some(bvtt) = &mut bvtt {
+        queries.push(bvtt);
+    }
+    let mut timed = time_poses(poses.len(), args.reps, &mut queries);
+    let parry = parry.map(|p| {
+        let mut public = |k: usize| usize::from(parry_bridge::intersects(&p.a, &p.b, &p.poses[k]));
+        let (public, hits) = time_poses(poses.len(), args.reps, &mut [&mut public]).remove(0);
+        let (bvtt, _) = timed.remove(built.len());
+        ParryMeasured { public, bvtt, hits: hits.into_iter().map(|h| h > 0).collect() }
+    });
+    let measured = built
+        .iter()
+        .zip(timed)
+        .map(|(trees, (times, results))| {
+            let stats = visit_tree_pair(&trees.a, &trees.b, Counted { poses, args });
+            Measured { times, results, stats }
+        })
+        .collect();
+    (measured, parry)
+}
+
+/// One query at one pose, uncounted: 0/1 for `any`, the number of pairs for `all` and
+/// `within`.
+struct Answer<'a> {
+    pose: &'a Isometry,
     args: &'a Args<'a>,
-    parry: Option<&'a ParryMeshes>,
+    cache: Option<&'a mut PairCache>,
 }
 
-impl TreePairVisitor for Measure<'_> {
-    type Output = Measured;
+impl TreePairVisitor for Answer<'_> {
+    type Output = usize;
 
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Measured
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> usize
     where
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        measure(a, b, self.poses, self.args, self.parry)
-    }
-}
-
-fn measure<VA, VB>(
-    a: &Bvh<VA>,
-    b: &Bvh<VB>,
-    poses: &[Isometry],
-    args: &Args<'_>,
-    parry: Option<&ParryMeshes>,
-) -> Measured
-where
-    VA: NodeVolume + NodeTest<VB>,
-    VB: NodeVolume,
-{
-    let identity = Isometry::identity();
-    let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
-    let mut cache = PairCache::new();
-    let mut ours = |k: usize| {
-        if k == 0 {
-            // Each repetition starts cold: the cache only carries over from one pose to the next.
-            cache.clear();
-        }
-        let q = Query::new(Posed::new(a, &identity), Posed::new(b, &poses[k]), options);
+        let (args, identity) = (self.args, Isometry::identity());
+        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), options(args));
         if args.split && args.query == QueryKind::All {
             return q.intersecting_pairs_parallel().len();
         }
-        answer(&q, args.query, args.cache.then_some(&mut cache), &mut ())
-    };
-    let (times, results, parry) = match parry {
-        None => {
-            let [(times, results)] = time_poses(poses.len(), args.reps, [&mut ours]);
-            (times, results, None)
-        }
-        Some(p) => {
-            let mut public = |k: usize| usize::from(parry_bridge::intersects(&p.a, &p.b, &p.poses[k]));
-            let mut bvtt = |k: usize| usize::from(parry_bridge::bvtt_intersects(&p.a, &p.b, &p.poses[k]));
-            // The public test goes through whole meshes (about 160 us a pose): beside the others
-            // it left every query cold (ours 4.2 -> 6.0 us, parry's walk 7.0 -> 8.1 on
-            // bunny/bracket), so it is timed on its own.
-            let [(times, results), (bvtt, _)] = time_poses(poses.len(), args.reps, [&mut ours, &mut bvtt]);
-            let [(public, hits)] = time_poses(poses.len(), args.reps, [&mut public]);
-            let hits = hits.into_iter().map(|h| h > 0).collect();
-            (times, results, Some(ParryMeasured { public, bvtt, hits }))
-        }
-    };
-    // A separate, untimed pass gathers the statistics.
-    let mut stats = QueryStats::default();
-    cache.clear();
-    for pose in poses {
-        let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
-        answer(&q, args.query, args.cache.then_some(&mut cache), &mut stats);
+        answer(&q, args.query, self.cache.filter(|_| args.cache), &mut ())
     }
-    Measured { times, results, stats, parry }
+}
+
+/// Every pose's query, counted (the cache, if asked, carried from pose to pose).
+struct Counted<'a> {
+    poses: &'a [Isometry],
+    args: &'a Args<'a>,
+}
+
+impl TreePairVisitor for Counted<'_> {
+    type Output = QueryStats;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> QueryStats
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let (args, identity) = (self.args, Isometry::identity());
+        let (mut stats, mut cache) = (QueryStats::default(), PairCache::new());
+        for pose in self.poses {
+            let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options(args));
+            answer(&q, args.query, args.cache.then_some(&mut cache), &mut stats);
+        }
+        stats
+    }
+}
+
+fn options(args: &Args<'_>) -> QueryOptions {
+    QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling }
 }
 
 /// Runs the query: 0/1 for `any`, the number of pairs for `all` and `within`.

@@ -47,3 +47,33 @@ fn a_mesh_parry_refuses_is_a_one_line_error() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn several_presets_print_one_line_each_with_the_same_answers() {
+    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
+    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
+    let run = bench(&[
+        "poses",
+        "--scene",
+        mesh,
+        "--part",
+        mesh,
+        "--poses",
+        poses,
+        "--reps",
+        "1",
+        "--preset",
+        "rapid,co,aabb",
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    for (line, name) in lines.iter().zip(["rapid", "co", "aabb"]) {
+        assert!(line.starts_with(&format!("{{\"preset\":\"{name}\"")), "{line}");
+        assert!(line.contains("\"colliding\":1,"), "{line}");
+    }
+    let unknown = bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--preset", "co,nope"]);
+    assert!(!unknown.status.success());
+    assert_eq!(String::from_utf8_lossy(&unknown.stderr).trim(), "error: unknown preset nope");
+}
