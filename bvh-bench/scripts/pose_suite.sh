@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The query measurements of docs/query.md: every anchors pair, random poses and a smooth path,
 # first contact (with and without the cache) and all contacts, each against parry3d in the same
-# process; then every preset on one pair. Needs python3 with numpy (the anchors' generators) and
-# ../shared beside the repository. With FCL set to the anchors' FCL harness (built by
+# process, timed pose by pose side by side; then every preset on one pair, the same way. Needs
+# python3 with numpy (the anchors' generators) and ../shared beside the repository. With FCL set to the anchors' FCL harness (built by
 # ../shared/anchors/build.sh), FCL's OBB tree and all-contacts runs time the same pose files in
 # the same session, so ratios do not depend on how fast the shared machine is that day.
 # Usage: [FCL=/tmp/anchors-target/cpp/anchor-fcl] bvh-bench/scripts/pose_suite.sh [OUTDIR]
@@ -26,9 +26,18 @@ while IFS=: read -r name scene part scale; do
   for kind in random path; do
     poses=$OUT/$name-$kind.txt
     [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 1 $kind "$poses" --scale "$scale" >/dev/null
-    for variant in "--query any" "--query any --cache" "--query all"; do
-      line=$($BIN poses --scene "$scene" --part "$part" --poses "$poses" $variant --vs-parry --reps 3)
-      echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
+    # First contact with and without the cache, and parry's walk, timed pose by pose side by
+    # side (one line each, the uncached first); then all contacts.
+    for run in "--query any --cache both" "--query all"; do
+      $BIN poses --scene "$scene" --part "$part" --poses "$poses" $run --vs-parry --reps 3 \
+        | while read -r line; do
+            case "$run,$line" in
+              *all*) variant="--query all" ;;
+              *'"cache":true'*) variant="--query any --cache" ;;
+              *) variant="--query any" ;;
+            esac
+            echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
+          done
     done
     if [ -n "${FCL:-}" ]; then
       mkdir -p "$OUT/fcl/$name-$kind"

@@ -74,9 +74,10 @@ enum Command {
         #[arg(long)]
         region_culling: bool,
         /// Carry a pair cache (the last contact, tried first) from each pose to the next; it
-        /// applies to the `any` query.
-        #[arg(long)]
-        cache: bool,
+        /// applies to the `any` query. `--cache both` times it with and without, pose by pose
+        /// side by side (one JSON line each).
+        #[arg(long, num_args = 0..=1, default_value = "off", default_missing_value = "on")]
+        cache: poses::CacheMode,
         /// Repetitions of the whole pose list (the median is reported).
         #[arg(long, default_value_t = 5)]
         reps: usize,

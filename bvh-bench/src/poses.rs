@@ -40,6 +40,39 @@ impl std::str::FromStr for QueryKind {
     }
 }
 
+/// Whether each pose's query carries a pair cache from the pose before.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum CacheMode {
+    Off,
+    On,
+    /// Both ways, timed pose by pose side by side.
+    Both,
+}
+
+impl CacheMode {
+    /// The variants to time: with the cache or not.
+    fn variants(self) -> &'static [bool] {
+        match self {
+            Self::Off => &[false],
+            Self::On => &[true],
+            Self::Both => &[false, true],
+        }
+    }
+}
+
+impl std::str::FromStr for CacheMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "off" => Ok(Self::Off),
+            "on" => Ok(Self::On),
+            "both" => Ok(Self::Both),
+            _ => Err(format!("expected off, on or both, got {s}")),
+        }
+    }
+}
+
 /// The pose written as 12 numbers, the row-major 3x4 matrix `[R|t]`.
 pub(crate) fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
     if v.len() != 12 || !v.iter().all(|x| x.is_finite()) {
@@ -82,7 +115,7 @@ pub(crate) struct Args<'a> {
     pub(crate) query: QueryKind,
     pub(crate) prejudge: bool,
     pub(crate) region_culling: bool,
-    pub(crate) cache: bool,
+    pub(crate) cache: CacheMode,
     pub(crate) reps: usize,
     pub(crate) vs_parry: bool,
     pub(crate) out: Option<&'a Path>,
@@ -90,30 +123,36 @@ pub(crate) struct Args<'a> {
     pub(crate) split: bool,
 }
 
-/// Both objects' trees as one preset builds them, and how long each took.
+/// Both objects' trees as one preset builds them, how long each took, and whether their
+/// queries carry the cache. Each timed variant has trees of its own: two variants sharing trees
+/// would run each other's queries warm.
 struct Built {
     preset: Preset,
+    cached: bool,
     a: Hierarchy,
     b: Hierarchy,
     build_ms: [f64; 2],
 }
 
 impl Built {
-    fn new(scene: &TriMesh, part: &TriMesh, preset: Preset) -> Self {
+    fn new(scene: &TriMesh, part: &TriMesh, preset: Preset, cached: bool) -> Self {
         let timed = |mesh: &TriMesh| {
             let start = Instant::now();
             let tree = Hierarchy::build(mesh.clone(), &preset);
             (tree, start.elapsed().as_secs_f64() * 1e3)
         };
         let ((a, scene_ms), (b, part_ms)) = (timed(scene), timed(part));
-        Self { preset, a, b, build_ms: [scene_ms, part_ms] }
+        Self { preset, cached, a, b, build_ms: [scene_ms, part_ms] }
     }
 }
 
 pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let poses = read_poses(args.poses)?;
-    let built: Vec<Built> = args.presets.iter().map(|&p| Built::new(&scene, &part, p)).collect();
+    let built: Vec<Built> = (args.presets.iter())
+        .flat_map(|&p| args.cache.variants().iter().map(move |&cached| (p, cached)))
+        .map(|(p, cached)| Built::new(&scene, &part, p, cached))
+        .collect();
     let parry = if args.vs_parry { Some(ParryMeshes::build(&scene, &part, &poses)?) } else { None };
     let (ours, parry_measured) = measure(&built, &poses, args, parry.as_ref());
     if let (Some(out), Some(first)) = (args.out, ours.first()) {
@@ -141,7 +180,7 @@ fn report(built: &Built, ours: &Measured, poses: &[Isometry], args: &Args<'_>) -
         args.query,
         args.prejudge,
         args.region_culling,
-        args.cache,
+        built.cached,
         args.split,
         poses.len(),
         ours.times.mean,
@@ -251,8 +290,7 @@ struct Measured {
     stats: QueryStats,
 }
 
-/// Times the pose list on every preset's trees and on parry's walk if given, pose by pose side
-/// by side, then parry's public test on its own (it goes through whole meshes, about 160 us a
+/// Times the pose list on every variant's trees and on parry's walk if given, pose by pose side by side, then parry's public test on its own (it goes through whole meshes, about 160 us a
 /// pose: beside the others it left every query cold, ours 4.2 -> 6.0 us and parry's walk
 /// 7.0 -> 8.1 on bunny/bracket); gathers our statistics in an untimed pass.
 fn measure(
@@ -272,7 +310,8 @@ fn measure(
                     // the next.
                     cache.clear();
                 }
-                visit_tree_pair(&trees.a, &trees.b, Answer { pose: &poses[k], args, cache: Some(cache) })
+                let cache = trees.cached.then_some(&mut *cache);
+                visit_tree_pair(&trees.a, &trees.b, Answer { pose: &poses[k], args, cache })
             }
         })
         .collect();
@@ -294,7 +333,7 @@ fn measure(
         .iter()
         .zip(timed)
         .map(|(trees, (times, results))| {
-            let stats = visit_tree_pair(&trees.a, &trees.b, Counted { poses, args });
+            let stats = visit_tree_pair(&trees.a, &trees.b, Counted { poses, args, cached: trees.cached });
             Measured { times, results, stats }
         })
         .collect();
@@ -322,14 +361,15 @@ impl TreePairVisitor for Answer<'_> {
         if args.split && args.query == QueryKind::All {
             return q.intersecting_pairs_parallel().len();
         }
-        answer(&q, args.query, self.cache.filter(|_| args.cache), &mut ())
+        answer(&q, args.query, self.cache, &mut ())
     }
 }
 
-/// Every pose's query, counted (the cache, if asked, carried from pose to pose).
+/// Every pose's query, counted (the cache, if `cached`, carried from pose to pose).
 struct Counted<'a> {
     poses: &'a [Isometry],
     args: &'a Args<'a>,
+    cached: bool,
 }
 
 impl TreePairVisitor for Counted<'_> {
@@ -344,7 +384,7 @@ impl TreePairVisitor for Counted<'_> {
         let (mut stats, mut cache) = (QueryStats::default(), PairCache::new());
         for pose in self.poses {
             let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options(args));
-            answer(&q, args.query, args.cache.then_some(&mut cache), &mut stats);
+            answer(&q, args.query, self.cached.then_some(&mut cache), &mut stats);
         }
         stats
     }

@@ -77,3 +77,23 @@ fn several_presets_print_one_line_each_with_the_same_answers() {
     assert!(!unknown.status.success());
     assert_eq!(String::from_utf8_lossy(&unknown.stderr).trim(), "error: unknown preset nope");
 }
+
+#[test]
+fn cache_both_prints_the_uncached_line_then_the_cached_one() {
+    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
+    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
+    let run = bench(&[
+        "poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--cache", "both",
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for (line, cached) in lines.iter().zip([false, true]) {
+        assert!(line.contains(&format!("\"cache\":{cached},")), "{line}");
+        assert!(line.contains("\"colliding\":1,"), "{line}");
+    }
+    let cached =
+        bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--cache"]);
+    assert!(String::from_utf8_lossy(&cached.stdout).contains("\"cache\":true,"));
+}
