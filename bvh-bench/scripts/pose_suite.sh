@@ -50,7 +50,7 @@ while IFS=: read -r name scene part scale; do
 done <<< "$PAIRS"
 # The presets timed pose by pose side by side in one process, one line each.
 $BIN poses --scene "$M/bay150k.obj" --part "$M/part9k.obj" --poses "$OUT/bay150k-random.txt" \
-  --preset rapid,sao,ao,co,sphere-obb,classified,aabb --reps 3 \
+  --preset rapid,sao,ao,co,sphere-obb,classified,aabb --vs-parry --reps 3 \
   | while read -r line; do
       preset=$(echo "$line" | sed 's/^{"preset":"\([^"]*\)".*/\1/')
       echo "{\"pair\":\"bay150k\",\"poses_kind\":\"random\",\"variant\":\"--preset $preset\",\"result\":$line}" >> "$OUT/results.jsonl"
