@@ -56,3 +56,4 @@ $BIN poses --scene "$M/bay150k.obj" --part "$M/part9k.obj" --poses "$OUT/bay150k
       echo "{\"pair\":\"bay150k\",\"poses_kind\":\"random\",\"variant\":\"--preset $preset\",\"result\":$line}" >> "$OUT/results.jsonl"
     done
 echo "results: $OUT/results.jsonl"
+python3 bvh-bench/scripts/pose_tables.py "$OUT/results.jsonl"
