@@ -290,7 +290,8 @@ struct Measured {
     stats: QueryStats,
 }
 
-/// Times the pose list on every variant's trees and on parry's walk if given, pose by pose side by side, then parry's public test on its own (it goes through whole meshes, about 160 us a
+/// Times the pose list on every variant's trees and on parry's walk if given, pose by pose side
+/// by side, then parry's public test on its own (it goes through whole meshes, about 160 us a
 /// pose: beside the others it left every query cold, ours 4.2 -> 6.0 us and parry's walk
 /// 7.0 -> 8.1 on bunny/bracket); gathers our statistics in an untimed pass.
 fn measure(
