@@ -50,11 +50,7 @@ impl NodeTest<Obb> for Obb {
 
     #[inline]
     fn test(&self, b: &Obb, b_in_a: &RelativePose, prejudge: bool, stats: &mut impl Stats) -> bool {
-        stats.volume_test(VolumeTest::Nodes);
-        if prejudge && let Some(verdict) = prejudged(obb_prejudge(self, b, b_in_a), stats) {
-            return verdict;
-        }
-        self.intersects(&b.placed(b_in_a))
+        obb_test(self, b, b_in_a, &mut None, prejudge, stats)
     }
 
     #[inline]
@@ -100,23 +96,14 @@ fn obb_test(
             Some(y) => x.prejudge(y),
             None => obb_prejudge(x, y, y_in_x),
         };
-        if let Some(verdict) = prejudged(outcome, stats) {
-            return verdict;
+        stats.prejudge(outcome);
+        match outcome {
+            PreJudge::Overlap => return true,
+            PreJudge::Disjoint => return false,
+            PreJudge::Undecided => {}
         }
     }
     x.intersects(placed.get_or_insert_with(|| y.placed(y_in_x)))
-}
-
-/// The pre-judge's outcome, counted: the answer when it decides, `None` when the separating
-/// axis test must.
-#[inline(always)]
-fn prejudged(outcome: PreJudge, stats: &mut impl Stats) -> Option<bool> {
-    stats.prejudge(outcome);
-    match outcome {
-        PreJudge::Overlap => Some(true),
-        PreJudge::Disjoint => Some(false),
-        PreJudge::Undecided => None,
-    }
 }
 
 /// Pairs without a pre-judge: the overlap test alone, each volume kept in its own frame.

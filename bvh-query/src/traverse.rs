@@ -159,7 +159,9 @@ where
 
     /// The test of a pair popped untested. Two nodes, the hot case of a first-contact search,
     /// are tested first and keep nothing placed: behind `pair_overlaps`' leaf cases, keeping
-    /// the placed box for no second test, first contact measured 7-11 % slower.
+    /// the placed box for no second test, first contact measured 7-11 % slower, and with
+    /// `pair_overlaps` taking an enum of what to share instead of this path, 4 % slower (its
+    /// time over parry's walk on bunny/bracket 0.605 -> 0.63).
     #[inline(always)]
     fn popped_overlaps(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats) -> bool {
         if pair.a.end == 0 && pair.b.end == 0 {
