@@ -26,6 +26,14 @@ def load(path):
     return runs
 
 
+def first_contact_runs(runs):
+    """Per pose set with first-contact runs: its pair, kind, every run, and the uncached and
+    cached first-contact results."""
+    for (pair, kind), v in runs.items():
+        if "--query any" in v:
+            yield pair, kind, v, v["--query any"], v["--query any --cache"]
+
+
 def ratio(a, b):
     return f"{a / b:.2f}"
 
@@ -34,10 +42,7 @@ def first_contact(runs):
     print("| pair | poses | ours | ours + cache | parry `intersection_test` | parry BVTT | FCL OBB "
           "| ours / BVTT, mean · median | ours / FCL OBB, mean · median |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for (pair, kind), v in runs.items():
-        if "--query any" not in v:
-            continue
-        a, c = v["--query any"], v["--query any --cache"]
+    for pair, kind, v, a, c in first_contact_runs(runs):
         f = v.get("fcl-obb_bool")
         fcl = f"{f['per_query_us']:.1f} / {f['pose_us_p50']:.1f}" if f else "–"
         vs_fcl = (f"{ratio(a['query_us_mean'], f['per_query_us'])} · {ratio(a['query_us_median'], f['pose_us_p50'])}"
@@ -68,10 +73,7 @@ def cache_and_parry(runs):
     print("| pair | poses | cached / uncached, mean · median | ours / parry `intersection_test`, mean "
           "| disagreements with parry (exact distance, m) |")
     print("|---|---|---:|---:|---|")
-    for (pair, kind), v in runs.items():
-        if "--query any" not in v:
-            continue
-        a, c = v["--query any"], v["--query any --cache"]
+    for pair, kind, _, a, c in first_contact_runs(runs):
         gaps = ", ".join(f"{x.get('exact_distance', x.get('exact_distance_over'))}" for x in a["disagreement_details"])
         print(f"| {NAMES[pair]} | {kind} | {ratio(c['query_us_mean'], a['query_us_mean'])} · "
               f"{ratio(c['query_us_median'], a['query_us_median'])} "

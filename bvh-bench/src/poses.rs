@@ -50,8 +50,8 @@ pub(crate) enum CacheMode {
 }
 
 impl CacheMode {
-    /// The variants to time: with the cache or not.
-    fn variants(self) -> &'static [bool] {
+    /// For each variant to time, whether it carries the cache.
+    fn carried(self) -> &'static [bool] {
         match self {
             Self::Off => &[false],
             Self::On => &[true],
@@ -123,10 +123,10 @@ pub(crate) struct Args<'a> {
     pub(crate) split: bool,
 }
 
-/// Both objects' trees as one preset builds them, how long each took, and whether their
-/// queries carry the cache. Each timed variant has trees of its own: two variants sharing trees
-/// would run each other's queries warm.
-struct Built {
+/// One timed variant: both objects' trees as a preset builds them, how long each took, and
+/// whether their queries carry the cache. Each variant has trees of its own: two variants
+/// sharing trees would run each other's queries warm.
+struct Variant {
     preset: Preset,
     cached: bool,
     a: Hierarchy,
@@ -134,7 +134,7 @@ struct Built {
     build_ms: [f64; 2],
 }
 
-impl Built {
+impl Variant {
     fn new(scene: &TriMesh, part: &TriMesh, preset: Preset, cached: bool) -> Self {
         let timed = |mesh: &TriMesh| {
             let start = Instant::now();
@@ -149,20 +149,22 @@ impl Built {
 pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let poses = read_poses(args.poses)?;
-    let built: Vec<Built> = (args.presets.iter())
-        .flat_map(|&p| args.cache.variants().iter().map(move |&cached| (p, cached)))
-        .map(|(p, cached)| Built::new(&scene, &part, p, cached))
+    let variants: Vec<Variant> = args
+        .presets
+        .iter()
+        .flat_map(|&p| args.cache.carried().iter().map(move |&cached| (p, cached)))
+        .map(|(p, cached)| Variant::new(&scene, &part, p, cached))
         .collect();
     let parry = if args.vs_parry { Some(ParryMeshes::build(&scene, &part, &poses)?) } else { None };
-    let (ours, parry_measured) = measure(&built, &poses, args, parry.as_ref());
+    let (ours, parry_measured) = measure(&variants, &poses, args, parry.as_ref());
     if let (Some(out), Some(first)) = (args.out, ours.first()) {
         let lines: String = first.results.iter().map(|r| format!("{r}\n")).collect();
         std::fs::write(out, lines).map_err(|e| format!("{}: {e}", out.display()))?;
     }
-    for (built, ours) in built.iter().zip(&ours) {
-        let mut json = report(built, ours, &poses, args);
+    for (variant, ours) in variants.iter().zip(&ours) {
+        let mut json = report(variant, ours, &poses, args);
         if let (Some(meshes), Some(parry)) = (&parry, &parry_measured) {
-            json += &versus_parry(built, ours, meshes, parry, &part, &poses, args.query);
+            json += &versus_parry(variant, ours, meshes, parry, &part, &poses, args.query);
         }
         println!("{json}}}");
     }
@@ -170,17 +172,17 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
 }
 
 /// The JSON line's fields for one preset (without the closing brace).
-fn report(built: &Built, ours: &Measured, poses: &[Isometry], args: &Args<'_>) -> String {
+fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args<'_>) -> String {
     let n = poses.len().max(1) as f64;
     let colliding = ours.results.iter().filter(|&&r| r > 0).count();
-    let [build_ms_scene, build_ms_part] = built.build_ms;
+    let [build_ms_scene, build_ms_part] = variant.build_ms;
     format!(
         "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
-        built.preset.name,
+        variant.preset.name,
         args.query,
         args.prejudge,
         args.region_culling,
-        built.cached,
+        variant.cached,
         args.split,
         poses.len(),
         ours.times.mean,
@@ -201,7 +203,7 @@ fn report(built: &Built, ours: &Measured, poses: &[Isometry], args: &Args<'_>) -
 
 /// parry's figures beside one preset's, and where the two disagree.
 fn versus_parry(
-    built: &Built,
+    variant: &Variant,
     ours: &Measured,
     meshes: &ParryMeshes,
     parry: &ParryMeasured,
@@ -229,7 +231,7 @@ fn versus_parry(
         let details: Vec<String> = (0..poses.len())
             .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
             .map(|k| {
-                let gap = visit_tree_pair(&built.a, &built.b, Nearest { pose: &poses[k], horizon });
+                let gap = visit_tree_pair(&variant.a, &variant.b, Nearest { pose: &poses[k], horizon });
                 let only = if parry.hits[k] { "parry" } else { "bvh" };
                 gap.map_or(
                     format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance_over\":{horizon:.3e}}}"),
@@ -295,13 +297,13 @@ struct Measured {
 /// pose: beside the others it left every query cold, ours 4.2 -> 6.0 us and parry's walk
 /// 7.0 -> 8.1 on bunny/bracket); gathers our statistics in an untimed pass.
 fn measure(
-    built: &[Built],
+    variants: &[Variant],
     poses: &[Isometry],
     args: &Args<'_>,
     parry: Option<&ParryMeshes>,
 ) -> (Vec<Measured>, Option<ParryMeasured>) {
-    let mut caches = vec![PairCache::new(); built.len()];
-    let mut ours: Vec<_> = built
+    let mut caches = vec![PairCache::new(); variants.len()];
+    let mut ours: Vec<_> = variants
         .iter()
         .zip(&mut caches)
         .map(|(trees, cache)| {
@@ -327,10 +329,10 @@ fn measure(
     let parry = parry.map(|p| {
         let mut public = |k: usize| usize::from(parry_bridge::intersects(&p.a, &p.b, &p.poses[k]));
         let (public, hits) = time_poses(poses.len(), args.reps, &mut [&mut public]).remove(0);
-        let (bvtt, _) = timed.remove(built.len());
+        let (bvtt, _) = timed.remove(variants.len());
         ParryMeasured { public, bvtt, hits: hits.into_iter().map(|h| h > 0).collect() }
     });
-    let measured = built
+    let measured = variants
         .iter()
         .zip(timed)
         .map(|(trees, (times, results))| {
@@ -357,12 +359,7 @@ impl TreePairVisitor for Answer<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let (args, identity) = (self.args, Isometry::identity());
-        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), options(args));
-        if args.split && args.query == QueryKind::All {
-            return q.intersecting_pairs_parallel().len();
-        }
-        answer(&q, args.query, self.cache, &mut ())
+        answer(a, b, self.pose, self.args, self.args.split, self.cache, &mut ())
     }
 }
 
@@ -381,24 +378,22 @@ impl TreePairVisitor for Counted<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let (args, identity) = (self.args, Isometry::identity());
         let (mut stats, mut cache) = (QueryStats::default(), PairCache::new());
         for pose in self.poses {
-            let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options(args));
-            answer(&q, args.query, self.cached.then_some(&mut cache), &mut stats);
+            answer(a, b, pose, self.args, false, self.cached.then_some(&mut cache), &mut stats);
         }
         stats
     }
 }
 
-fn options(args: &Args<'_>) -> QueryOptions {
-    QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling }
-}
-
-/// Runs the query: 0/1 for `any`, the number of pairs for `all` and `within`.
+/// Runs the query with B at `pose`: 0/1 for `any`, the number of pairs for `all` and `within`;
+/// `all` split across the threads when `parallel` (the split traversal counts nothing).
 fn answer<VA, VB>(
-    q: &Query<'_, VA, VB>,
-    kind: QueryKind,
+    a: &Bvh<VA>,
+    b: &Bvh<VB>,
+    pose: &Isometry,
+    args: &Args<'_>,
+    parallel: bool,
     cache: Option<&mut PairCache>,
     stats: &mut impl Stats,
 ) -> usize
@@ -406,8 +401,12 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    match kind {
+    let identity = Isometry::identity();
+    let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
+    let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
+    match args.query {
         QueryKind::Any => usize::from(q.intersects(cache, stats).is_some()),
+        QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
         QueryKind::All => q.intersecting_pairs(stats).len(),
         QueryKind::Within(d) => q.pairs_within(d, stats).len(),
     }
