@@ -32,22 +32,36 @@ pub struct ObbFit {
     /// Keep the coordinate-axis box instead when its volume is smaller (it often is for flat or
     /// axis-aligned parts, and PCA axes are meaningless for symmetric ones).
     pub keep_smaller_aabb: bool,
+    /// Then turn the axes towards a smaller box by a local search judged on the hull samples
+    /// ([`turned_smaller`]), keeping the turned box if it is smaller over all the points. PCA
+    /// axes follow the spread of the points, not the box's volume: turned boxes are about a
+    /// tenth fewer volume tests per query.
+    pub turn: bool,
 }
 
 impl ObbFit {
     /// Paper 000's hull-sampled PCA with `k = 8` slabs.
     pub const fn hull_sampled() -> Self {
-        Self { method: FitMethod::HullSampled { slabs: 8 }, keep_smaller_aabb: true }
+        Self { method: FitMethod::HullSampled { slabs: DEFAULT_SLABS }, keep_smaller_aabb: true, turn: false }
     }
 
     /// Paper 003's area-weighted hull PCA with `k = 8` slabs.
     pub const fn area_weighted_hull() -> Self {
-        Self { method: FitMethod::AreaWeightedHull { slabs: 8 }, keep_smaller_aabb: true }
+        Self {
+            method: FitMethod::AreaWeightedHull { slabs: DEFAULT_SLABS },
+            keep_smaller_aabb: true,
+            turn: false,
+        }
     }
 
     /// Full-vertex PCA (RAPID's classic fit uses all geometry).
     pub const fn full_pca() -> Self {
-        Self { method: FitMethod::FullPca, keep_smaller_aabb: true }
+        Self { method: FitMethod::FullPca, keep_smaller_aabb: true, turn: false }
+    }
+
+    /// The same fit, its axes then turned towards a smaller box (see [`ObbFit::turn`]).
+    pub const fn turned(self) -> Self {
+        Self { turn: true, ..self }
     }
 
     /// The box for `corners`, the vertices of a node's triangles three by three.
@@ -57,12 +71,25 @@ impl ObbFit {
 
     /// As [`ObbFit::fit`], given the corners' bounding box `aabb`.
     pub fn fit_within(&self, corners: &[Point], aabb: &Aabb) -> Obb {
-        let axes = match self.method {
-            FitMethod::FullPca => principal_axes(corners),
-            FitMethod::HullSampled { slabs } => hull_axes(corners, aabb, slabs),
-            FitMethod::AreaWeightedHull { slabs } => area_weighted_axes(corners, aabb, slabs),
+        let (axes, samples) = match self.method {
+            FitMethod::FullPca => (principal_axes(corners), None),
+            FitMethod::HullSampled { slabs } => {
+                let samples = HullSamples::of(corners, aabb, slabs);
+                (principal_axes(&samples), Some(samples))
+            }
+            FitMethod::AreaWeightedHull { slabs } => {
+                let samples = HullSamples::of(corners, aabb, slabs);
+                (area_weighted_axes(corners, &samples.indices), Some(samples))
+            }
         };
-        let obb = Obb::from_points_with_axes(corners, &axes);
+        let mut obb = Obb::from_points_with_axes(corners, &axes);
+        if self.turn {
+            let samples = samples.unwrap_or_else(|| HullSamples::of(corners, aabb, DEFAULT_SLABS));
+            let turned = Obb::from_points_with_axes(corners, &turned_smaller(&samples, axes));
+            if turned.volume() < obb.volume() {
+                obb = turned;
+            }
+        }
         if self.keep_smaller_aabb && !corners.is_empty() {
             let boxed = Obb::containing_aabb(aabb);
             if boxed.volume() <= obb.volume() {
@@ -90,6 +117,9 @@ impl Slab {
         hi_at: [u32::MAX; 3],
     };
 }
+
+/// Paper 000's `k`.
+const DEFAULT_SLABS: u32 = 8;
 
 /// Most slabs a fit uses: the samples then live on the stack, so fitting a node allocates
 /// nothing.
@@ -150,14 +180,96 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
     samples
 }
 
-/// PCA axes of the hull samples of `points`.
-fn hull_axes(points: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
-    let indices = hull_sample_indices(points, bounds, slabs);
-    let mut samples = [Point::origin(); 6 * MAX_SLABS];
-    for (sample, &i) in samples.iter_mut().zip(indices.iter()) {
-        *sample = points[i as usize];
+/// The hull samples of some points, with their indices, on the stack.
+struct HullSamples {
+    points: [Point; 6 * MAX_SLABS],
+    indices: SampleIndices,
+}
+
+impl HullSamples {
+    fn of(points: &[Point], bounds: &Aabb, slabs: u32) -> Self {
+        let indices = hull_sample_indices(points, bounds, slabs);
+        let mut samples = [Point::origin(); 6 * MAX_SLABS];
+        for (sample, &i) in samples.iter_mut().zip(indices.iter()) {
+            *sample = points[i as usize];
+        }
+        Self { points: samples, indices }
     }
-    principal_axes(&samples[..indices.len()])
+}
+
+impl std::ops::Deref for HullSamples {
+    type Target = [Point];
+    fn deref(&self) -> &[Point] {
+        &self.points[..self.indices.len]
+    }
+}
+
+/// `axes` turned about their own directions, by halving angles, while the box they give
+/// `samples` shrinks: a local search for a smaller box from PCA's axes, which follow the
+/// points' spread rather than the box's volume. The samples' projections are kept and turned
+/// with the axes, so a trial turn costs two multiply-adds per sample and axis it moves.
+fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
+    if samples.len() < 2 {
+        return axes;
+    }
+    let mut axes = axes;
+    let mut projections = [[0.0; 3]; 6 * MAX_SLABS];
+    let along = &mut projections[..samples.len()];
+    for (p, sample) in along.iter_mut().zip(samples) {
+        *p = std::array::from_fn(|k| axes.column(k).dot(&sample.coords));
+    }
+    let mut volume: Real = (0..3).map(|k| spread(along.iter().map(|p| p[k]))).product();
+    for angle in TURNS {
+        let (sin, cos) = angle.sin_cos();
+        loop {
+            let mut improved = false;
+            for k in 0..3 {
+                // A turn about axis k moves the other two.
+                let (u, v) = ((k + 1) % 3, (k + 2) % 3);
+                let kept = spread(along.iter().map(|p| p[k]));
+                for sin in [sin, -sin] {
+                    let turned_u = spread(along.iter().map(|p| cos * p[u] + sin * p[v]));
+                    let turned_v = spread(along.iter().map(|p| cos * p[v] - sin * p[u]));
+                    let trial = kept * turned_u * turned_v;
+                    if trial < volume * (1.0 - MIN_GAIN) {
+                        let (a, b) = (axes.column(u).into_owned(), axes.column(v).into_owned());
+                        axes.set_column(u, &(a * cos + b * sin));
+                        axes.set_column(v, &(b * cos - a * sin));
+                        for p in along.iter_mut() {
+                            (p[u], p[v]) = (cos * p[u] + sin * p[v], cos * p[v] - sin * p[u]);
+                        }
+                        volume = trial;
+                        improved = true;
+                    }
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+    }
+    orthonormalized(&axes)
+}
+
+/// The length of the interval the values span.
+fn spread(values: impl Iterator<Item = Real>) -> Real {
+    let (lo, hi) = values.fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    hi - lo
+}
+
+/// The trial turns of [`turned_smaller`], in radians: 23° halved seven times.
+const TURNS: [Real; 8] = [0.4, 0.2, 0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125];
+
+/// The least relative shrinking a turn must bring to be taken (it ends the search on flat
+/// ground).
+const MIN_GAIN: Real = 1e-3;
+
+/// The nearest right-handed orthonormal frame to `axes` (Gram–Schmidt on the first two columns),
+/// undoing the rounding drift of many turns.
+fn orthonormalized(axes: &Matrix) -> Matrix {
+    let x = axes.column(0).normalize();
+    let y = (axes.column(1) - x * x.dot(&axes.column(1))).normalize();
+    Matrix::from_columns(&[x, y, x.cross(&y)])
 }
 
 /// The hull sample points `S'` of paper 000.
@@ -171,9 +283,8 @@ pub fn hull_samples(points: &[Point], slabs: u32) -> Vec<Point> {
 /// Axes from the area-weighted covariance of the triangles that own a hull sample (paper 003):
 /// each triangle contributes its area spread uniformly over its surface, and the centre is the
 /// area-weighted mean of their centroids (the paper's printed `/2` is a typo for `/W`).
-fn area_weighted_axes(corners: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
-    let mut triangles: Vec<usize> =
-        hull_sample_indices(corners, bounds, slabs).iter().map(|&i| i as usize / 3).collect();
+fn area_weighted_axes(corners: &[Point], samples: &SampleIndices) -> Matrix {
+    let mut triangles: Vec<usize> = samples.iter().map(|&i| i as usize / 3).collect();
     triangles.dedup();
     let mut total_area = 0.0f64;
     let mut first = Vector3::<f64>::zeros();
@@ -196,7 +307,8 @@ fn area_weighted_axes(corners: &[Point], bounds: &Aabb, slabs: u32) -> Matrix {
             * (area / 12.0);
     }
     if total_area <= 0.0 {
-        return hull_axes(corners, bounds, slabs);
+        let points: Vec<Point> = samples.iter().map(|&i| corners[i as usize]).collect();
+        return principal_axes(&points);
     }
     let mean = first / total_area;
     axes_of_covariance(&(second / total_area - mean * mean.transpose()))
@@ -227,6 +339,24 @@ mod tests {
                 assert!(obb.volume() < 16.5, "{fit:?}: {}", obb.volume());
             }
         }
+    }
+
+    #[test]
+    fn turning_shrinks_a_box_pulled_off_the_plate_and_keeps_every_box_a_frame() {
+        let rot = Rotation::from_euler_angles(0.4, 0.3, -0.9);
+        let plate = TriMesh::cuboid(Point::origin(), Vector::new(5.0, 2.0, 0.2));
+        let pts: Vec<Point> = corners(&plate).iter().map(|p| rot * p).collect();
+        for fit in [ObbFit::hull_sampled(), ObbFit::area_weighted_hull(), ObbFit::full_pca()] {
+            let (plain, turned) = (fit.fit(&pts), fit.turned().fit(&pts));
+            assert!(pts.iter().all(|p| turned.contains_point(p)), "{fit:?}");
+            assert!(turned.volume() <= plain.volume(), "{fit:?}: {} > {}", turned.volume(), plain.volume());
+            let axes = turned.axes;
+            assert!((axes.transpose() * axes - Matrix::identity()).amax() < 1e-5, "{fit:?}: not orthonormal");
+            assert!((axes.determinant() - 1.0).abs() < 1e-5, "{fit:?}: not right-handed");
+        }
+        // Full PCA, pulled off the plate (see above), is turned back close to its box (16).
+        let (plain, turned) = (ObbFit::full_pca().fit(&pts), ObbFit::full_pca().turned().fit(&pts));
+        assert!(plain.volume() > 20.0 && turned.volume() < 17.0, "{} -> {}", plain.volume(), turned.volume());
     }
 
     #[test]
