@@ -71,22 +71,24 @@ impl ObbFit {
 
     /// As [`ObbFit::fit`], given the corners' bounding box `aabb`.
     pub fn fit_within(&self, corners: &[Point], aabb: &Aabb) -> Obb {
-        let (axes, samples) = match self.method {
-            FitMethod::FullPca => (principal_axes(corners), None),
-            FitMethod::HullSampled { slabs } => {
-                let samples = HullSamples::of(corners, aabb, slabs);
-                (principal_axes(&samples), Some(samples))
+        let samples = match self.method {
+            FitMethod::HullSampled { slabs } | FitMethod::AreaWeightedHull { slabs } => {
+                hull_sample_indices(corners, aabb, slabs)
             }
-            FitMethod::AreaWeightedHull { slabs } => {
-                let samples = HullSamples::of(corners, aabb, slabs);
-                (area_weighted_axes(corners, &samples.indices), Some(samples))
-            }
+            FitMethod::FullPca if self.turn => hull_sample_indices(corners, aabb, DEFAULT_SLABS),
+            FitMethod::FullPca => SampleIndices::NONE,
+        };
+        let axes = match self.method {
+            FitMethod::FullPca => principal_axes(corners),
+            FitMethod::HullSampled { .. } => hull_axes(corners, &samples),
+            FitMethod::AreaWeightedHull { .. } => area_weighted_axes(corners, &samples),
         };
         let mut obb = Obb::from_points_with_axes(corners, &axes);
         if self.turn {
-            let samples = samples.unwrap_or_else(|| HullSamples::of(corners, aabb, DEFAULT_SLABS));
-            let turned = Obb::from_points_with_axes(corners, &turned_smaller(&samples, axes));
-            if turned.volume() < obb.volume() {
+            let turned = Obb::from_points_with_axes(corners, &turned_smaller(corners, &samples, axes));
+            // By volume, then (for flat boxes) by area.
+            let size = |o: &Obb| (o.volume(), o.surface_area());
+            if size(&turned) < size(&obb) {
                 obb = turned;
             }
         }
@@ -131,6 +133,11 @@ struct SampleIndices {
     len: usize,
 }
 
+impl SampleIndices {
+    /// No samples (a fit that takes none).
+    const NONE: Self = Self { indices: [0; 6 * MAX_SLABS], len: 0 };
+}
+
 impl std::ops::Deref for SampleIndices {
     type Target = [u32];
     fn deref(&self) -> &[u32] {
@@ -162,7 +169,7 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
             }
         }
     }
-    let mut samples = SampleIndices { indices: [0; 6 * MAX_SLABS], len: 0 };
+    let mut samples = SampleIndices::NONE;
     for i in extremes.iter().flat_map(|s| s.lo_at.into_iter().chain(s.hi_at)).filter(|&i| i != u32::MAX) {
         samples.indices[samples.len] = i;
         samples.len += 1;
@@ -180,68 +187,58 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
     samples
 }
 
-/// The hull samples of some points, with their indices, on the stack.
-struct HullSamples {
-    points: [Point; 6 * MAX_SLABS],
-    indices: SampleIndices,
-}
-
-impl HullSamples {
-    fn of(points: &[Point], bounds: &Aabb, slabs: u32) -> Self {
-        let indices = hull_sample_indices(points, bounds, slabs);
-        let mut samples = [Point::origin(); 6 * MAX_SLABS];
-        for (sample, &i) in samples.iter_mut().zip(indices.iter()) {
-            *sample = points[i as usize];
-        }
-        Self { points: samples, indices }
+/// PCA axes of the hull samples of `points`.
+fn hull_axes(points: &[Point], samples: &SampleIndices) -> Matrix {
+    let mut sampled = [Point::origin(); 6 * MAX_SLABS];
+    for (sample, &i) in sampled.iter_mut().zip(samples.iter()) {
+        *sample = points[i as usize];
     }
+    principal_axes(&sampled[..samples.len()])
 }
 
-impl std::ops::Deref for HullSamples {
-    type Target = [Point];
-    fn deref(&self) -> &[Point] {
-        &self.points[..self.indices.len]
-    }
-}
-
-/// `axes` turned about their own directions, by halving angles, while the box they give
-/// `samples` shrinks: a local search for a smaller box from PCA's axes, which follow the
-/// points' spread rather than the box's volume. The samples' projections are kept and turned
-/// with the axes, so a trial turn costs two multiply-adds per sample and axis it moves.
-fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
+/// `axes` turned about their own directions, by halving angles, while the box they give the
+/// hull `samples` of `points` shrinks (across the turn's axis, so that flat boxes turn too): a
+/// local search for a smaller box from PCA's axes, which follow the points' spread rather than
+/// the box's volume. The samples' projections are kept and turned
+/// with the axes; one pass over them tries both turns about an axis.
+fn turned_smaller(points: &[Point], samples: &SampleIndices, axes: Matrix) -> Matrix {
     if samples.len() < 2 {
         return axes;
     }
     let mut axes = axes;
     let mut projections = [[0.0; 3]; 6 * MAX_SLABS];
     let along = &mut projections[..samples.len()];
-    for (p, sample) in along.iter_mut().zip(samples) {
-        *p = std::array::from_fn(|k| axes.column(k).dot(&sample.coords));
+    for (p, &i) in along.iter_mut().zip(samples.iter()) {
+        *p = std::array::from_fn(|k| axes.column(k).dot(&points[i as usize].coords));
     }
-    let mut volume: Real = (0..3).map(|k| spread(along.iter().map(|p| p[k]))).product();
+    let mut extents: [Real; 3] = std::array::from_fn(|k| spread(along.iter().map(|p| [p[k]; 4]))[0]);
     for angle in TURNS {
         let (sin, cos) = angle.sin_cos();
-        loop {
+        // Each turn taken shrinks the box; the bound only guards against rounding's surprises.
+        for _ in 0..MAX_ROUNDS {
             let mut improved = false;
             for k in 0..3 {
-                // A turn about axis k moves the other two.
+                // A turn about axis k moves the other two: u and v turned by +angle, then by -angle.
                 let (u, v) = ((k + 1) % 3, (k + 2) % 3);
-                let kept = spread(along.iter().map(|p| p[k]));
-                for sin in [sin, -sin] {
-                    let turned_u = spread(along.iter().map(|p| cos * p[u] + sin * p[v]));
-                    let turned_v = spread(along.iter().map(|p| cos * p[v] - sin * p[u]));
-                    let trial = kept * turned_u * turned_v;
-                    if trial < volume * (1.0 - MIN_GAIN) {
-                        let (a, b) = (axes.column(u).into_owned(), axes.column(v).into_owned());
-                        axes.set_column(u, &(a * cos + b * sin));
-                        axes.set_column(v, &(b * cos - a * sin));
-                        for p in along.iter_mut() {
-                            (p[u], p[v]) = (cos * p[u] + sin * p[v], cos * p[v] - sin * p[u]);
-                        }
-                        volume = trial;
-                        improved = true;
-                    }
+                let [u_plus, v_plus, u_minus, v_minus] = spread(along.iter().map(|p| {
+                    let (cu, cv, su, sv) = (cos * p[u], cos * p[v], sin * p[u], sin * p[v]);
+                    [cu + sv, cv - su, cu - sv, cv + su]
+                }));
+                // The first of the two turns that shrinks the box enough is taken.
+                let enough = extents[u] * extents[v] * (1.0 - MIN_GAIN);
+                let plus = u_plus * v_plus < enough;
+                if !plus && u_minus * v_minus >= enough {
+                    continue;
                 }
+                let sin = if plus { sin } else { -sin };
+                let (a, b) = (axes.column(u).into_owned(), axes.column(v).into_owned());
+                axes.set_column(u, &(a * cos + b * sin));
+                axes.set_column(v, &(b * cos - a * sin));
+                for p in along.iter_mut() {
+                    (p[u], p[v]) = (cos * p[u] + sin * p[v], cos * p[v] - sin * p[u]);
+                }
+                (extents[u], extents[v]) = if plus { (u_plus, v_plus) } else { (u_minus, v_minus) };
+                improved = true;
             }
             if !improved {
                 break;
@@ -251,14 +248,19 @@ fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
     orthonormalized(&axes)
 }
 
-/// The length of the interval the values span.
-fn spread(values: impl Iterator<Item = Real>) -> Real {
-    let (lo, hi) = values.fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    hi - lo
+/// The length of the interval each of four quantities spans over the values.
+fn spread(values: impl Iterator<Item = [Real; 4]>) -> [Real; 4] {
+    let (lo, hi) = values.fold(([Real::INFINITY; 4], [Real::NEG_INFINITY; 4]), |(lo, hi), v| {
+        (std::array::from_fn(|i| lo[i].min(v[i])), std::array::from_fn(|i| hi[i].max(v[i])))
+    });
+    std::array::from_fn(|i| hi[i] - lo[i])
 }
 
 /// The trial turns of [`turned_smaller`], in radians: 23° halved seven times.
 const TURNS: [Real; 8] = [0.4, 0.2, 0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125];
+
+/// Most rounds of trial turns per angle (a round tries both turns about each axis).
+const MAX_ROUNDS: usize = 32;
 
 /// The least relative shrinking a turn must bring to be taken (it ends the search on flat
 /// ground).
@@ -307,8 +309,7 @@ fn area_weighted_axes(corners: &[Point], samples: &SampleIndices) -> Matrix {
             * (area / 12.0);
     }
     if total_area <= 0.0 {
-        let points: Vec<Point> = samples.iter().map(|&i| corners[i as usize]).collect();
-        return principal_axes(&points);
+        return hull_axes(corners, samples);
     }
     let mean = first / total_area;
     axes_of_covariance(&(second / total_area - mean * mean.transpose()))
@@ -357,6 +358,18 @@ mod tests {
         // Full PCA, pulled off the plate (see above), is turned back close to its box (16).
         let (plain, turned) = (ObbFit::full_pca().fit(&pts), ObbFit::full_pca().turned().fit(&pts));
         assert!(plain.volume() > 20.0 && turned.volume() < 17.0, "{} -> {}", plain.volume(), turned.volume());
+    }
+
+    #[test]
+    fn a_flat_square_turns_onto_its_sides() {
+        // Zero thickness, so every box has zero volume; its area still shrinks as it turns.
+        let turn = Rotation::from_euler_angles(0.0, 0.0, 0.5);
+        let square = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+        let pts: Vec<Point> = square.iter().map(|[x, y]| turn * Point::new(*x, *y, 0.0)).collect();
+        let turned = ObbFit::full_pca().turned().fit(&pts);
+        assert!(pts.iter().all(|p| turned.contains_point(p)));
+        // The square's own box has area 8 (both faces); the coordinate box of the turned one 12.2.
+        assert!(turned.surface_area() < 8.1, "{}", turned.surface_area());
     }
 
     #[test]

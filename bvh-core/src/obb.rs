@@ -133,6 +133,12 @@ impl Obb {
         8.0 * self.half_extents.product()
     }
 
+    /// Surface area `8 (e1 e2 + e2 e3 + e3 e1)`: the size of a flat box, whose volume is zero.
+    pub fn surface_area(&self) -> Real {
+        let e = self.half_extents;
+        8.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
+    }
+
     /// Radius of the largest ball inside the box (its smallest half extent).
     #[inline]
     pub fn inner_radius(&self) -> Real {
