@@ -452,24 +452,18 @@ where
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
-        // B's leaf moved into A's frame, kept while the leaf pairs that follow share it (a
-        // leaf of B stays on the stack against a whole subtree of A).
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
-        let mut moved_leaf = None;
         let mut hit = None;
         let _ = descent.run(start, front, stats, |ra, rb, owners, stats| {
-            if moved_leaf != Some(rb.start) {
-                moved_leaf = Some(rb.start);
-                moved.clear();
-                moved.extend(rb.clone().map(|j| {
-                    let t = self.moved(&b.mesh().triangle(j));
-                    let bounds = match motion {
-                        Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
-                        None => t.aabb(),
-                    };
-                    (t, bounds)
-                }));
-            }
+            moved.clear();
+            moved.extend(rb.clone().map(|j| {
+                let t = self.moved(&b.mesh().triangle(j));
+                let bounds = match motion {
+                    Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
+                    None => t.aabb(),
+                };
+                (t, bounds)
+            }));
             for i in ra {
                 let ta = a.mesh().triangle(i);
                 let box_a = ta.aabb();
