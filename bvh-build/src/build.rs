@@ -52,9 +52,8 @@ struct Builder<'a, R> {
 impl<R: SplitRule> Builder<'_, R> {
     /// A node over `triangles`, which sit at leaf-order positions from `first`.
     fn node<V: NodeVolume>(&self, mut triangles: NodeTriangles<'_>, first: u32, depth: usize) -> Draft<V> {
-        let volume = V::fit(triangles.corners(), triangles.bounds(), &self.config.fit);
+        let (volume, frame) = V::fit(triangles.corners(), triangles.bounds(), &self.config.fit);
         let len = triangles.len();
-        let frame = volume.split_frame();
         let mut k = if depth < MAX_RULE_DEPTH { self.rule.split(&mut triangles, &frame) } else { 0 };
         if k == 0 || k >= len {
             k = Split::Median.split(&mut triangles, &frame);

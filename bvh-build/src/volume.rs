@@ -24,12 +24,9 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + Overl
     const KIND: VolumeKind;
 
     /// The volume of a node whose triangles' vertices are `corners` (three per triangle) and
-    /// whose bounding box is `bounds`.
-    fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> Self;
-
-    /// The axes along which split planes are placed (the box axes for an OBB), with the range
-    /// the volume spans on each.
-    fn split_frame(&self) -> SplitFrame;
+    /// whose bounding box is `bounds`, and the axes along which the node's split planes are
+    /// placed with the range its geometry spans on each (an OBB's axes, those before any turn).
+    fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> (Self, SplitFrame);
 
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
@@ -60,17 +57,15 @@ pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + Overl
 impl NodeVolume for Obb {
     const KIND: VolumeKind = VolumeKind::Obb;
 
-    fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> Self {
-        fit.fit_within(corners, bounds)
-    }
-
-    fn split_frame(&self) -> SplitFrame {
-        let c = self.axes.tr_mul(&self.center.coords);
-        SplitFrame {
-            axes: self.axes,
-            lo: std::array::from_fn(|d| c[d] - self.half_extents[d]),
-            hi: std::array::from_fn(|d| c[d] + self.half_extents[d]),
-        }
+    fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> (Self, SplitFrame) {
+        let (obb, split_box) = fit.fit_with_split_box(corners, bounds);
+        let c = split_box.axes.tr_mul(&split_box.center.coords);
+        let frame = SplitFrame {
+            axes: split_box.axes,
+            lo: std::array::from_fn(|d| c[d] - split_box.half_extents[d]),
+            hi: std::array::from_fn(|d| c[d] + split_box.half_extents[d]),
+        };
+        (obb, frame)
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
@@ -110,12 +105,8 @@ impl NodeVolume for Obb {
 impl NodeVolume for Aabb {
     const KIND: VolumeKind = VolumeKind::Aabb;
 
-    fn fit(_: &[Point], bounds: &Aabb, _: &ObbFit) -> Self {
-        *bounds
-    }
-
-    fn split_frame(&self) -> SplitFrame {
-        SplitFrame { axes: Matrix::identity(), lo: self.mins.into(), hi: self.maxs.into() }
+    fn fit(_: &[Point], bounds: &Aabb, _: &ObbFit) -> (Self, SplitFrame) {
+        (*bounds, SplitFrame { axes: Matrix::identity(), lo: bounds.mins.into(), hi: bounds.maxs.into() })
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
@@ -146,17 +137,15 @@ impl NodeVolume for Aabb {
 impl NodeVolume for Sphere {
     const KIND: VolumeKind = VolumeKind::Sphere;
 
-    fn fit(corners: &[Point], _: &Aabb, _: &ObbFit) -> Self {
-        Sphere::from_points(corners)
-    }
-
-    fn split_frame(&self) -> SplitFrame {
-        let r = self.radius;
-        SplitFrame {
+    fn fit(corners: &[Point], _: &Aabb, _: &ObbFit) -> (Self, SplitFrame) {
+        let sphere = Sphere::from_points(corners);
+        let r = sphere.radius;
+        let frame = SplitFrame {
             axes: Matrix::identity(),
-            lo: (self.center.coords.add_scalar(-r)).into(),
-            hi: (self.center.coords.add_scalar(r)).into(),
-        }
+            lo: (sphere.center.coords.add_scalar(-r)).into(),
+            hi: (sphere.center.coords.add_scalar(r)).into(),
+        };
+        (sphere, frame)
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
