@@ -27,8 +27,8 @@ impl BuildConfig {
     /// Paper 000's CO tree: cube-AABB root, hull-sampled OBBs, binned-SAH splits (paper 000
     /// names no split rule; SAH gave 20× fewer volume tests than the penalty function on the
     /// maintenance job, whose bays are mostly empty space). The boxes' axes are then turned
-    /// towards smaller boxes ([`ObbFit::turned`]): 10–15 % fewer volume tests per query, for
-    /// about twice the build time.
+    /// towards smaller boxes ([`ObbFit::turned`]): 6–13 % fewer volume tests per query, for
+    /// 40–50 % more build time.
     pub const fn co() -> Self {
         Self {
             root: RootKind::CubeAabb,
