@@ -2,9 +2,10 @@
 # The query measurements of docs/query.md: every anchors pair, random poses and a smooth path,
 # first contact (with and without the cache) and all contacts, each against parry3d in the same
 # process, timed pose by pose side by side; then every preset on one pair, the same way. Needs
-# python3 with numpy (the anchors' generators) and ../shared beside the repository. With FCL set to the anchors' FCL harness (built by
-# ../shared/anchors/build.sh), FCL's OBB tree and all-contacts runs time the same pose files in
-# the same session, so ratios do not depend on how fast the shared machine is that day.
+# python3 with numpy (the anchors' generators) and ../shared beside the repository. With FCL set
+# to the anchors' FCL harness (built by ../shared/anchors/build.sh), FCL's OBB tree and
+# all-contacts runs time the same pose files in the same session, so ratios do not depend on how
+# fast the shared machine is that day.
 # Usage: [FCL=/tmp/anchors-target/cpp/anchor-fcl] bvh-bench/scripts/pose_suite.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -41,7 +41,7 @@ impl std::str::FromStr for QueryKind {
 }
 
 /// Whether each pose's query carries a pair cache from the pose before.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
 pub(crate) enum CacheMode {
     Off,
     On,
@@ -56,19 +56,6 @@ impl CacheMode {
             Self::Off => &[false],
             Self::On => &[true],
             Self::Both => &[false, true],
-        }
-    }
-}
-
-impl std::str::FromStr for CacheMode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "off" => Ok(Self::Off),
-            "on" => Ok(Self::On),
-            "both" => Ok(Self::Both),
-            _ => Err(format!("expected off, on or both, got {s}")),
         }
     }
 }

@@ -91,8 +91,11 @@ impl ObbFit {
             FitMethod::HullSampled { .. } => hull_axes(corners, &samples),
             FitMethod::AreaWeightedHull { .. } => area_weighted_axes(corners, &samples),
         };
+        // The coordinate-axis box, when it is kept and no larger.
+        let boxed = (self.keep_smaller_aabb && !corners.is_empty()).then(|| Obb::containing_aabb(aabb));
+        let or_aabb = |obb: Obb| boxed.filter(|b| b.volume() <= obb.volume()).unwrap_or(obb);
         let pca = Obb::from_points_with_axes(corners, &axes);
-        let plain = self.or_aabb(pca, corners, aabb);
+        let plain = or_aabb(pca);
         if !self.turn {
             return (plain, plain);
         }
@@ -100,17 +103,7 @@ impl ObbFit {
         // By volume, then (for flat boxes) by area.
         let size = |o: &Obb| (o.volume(), o.surface_area());
         let best = if size(&turned) < size(&pca) { turned } else { pca };
-        (self.or_aabb(best, corners, aabb), plain)
-    }
-
-    /// `obb`, or the coordinate-axis box `aabb` when it is kept and no larger.
-    fn or_aabb(&self, obb: Obb, corners: &[Point], aabb: &Aabb) -> Obb {
-        let boxed = Obb::containing_aabb(aabb);
-        if self.keep_smaller_aabb && !corners.is_empty() && boxed.volume() <= obb.volume() {
-            boxed
-        } else {
-            obb
-        }
+        (or_aabb(best), plain)
     }
 }
 
@@ -223,7 +216,8 @@ fn turned_smaller(points: &[Point], samples: &SampleIndices, axes: Matrix) -> Ma
     for (p, &i) in along.iter_mut().zip(samples.iter()) {
         *p = std::array::from_fn(|k| axes.column(k).dot(&points[i as usize].coords));
     }
-    let mut extents: [Real; 3] = std::array::from_fn(|k| spread(along.iter().map(|p| [p[k]; 4]))[0]);
+    let [x, y, z, _] = spread(along.iter().map(|p| [p[0], p[1], p[2], 0.0]));
+    let mut extents = [x, y, z];
     for angle in TURNS {
         let (sin, cos) = angle.sin_cos();
         // Each turn taken shrinks the box; the bound only guards against rounding's surprises.

@@ -33,8 +33,12 @@ impl Side {
         Self { volume: volume as u32, first: range.start as u32, end: range.end as u32 }
     }
 
+    fn is_leaf(&self) -> bool {
+        self.end > 0
+    }
+
     fn triangles(&self) -> Option<Range<usize>> {
-        (self.end > 0).then_some(self.first as usize..self.end as usize)
+        self.is_leaf().then_some(self.first as usize..self.end as usize)
     }
 
     fn volume(&self) -> usize {
@@ -164,7 +168,7 @@ where
     /// time over parry's walk on bunny/bracket 0.605 -> 0.63).
     #[inline(always)]
     fn popped_overlaps(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats) -> bool {
-        if pair.a.end == 0 && pair.b.end == 0 {
+        if !pair.a.is_leaf() && !pair.b.is_leaf() {
             let a = pair.a.volume();
             return !self.outside_b_box(a, stats)
                 && self.with_b_volume(pair.b.volume(), |vb| {
@@ -277,7 +281,7 @@ where
     /// The descent rule, in one place: open the side that is not a leaf, or of two nodes the
     /// one with the larger volume.
     fn splits_a(&self, a: &Side, b: &Side) -> bool {
-        match (a.end > 0, b.end > 0) {
+        match (a.is_leaf(), b.is_leaf()) {
             (false, true) => true,
             (true, false) => false,
             _ => self.a.volume(a.volume()).measure() >= self.b.volume(b.volume()).measure(),
