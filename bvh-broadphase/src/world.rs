@@ -5,7 +5,7 @@ use crate::UniformGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
-use bvh_core::{Aabb, Isometry};
+use bvh_core::{Aabb, Isometry, rounding_slack};
 use bvh_query::{
     Contact, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, TreePairVisitor,
     TrianglePair, visit_tree_pair,
@@ -275,10 +275,14 @@ fn live(objects: &[Option<Object>], id: ObjectId) -> &Object {
     objects[id.index()].as_ref().expect("the broadphase only knows live objects")
 }
 
-/// The box the broadphase sees: the root volume's world box, padded so rounding in the
-/// transform can never make it smaller than the mesh.
+/// The box the broadphase sees: the root volume's world box, grown so rounding in the
+/// transform can never make it smaller than the mesh – also where a large translation cancels
+/// large local coordinates.
 fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
-    shape.root().world_aabb(pose).padded()
+    let root = shape.root();
+    let local = root.world_aabb(&Isometry::identity());
+    let slack = rounding_slack(local.reach() + pose.translation.vector.norm());
+    root.world_aabb(pose).loosened(slack)
 }
 
 /// Statistics a step can sum over pairs run on different threads.

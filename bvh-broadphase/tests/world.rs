@@ -160,3 +160,33 @@ fn removing_objects_drops_their_pairs_and_bad_poses_are_refused() {
     assert!(world.insert(scene.shapes[0].clone(), nan, Motion::Static).is_err());
     assert_eq!(world.get(ids[1]).unwrap().pose, scene.poses[1], "a refused pose changes nothing");
 }
+
+/// Far from the origin – a part modelled where it sits in a large assembly, placed by a pose
+/// that brings it back – rounding in the world boxes must not hide a grazing contact: brackets
+/// with axis-aligned faces are pushed face to face to the moment of first touch, where their
+/// world boxes graze too, and every strategy reports exactly what the pairwise query does.
+#[test]
+fn grazing_contacts_far_from_the_origin_reach_the_narrow_phase() {
+    let far = Vector::new(90e3, -70e3, 130e3);
+    let plate = bvh_build::generate::bracket(1.5, 0.1, 0.8);
+    let shifted = plate.vertices().iter().map(|p| p + far).collect();
+    let shifted = bvh_core::TriMesh::new(shifted, plate.indices().to_vec()).unwrap();
+    let a = Arc::new(Hierarchy::build(shifted, &Preset::aabb_tree()));
+    let b = Arc::new(Hierarchy::build(plate, &Preset::aabb_tree()));
+    let pose_a = Isometry::translation(-far.x, -far.y, -far.z);
+    let pose_b = |x: f32| Isometry::translation(x, 0.3, 0.05);
+    let touching = |x: f32| !visit_tree_pair(&a, &b, AllContacts(&pose_a, &pose_b(x))).is_empty();
+    let (mut lo, mut hi) = (0.5, 3.0);
+    assert!(touching(lo) && !touching(hi));
+    while hi - lo > 1e-6 {
+        let mid = 0.5 * (lo + hi);
+        if touching(mid) { lo = mid } else { hi = mid }
+    }
+    for (name, mut world) in worlds() {
+        world.insert(a.clone(), pose_a, Motion::Static).unwrap();
+        let id = world.insert(b.clone(), pose_b(lo), Motion::Dynamic).unwrap();
+        assert_eq!(world.step().len(), 1, "{name}: touching at {lo}");
+        world.set_pose(id, pose_b(hi)).unwrap();
+        assert!(world.step().is_empty(), "{name}: apart at {hi}");
+    }
+}

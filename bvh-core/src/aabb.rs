@@ -86,6 +86,11 @@ impl Aabb {
         self.loosened(scale * 4.0 * Real::EPSILON)
     }
 
+    /// The largest distance of the box's points from the origin.
+    pub fn reach(&self) -> Real {
+        self.mins.coords.abs().sup(&self.maxs.coords.abs()).norm()
+    }
+
     /// The box both boxes hold (empty when they are apart).
     pub fn intersection(&self, other: &Self) -> Self {
         Self::new(self.mins.sup(&other.mins), self.maxs.inf(&other.maxs))

@@ -21,6 +21,15 @@ pub type Rotation = na::UnitQuaternion<Real>;
 /// A translation.
 pub type Translation = na::Translation3<Real>;
 
+/// How far a quantity computed in `f32` from coordinates of at most `magnitude` – a point moved
+/// by a pose, a volume placed in another frame, a separating-axis verdict on it – can be off
+/// through rounding: each of the dozen or so steps errs by at most half an ulp of such
+/// magnitudes, and 32 ulps bound them all. Far from the origin this outgrows the padding a
+/// volume carries for its own size, so tests that must stay conservative there grow by it.
+pub fn rounding_slack(magnitude: Real) -> Real {
+    32.0 * Real::EPSILON * magnitude
+}
+
 /// The pose of an object B expressed in the frame of an object A (`x_A = rotation * x_B +
 /// translation`), stored as a matrix so a traversal that tests many volume pairs pays for the
 /// quaternion-to-matrix conversion once.

@@ -10,7 +10,7 @@ use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
     Aabb, Isometry, Point, Real, RelativePose, Segment, Triangle, TriangleIntersection, Vector,
-    closest_points_triangles, triangle_intersection, triangles_intersect,
+    closest_points_triangles, rounding_slack, triangle_intersection, triangles_intersect,
 };
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -130,7 +130,7 @@ where
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
                 let (last, touching) = (cache.get(trees), cache.touching());
-                let (previous, next) = cache.fronts(trees, &self.b_in_a, self.b_reach());
+                let (previous, next) = cache.fronts(trees, &self.b_in_a, reach(self.b.bvh));
                 let hit = self.first_contact(last, touching, previous, next, stats);
                 cache.remember(trees, hit);
                 hit
@@ -139,14 +139,13 @@ where
         hit.map(|hit| self.triangle_pair(hit.positions))
     }
 
-    /// How far B's points lie from its origin at most (bounded by its top volume's box).
-    fn b_reach(&self) -> Real {
-        let b = self.b.bvh;
-        if b.node_count() == 0 {
-            return 0.0;
-        }
-        let aabb = b.node_box(0);
-        aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm()
+    /// How far a volume test between A and B placed in A's frame, or a triangle of B moved
+    /// there, can be off through rounding (`travel`: how far a swept query moves B). Far from the
+    /// origin – a scene at 100 km, a part modelled where it sits in a large assembly – that is
+    /// more than the volumes' own padding: growing A's volumes by it keeps every volume test
+    /// conservative there too.
+    fn rounding_slack(&self, travel: Real) -> Real {
+        rounding_slack(reach(self.a.bvh) + reach(self.b.bvh) + self.b_in_a.translation.norm() + travel)
     }
 
     /// The user's indices of the triangles at these leaf-order positions of A and B.
@@ -407,7 +406,8 @@ where
             return None;
         }
         stats.volume_test(VolumeTest::Root);
-        let root_a = if margin > 0.0 { a.root().inflated(margin) } else { *a.root() };
+        let margin = margin + self.rounding_slack(motion.map_or(0.0, |m| m.norm()));
+        let root_a = a.root().inflated(margin);
         // A swept query skips the root test: the roots only bound B where it starts.
         if motion.is_none() && !root_a.overlaps(b.root(), &self.b_in_a) {
             return None;
@@ -481,6 +481,11 @@ where
         });
         hit
     }
+}
+
+/// How far the tree's points lie from its frame's origin at most (zero for an empty tree).
+fn reach<V: NodeVolume>(tree: &Bvh<V>) -> Real {
+    if tree.node_count() == 0 { 0.0 } else { tree.node_box(0).reach() }
 }
 
 /// How far above the last contact's leaves a cached search starts: far enough to catch a

@@ -64,7 +64,8 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) a: &'a Bvh<VA>,
     pub(crate) b: &'a Bvh<VB>,
     pub(crate) b_in_a: RelativePose,
-    /// A's volumes are grown by this much (clearance queries); zero for contact.
+    /// A's volumes are grown by this much: the clearance of a clearance query, plus the
+    /// rounding of placing B in A's frame (`Query::rounding_slack`).
     pub(crate) margin: Real,
     pub(crate) prejudge: bool,
     /// Overlap-region culling (paper 002): the box in A's frame where every contact (or near
@@ -259,12 +260,10 @@ where
         outside
     }
 
-    /// `f` of node `i` of A's volume as the query sees it: grown by the clearance margin (the
-    /// stored one, not a copy, when there is none).
+    /// `f` of node `i` of A's volume as the query sees it: grown by the margin.
     #[inline]
     fn with_a_volume<R>(&self, i: usize, f: impl FnOnce(&VA) -> R) -> R {
-        let v = self.a.volume(i);
-        if self.margin > 0.0 { f(&v.inflated(self.margin)) } else { f(v) }
+        f(&self.a.volume(i).inflated(self.margin))
     }
 
     /// `f` of node `j` of B's volume as the query sees it: swept along the motion (the stored

@@ -39,12 +39,18 @@ fn moved(b: &TriMesh, rel: &RelativePose) -> Vec<(Triangle, Aabb)> {
 /// All pairs whose exact test (or distance) qualifies; the box prefilter is conservative.
 fn brute(a: &TriMesh, b: &TriMesh, rel: &RelativePose, clearance: Option<Real>) -> Vec<TrianglePair> {
     let mb = moved(b, rel);
-    let grow = clearance.map_or(0.0, |d| d * (1.0 + 1e-5) + 1e-6);
+    // Gaps taken in f64, where they are exact: a box grown in f32 far from the origin would
+    // round its growth away.
+    let grow = clearance.map_or(0.0, |d| d as f64 * (1.0 + 1e-5) + 1e-6);
+    let apart = |x: &Aabb, y: &Aabb| {
+        (0..3)
+            .any(|k| y.mins[k] as f64 - x.maxs[k] as f64 > grow || x.mins[k] as f64 - y.maxs[k] as f64 > grow)
+    };
     let mut out = Vec::new();
     for (i, ta) in a.triangles().enumerate() {
-        let box_a = ta.aabb().loosened(grow);
+        let box_a = ta.aabb();
         for (j, (tb, box_b)) in mb.iter().enumerate() {
-            if !box_a.intersects(box_b) {
+            if apart(&box_a, box_b) {
                 continue;
             }
             let hit = match clearance {
@@ -170,4 +176,60 @@ fn every_preset_pair_matches_brute_force() {
         hits > total / 5 && hits < total * 4 / 5,
         "{hits} of {total} poses intersect: both outcomes must be tested"
     );
+}
+
+/// Far from the origin – a part modelled at its place in a large assembly, a scene at 100 km –
+/// a few ulps of the coordinates outweigh the volumes' own padding. Poses are bisected to the
+/// moment of first touch, where contacts graze, and every preset must still find exactly the
+/// pairs brute force finds, on both sides of it.
+#[test]
+fn grazing_contacts_far_from_the_origin_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let shifted = |m: &TriMesh, d: Vector| {
+        TriMesh::new(m.vertices().iter().map(|p| p + d).collect(), m.indices().to_vec()).unwrap()
+    };
+    // Each mesh lies far from its own origin, and A's pose moves it further.
+    let (da, db) = (Vector::new(90e3, -70e3, 130e3), Vector::new(-110e3, 80e3, 60e3));
+    let mesh_a = shifted(&TriMesh::uv_sphere(Point::origin(), 1.0, 10, 20), da);
+    let mesh_b = shifted(&bracket(1.5, 0.1, 0.8), db);
+    let pose_a = Isometry::new(Vector::new(3e3, -2e3, 500.0), Vector::new(0.3, -0.2, 0.9));
+    let trees: Vec<_> = Preset::ALL
+        .iter()
+        .map(|p| (p.name, Hierarchy::build(mesh_a.clone(), p), Hierarchy::build(mesh_b.clone(), p)))
+        .collect();
+    // B's mesh brought next to A's, turned by `near` and pushed `s` along `u`.
+    let place = |near: &Isometry, u: &Vector, s: Real| {
+        pose_a
+            * Isometry::translation(da.x + u.x * s, da.y + u.y * s, da.z + u.z * s)
+            * near
+            * Isometry::translation(-db.x, -db.y, -db.z)
+    };
+    let mut grazing = 0;
+    for _ in 0..25 {
+        let near = random_pose(&mut rng, 0.5);
+        let u = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+        let u = u.normalize();
+        let touching = |s: Real| {
+            !brute(&mesh_a, &mesh_b, &RelativePose::between(&pose_a, &place(&near, &u, s)), None).is_empty()
+        };
+        let (mut lo, mut hi) = (0.0, 4.0);
+        if !touching(lo) || touching(hi) {
+            continue;
+        }
+        while hi - lo > 1e-6 {
+            let mid = 0.5 * (lo + hi);
+            if touching(mid) { lo = mid } else { hi = mid }
+        }
+        grazing += 1;
+        for s in [lo, hi] {
+            let pose_b = place(&near, &u, s);
+            for (name, a, b) in &trees {
+                let what = format!("far from the origin, {name}, pushed {s}");
+                let visitor =
+                    Check { mesh_a: &mesh_a, mesh_b: &mesh_b, pose_a: &pose_a, pose_b: &pose_b, what: &what };
+                assert_eq!(visit_tree_pair(a, b, visitor), s == lo, "{what}");
+            }
+        }
+    }
+    assert!(grazing >= 10, "only {grazing} grazing poses");
 }
