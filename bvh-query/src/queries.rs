@@ -144,7 +144,7 @@ where
     /// origin – a scene at 100 km, a part modelled where it sits in a large assembly – that is
     /// more than the volumes' own padding: growing A's volumes by it keeps every volume test
     /// conservative there too.
-    fn rounding_slack(&self, travel: Real) -> Real {
+    fn placement_slack(&self, travel: Real) -> Real {
         rounding_slack(reach(self.a.bvh) + reach(self.b.bvh) + self.b_in_a.translation.norm() + travel)
     }
 
@@ -406,7 +406,7 @@ where
             return None;
         }
         stats.volume_test(VolumeTest::Root);
-        let margin = margin + self.rounding_slack(motion.map_or(0.0, |m| m.norm()));
+        let margin = margin + self.placement_slack(motion.map_or(0.0, |m| m.norm()));
         let root_a = a.root().inflated(margin);
         // A swept query skips the root test: the roots only bound B where it starts.
         if motion.is_none() && !root_a.overlaps(b.root(), &self.b_in_a) {

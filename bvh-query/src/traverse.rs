@@ -65,7 +65,7 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) b: &'a Bvh<VB>,
     pub(crate) b_in_a: RelativePose,
     /// A's volumes are grown by this much: the clearance of a clearance query, plus the
-    /// rounding of placing B in A's frame (`Query::rounding_slack`).
+    /// rounding of placing B in A's frame (`Query::placement_slack`).
     pub(crate) margin: Real,
     pub(crate) prejudge: bool,
     /// Overlap-region culling (paper 002): the box in A's frame where every contact (or near
