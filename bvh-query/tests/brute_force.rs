@@ -3,6 +3,7 @@
 
 use bvh_build::generate::{bracket, torus, tube};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
     Aabb, Isometry, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
     triangles_intersect,
@@ -63,6 +64,34 @@ fn brute(a: &TriMesh, b: &TriMesh, rel: &RelativePose, clearance: Option<Real>) 
         }
     }
     out
+}
+
+/// Whether B, translated from `start` to `end` (its poses in A's frame), touches A on the way,
+/// by brute force.
+fn brute_swept(a: &TriMesh, b: &TriMesh, start: &RelativePose, end: &RelativePose) -> bool {
+    let motion = end.translation - start.translation;
+    let mb = moved(b, start);
+    a.triangles().any(|ta| mb.iter().any(|(tb, _)| swept_triangle_intersects(&ta, tb, &motion)))
+}
+
+/// Whether the swept query finds a contact as B moves from `from` to `to`.
+struct Swept<'a> {
+    pose_a: &'a Isometry,
+    from: &'a Isometry,
+    to: &'a Isometry,
+}
+
+impl TreePairVisitor for Swept<'_> {
+    type Output = bool;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> bool
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.from), QueryOptions::default());
+        query.swept_intersects(self.to, &mut ()).expect("a translation").is_some()
+    }
 }
 
 fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {
@@ -181,7 +210,7 @@ fn every_preset_pair_matches_brute_force() {
 /// Far from the origin – a part modelled at its place in a large assembly, a scene at 100 km –
 /// a few ulps of the coordinates outweigh the volumes' own padding. Poses are bisected to the
 /// moment of first touch, where contacts graze, and every preset must still find exactly the
-/// pairs brute force finds, on both sides of it.
+/// pairs brute force finds, on both sides of it, and sweeps from just apart must agree with it.
 #[test]
 fn grazing_contacts_far_from_the_origin_match_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
@@ -204,7 +233,7 @@ fn grazing_contacts_far_from_the_origin_match_brute_force() {
             * near
             * Isometry::translation(-db.x, -db.y, -db.z)
     };
-    let mut grazing = 0;
+    let (mut grazing, mut swept_meets) = (0, 0);
     for _ in 0..25 {
         let near = random_pose(&mut rng, 0.5);
         let u = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
@@ -230,6 +259,19 @@ fn grazing_contacts_far_from_the_origin_match_brute_force() {
                 assert_eq!(visit_tree_pair(a, b, visitor), s == lo, "{what}");
             }
         }
+        // Swept from just apart, past the touch and away from it. (Not to the touch: B's
+        // triangles moved by the start pose plus the motion round differently from those moved
+        // by the end pose, by more than the grazing overlap here.)
+        let from = place(&near, &u, hi);
+        for to in [place(&near, &u, lo - 0.1), place(&near, &u, hi + 0.5)] {
+            let [start, end] = [&from, &to].map(|p| RelativePose::between(&pose_a, p));
+            let meets = brute_swept(&mesh_a, &mesh_b, &start, &end);
+            swept_meets += meets as usize;
+            for (name, a, b) in &trees {
+                let swept = Swept { pose_a: &pose_a, from: &from, to: &to };
+                assert_eq!(visit_tree_pair(a, b, swept), meets, "far from the origin, {name}, swept");
+            }
+        }
     }
-    assert!(grazing >= 10, "only {grazing} grazing poses");
+    assert!(grazing >= 10 && swept_meets >= grazing, "{grazing} grazing poses, {swept_meets} sweeps meet");
 }
