@@ -161,6 +161,27 @@ fn removing_objects_drops_their_pairs_and_bad_poses_are_refused() {
     assert_eq!(world.get(ids[1]).unwrap().pose, scene.poses[1], "a refused pose changes nothing");
 }
 
+/// An object with no triangles is kept by every preset, whatever its root volume makes of no
+/// points, and collides with nothing, even placed inside another object.
+#[test]
+fn an_empty_object_is_kept_and_never_collides() {
+    let ball = bvh_core::TriMesh::uv_sphere(bvh_core::Point::origin(), 1.0, 6, 8);
+    let empty = bvh_core::TriMesh::new(Vec::new(), Vec::new()).unwrap();
+    for preset in Preset::ALL {
+        for (name, mut world) in worlds() {
+            let ball = Arc::new(Hierarchy::build(ball.clone(), &preset));
+            world.insert(ball, Isometry::identity(), Motion::Static).unwrap();
+            let id = world.insert(
+                Arc::new(Hierarchy::build(empty.clone(), &preset)),
+                Isometry::identity(),
+                Motion::Dynamic,
+            );
+            assert!(id.is_ok(), "{name}, {}: {id:?}", preset.name);
+            assert!(world.step().is_empty(), "{name}, {}", preset.name);
+        }
+    }
+}
+
 /// Far from the origin – a part modelled where it sits in a large assembly, placed by a pose
 /// that brings it back – rounding in the world boxes must not hide a grazing contact: brackets
 /// with axis-aligned faces are pushed face to face to the moment of first touch, where their
