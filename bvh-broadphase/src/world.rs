@@ -5,7 +5,7 @@ use crate::UniformGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
-use bvh_core::{Aabb, Isometry, Point, rounding_slack};
+use bvh_core::{Aabb, Isometry, rounding_slack};
 use bvh_query::{
     Contact, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, TreePairVisitor,
     TrianglePair, visit_tree_pair,
@@ -278,16 +278,12 @@ fn live(objects: &[Option<Object>], id: ObjectId) -> &Object {
 
 /// The box the broadphase sees: the root volume's world box, grown so rounding in the
 /// transform can never make it smaller than the mesh – also where a large translation cancels
-/// large local coordinates. An empty mesh, whose root bounds nothing, stands at its origin.
+/// large local coordinates (the local points lie within the world box's reach plus the
+/// translation, so that bounds every magnitude the transform met).
 fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
-    if shape.mesh().is_empty() {
-        let origin = Point::from(pose.translation.vector);
-        return Aabb::new(origin, origin);
-    }
-    let root = shape.root();
-    let local = root.world_aabb(&Isometry::identity());
-    let slack = rounding_slack(local.reach() + pose.translation.vector.norm());
-    root.world_aabb(pose).loosened(slack)
+    let world = shape.root().world_aabb(pose);
+    let shift = pose.translation.vector.norm();
+    world.loosened(rounding_slack(world.reach() + 2.0 * shift))
 }
 
 /// Statistics a step can sum over pairs run on different threads.

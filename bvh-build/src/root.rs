@@ -37,8 +37,12 @@ pub enum RootVolume {
 }
 
 impl RootVolume {
-    /// Fits the root of the given kind to the object's vertices.
+    /// Fits the root of the given kind to the object's vertices. With none, it bounds the
+    /// frame's origin: every kind then gives a finite point volume, which a broadphase can
+    /// place like any other (an empty object is kept and never collides).
     pub fn fit(kind: RootKind, vertices: &[Point], fit: &ObbFit) -> Self {
+        let origin = [Point::origin()];
+        let vertices = if vertices.is_empty() { &origin[..] } else { vertices };
         match kind {
             RootKind::CubeAabb => Self::CubeAabb(CubeAabb::from_points(vertices)),
             RootKind::Sphere => Self::Sphere(Sphere::from_points(vertices)),
