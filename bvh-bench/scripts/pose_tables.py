@@ -40,7 +40,7 @@ def ratio(a, b):
 
 def first_contact(runs):
     print("| pair | poses | ours | ours + cache | parry `intersection_test` | parry BVTT | FCL OBB "
-          "| ours / BVTT, mean · median | ours / FCL OBB, mean · median |")
+          "| ours / BVTT: means · medians · per pose | ours / FCL OBB, mean · median |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for pair, kind, v, a, c in first_contact_runs(runs):
         f = v.get("fcl-obb_bool")
@@ -52,7 +52,8 @@ def first_contact(runs):
               f"| {a['parry_query_us_mean']:.0f} / {a['parry_query_us_median']:.1f} "
               f"| {a['parry_bvtt_query_us_mean']:.1f} / {a['parry_bvtt_query_us_median']:.2f} | {fcl} "
               f"| {ratio(a['query_us_mean'], a['parry_bvtt_query_us_mean'])} · "
-              f"{ratio(a['query_us_median'], a['parry_bvtt_query_us_median'])} | {vs_fcl} |")
+              f"{ratio(a['query_us_median'], a['parry_bvtt_query_us_median'])} · "
+              f"{a['ours_over_parry_bvtt_pose_median']:.2f} | {vs_fcl} |")
 
 
 def all_contacts(runs):
@@ -70,19 +71,20 @@ def all_contacts(runs):
 
 
 def cache_and_parry(runs):
-    print("| pair | poses | cached / uncached, mean · median | ours / parry `intersection_test`, mean "
+    print("| pair | poses | cached / uncached, mean · median | ours / parry `intersection_test`: mean · per pose "
           "| disagreements with parry (exact distance, m) |")
     print("|---|---|---:|---:|---|")
     for pair, kind, _, a, c in first_contact_runs(runs):
         gaps = ", ".join(f"{x.get('exact_distance', x.get('exact_distance_over'))}" for x in a["disagreement_details"])
         print(f"| {NAMES[pair]} | {kind} | {ratio(c['query_us_mean'], a['query_us_mean'])} · "
               f"{ratio(c['query_us_median'], a['query_us_median'])} "
-              f"| {a['query_us_mean'] / a['parry_query_us_mean']:.3f} | {a['disagreements']} ({gaps}) |")
+              f"| {a['query_us_mean'] / a['parry_query_us_mean']:.3f} · {a['ours_over_parry_pose_median']:.3f} "
+              f"| {a['disagreements']} ({gaps}) |")
 
 
 def presets(runs):
-    print("| preset | mean / median µs | / parry BVTT, mean · median | / parry `intersection_test`, mean · median "
-          "| volume tests |")
+    print("| preset | mean / median µs | / parry BVTT: means · medians · per pose "
+          "| / parry `intersection_test`: means · medians · per pose | volume tests |")
     print("|---|---:|---:|---:|---:|")
     for v in runs.values():
         for variant, r in v.items():
@@ -90,9 +92,11 @@ def presets(runs):
                 continue
             if "parry_query_us_mean" in r:
                 vs_bvtt = (f"{ratio(r['query_us_mean'], r['parry_bvtt_query_us_mean'])} · "
-                           f"{ratio(r['query_us_median'], r['parry_bvtt_query_us_median'])}")
+                           f"{ratio(r['query_us_median'], r['parry_bvtt_query_us_median'])} · "
+                           f"{r['ours_over_parry_bvtt_pose_median']:.2f}")
                 vs_public = (f"{r['query_us_mean'] / r['parry_query_us_mean']:.3f} · "
-                             f"{r['query_us_median'] / r['parry_query_us_median']:.3f}")
+                             f"{r['query_us_median'] / r['parry_query_us_median']:.3f} · "
+                             f"{r['ours_over_parry_pose_median']:.3f}")
             else:
                 vs_bvtt = vs_public = "–"
             print(f"| {r['preset']} | {r['query_us_mean']:.2f} / {r['query_us_median']:.2f} "

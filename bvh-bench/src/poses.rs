@@ -199,7 +199,7 @@ fn versus_parry(
     query: QueryKind,
 ) -> String {
     let mut json = format!(
-        ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2}",
+        ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2},\"ours_over_parry_pose_median\":{:.4},\"ours_over_parry_bvtt_pose_median\":{:.3}",
         meshes.build_ms_scene,
         meshes.build_ms_part,
         parry.public.mean,
@@ -209,6 +209,8 @@ fn versus_parry(
         parry.hits.iter().filter(|&&h| h).count(),
         parry.public.median / ours.times.median,
         parry.bvtt.median / ours.times.median,
+        ours.times.pose_ratio_median(&parry.public),
+        ours.times.pose_ratio_median(&parry.bvtt),
     );
     // parry answers "do they touch": compared with ours for `any` and `all`, each disagreement
     // classified by the exact distance at that pose (up to 1 % of the part's size; farther is
@@ -233,17 +235,26 @@ fn versus_parry(
 }
 
 /// Per-query times: each pose's median over the repetitions, then their mean and median (µs).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct QueryTimes {
     mean: f64,
     median: f64,
+    /// Each pose's median (µs), in pose order.
+    per_pose: Vec<f64>,
 }
 
 impl QueryTimes {
     /// From `per_pose[k]`, the times of pose `k` over the repetitions (seconds).
     fn of(per_pose: &[Vec<f64>]) -> Self {
         let medians: Vec<f64> = per_pose.iter().map(|t| median(t) * 1e6).collect();
-        Self { mean: mean(&medians), median: median(&medians) }
+        Self { mean: mean(&medians), median: median(&medians), per_pose: medians }
+    }
+
+    /// The median over the poses of this time divided by `peer`'s at the same pose: how the two
+    /// compare on a typical pose, where the ratio of means weighs the slowest poses most.
+    fn pose_ratio_median(&self, peer: &QueryTimes) -> f64 {
+        let ratios: Vec<f64> = self.per_pose.iter().zip(&peer.per_pose).map(|(t, p)| t / p).collect();
+        median(&ratios)
     }
 }
 
