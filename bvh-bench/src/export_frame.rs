@@ -40,6 +40,7 @@ impl TreePairVisitor for Intersecting<'_> {
     {
         let identity = Isometry::identity();
         Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default())
+            .expect("poses are finite")
             .intersecting_pairs(&mut ())
     }
 }

@@ -60,7 +60,8 @@ impl CacheMode {
     }
 }
 
-/// The pose written as 12 numbers, the row-major 3x4 matrix `[R|t]`.
+/// The pose written as 12 numbers, the row-major 3x4 matrix `[R|t]` (finite, so every query
+/// accepts it).
 pub(crate) fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
     if v.len() != 12 || !v.iter().all(|x| x.is_finite()) {
         return Err("expected 12 finite numbers".into());
@@ -401,7 +402,7 @@ where
 {
     let identity = Isometry::identity();
     let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
-    let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options);
+    let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options).expect("poses are finite");
     match args.query {
         QueryKind::Any => usize::from(q.intersects(cache, stats).is_some()),
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
@@ -425,7 +426,8 @@ impl TreePairVisitor for Nearest<'_> {
         VB: NodeVolume,
     {
         let identity = Isometry::identity();
-        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default());
+        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default())
+            .expect("poses are finite");
         q.pairs_within(self.horizon, &mut ()).iter().map(|n| n.distance).reduce(f32::min)
     }
 }

@@ -319,7 +319,9 @@ impl<T: Stats> TreePairVisitor for PairQuery<'_, T> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options);
+        // The world keeps only poses whose boxes are finite, margin for twice the translation
+        // included, so B's pose in A's frame is finite too: `ok()` drops nothing.
+        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
         match self.detail {
             ContactDetail::First => {
                 query.intersects(Some(self.cache), self.stats).map(|first| (first, Vec::new()))

@@ -19,7 +19,9 @@ impl TreePairVisitor for AllContacts<'_> {
     type Output = Vec<Contact>;
 
     fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Vec<Contact> {
-        Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default()).contacts(&mut ())
+        Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default())
+            .unwrap()
+            .contacts(&mut ())
     }
 }
 

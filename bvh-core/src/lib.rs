@@ -34,7 +34,9 @@ pub mod triangle;
 
 pub use aabb::Aabb;
 pub use cube_aabb::CubeAabb;
-pub use math::{Isometry, Matrix, Point, Real, RelativePose, Rotation, Translation, Vector, rounding_slack};
+pub use math::{
+    Isometry, Matrix, Point, PoseError, Real, RelativePose, Rotation, Translation, Vector, rounding_slack,
+};
 pub use mesh::{MeshError, TriMesh};
 pub use obb::Obb;
 pub use overlap::{Overlap, PreJudge, obb_obb_sat, obb_prejudge};

@@ -30,6 +30,14 @@ pub fn rounding_slack(magnitude: Real) -> Real {
     32.0 * Real::EPSILON * magnitude
 }
 
+/// Why a pair of poses was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PoseError {
+    /// A pose has a NaN or infinite component, or the two are too far apart to compose.
+    #[error("a pose has a NaN or infinite component, or the poses are too far apart to compose")]
+    NotFinite,
+}
+
 /// The pose of an object B expressed in the frame of an object A (`x_A = rotation * x_B +
 /// translation`), stored as a matrix so a traversal that tests many volume pairs pays for the
 /// quaternion-to-matrix conversion once.
@@ -53,6 +61,16 @@ impl RelativePose {
     /// B's pose relative to A from both world poses: `pose_a⁻¹ · pose_b`.
     pub fn between(pose_a: &Isometry, pose_b: &Isometry) -> Self {
         Self::from(&pose_a.inv_mul(pose_b))
+    }
+
+    /// [`RelativePose::between`], refused unless every component is finite. A NaN or infinite
+    /// component of either pose always leaves one in the result (`inf - inf` and `inf · 0` are
+    /// NaN), and so do poses too far apart to compose in `f32`: no answer about such a pair
+    /// would mean anything.
+    pub fn checked_between(pose_a: &Isometry, pose_b: &Isometry) -> Result<Self, PoseError> {
+        let relative = Self::between(pose_a, pose_b);
+        let finite = relative.rotation.iter().chain(relative.translation.iter()).all(|x| x.is_finite());
+        if finite { Ok(relative) } else { Err(PoseError::NotFinite) }
     }
 
     /// Maps a point of B's frame into A's frame.

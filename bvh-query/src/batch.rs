@@ -5,35 +5,39 @@
 use crate::node_test::NodeTest;
 use crate::queries::{Posed, Query, QueryOptions, TrianglePair};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::Isometry;
+use bvh_core::{Isometry, PoseError};
 use rayon::prelude::*;
 
-/// The first-contact answer for `b` at each of `poses` against `a` at `pose_a`, in pose order.
+/// The first-contact answer for `b` at each of `poses` against `a` at `pose_a`, in pose order
+/// (an error for a pose with a NaN or infinite component).
 pub fn intersects_at_poses<VA, VB>(
     a: &Bvh<VA>,
     pose_a: &Isometry,
     b: &Bvh<VB>,
     poses: &[Isometry],
     options: QueryOptions,
-) -> Vec<Option<TrianglePair>>
+) -> Vec<Result<Option<TrianglePair>, PoseError>>
 where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
     poses
         .par_iter()
-        .map(|pose| Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options).intersects(None, &mut ()))
+        .map(|pose| {
+            Ok(Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options)?.intersects(None, &mut ()))
+        })
         .collect()
 }
 
-/// The first-contact answer for each pair of posed objects, in pair order.
+/// The first-contact answer for each pair of posed objects, in pair order (an error for a pair
+/// with a NaN or infinite pose component).
 pub fn intersects_pairs<VA, VB>(
     pairs: &[(Posed<'_, VA>, Posed<'_, VB>)],
     options: QueryOptions,
-) -> Vec<Option<TrianglePair>>
+) -> Vec<Result<Option<TrianglePair>, PoseError>>
 where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    pairs.par_iter().map(|(a, b)| Query::new(*a, *b, options).intersects(None, &mut ())).collect()
+    pairs.par_iter().map(|(a, b)| Ok(Query::new(*a, *b, options)?.intersects(None, &mut ()))).collect()
 }

@@ -9,7 +9,8 @@
 //! let sphere = TriMesh::uv_sphere(Point::origin(), 1.0, 16, 32);
 //! let tree: Bvh<Obb> = Bvh::build(sphere, &BuildConfig::co());
 //! let (here, there) = (Isometry::identity(), Isometry::translation(1.5, 0.0, 0.0));
-//! let query = Query::new(Posed::new(&tree, &here), Posed::new(&tree, &there), QueryOptions::default());
+//! let query = Query::new(Posed::new(&tree, &here), Posed::new(&tree, &there), QueryOptions::default())
+//!     .expect("finite poses");
 //! let mut stats = QueryStats::default();
 //! assert!(query.intersects(None, &mut stats).is_some());
 //! // Along a path, a caller-owned cache tries the last contact first.

@@ -9,7 +9,7 @@ use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
-    Aabb, Isometry, Point, Real, RelativePose, Segment, Triangle, TriangleIntersection, Vector,
+    Aabb, Isometry, Point, PoseError, Real, RelativePose, Segment, Triangle, TriangleIntersection, Vector,
     closest_points_triangles, rounding_slack, triangle_intersection, triangles_intersect,
 };
 use rayon::prelude::*;
@@ -54,6 +54,9 @@ pub enum SweepError {
     /// The start and end poses differ in rotation; only translations are swept exactly.
     #[error("the motion rotates: only translations are swept exactly (see `sweep_within`)")]
     Rotation,
+    /// The end pose has a NaN or infinite component.
+    #[error(transparent)]
+    Pose(#[from] PoseError),
     /// The tolerance of a sub-stepped sweep is not a positive finite distance.
     #[error("the tolerance must be a positive finite distance")]
     Tolerance,
@@ -115,8 +118,9 @@ where
     VB: NodeVolume,
 {
     /// Prepares queries between `a` and `b` (B's pose in A's frame is computed here, once).
-    pub fn new(a: Posed<'a, VA>, b: Posed<'a, VB>, options: QueryOptions) -> Self {
-        Self { b_in_a: RelativePose::between(a.pose, b.pose), a, b, options }
+    /// Poses with a NaN or infinite component are refused: they place nothing anywhere.
+    pub fn new(a: Posed<'a, VA>, b: Posed<'a, VB>, options: QueryOptions) -> Result<Self, PoseError> {
+        Ok(Self { b_in_a: RelativePose::checked_between(a.pose, b.pose)?, a, b, options })
     }
 
     /// The first intersecting triangle pair found, if any. With a cache, while the objects
@@ -312,7 +316,7 @@ where
         end: &Isometry,
         stats: &mut impl Stats,
     ) -> Result<Option<TrianglePair>, SweepError> {
-        let end_in_a = RelativePose::between(self.a.pose, end);
+        let end_in_a = RelativePose::checked_between(self.a.pose, end)?;
         if end_in_a.rotation != self.b_in_a.rotation {
             return Err(SweepError::Rotation);
         }
@@ -349,6 +353,7 @@ where
         if !(tolerance.is_finite() && tolerance > 0.0) {
             return Err(SweepError::Tolerance);
         }
+        RelativePose::checked_between(self.a.pose, end)?;
         let start = self.b.pose;
         // The turn from start to end the short way round (at most half a turn).
         let turn = start.rotation.rotation_to(&end.rotation);
@@ -364,7 +369,7 @@ where
             let t = (k as f64 / steps as f64) as Real;
             let shift = start.translation.vector.lerp(&end.translation.vector, t);
             let pose = Isometry::from_parts(shift.into(), turn.powf(t) * start.rotation);
-            let query = Query::new(self.a, Posed::new(self.b.bvh, &pose), self.options);
+            let query = Query::new(self.a, Posed::new(self.b.bvh, &pose), self.options)?;
             let near = query.pairs_within(tolerance, stats);
             if let Some(closest) = near.into_iter().min_by(|x, y| x.distance.total_cmp(&y.distance)) {
                 return Ok(Some(closest));

@@ -89,7 +89,8 @@ impl TreePairVisitor for Swept<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.from), QueryOptions::default());
+        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.from), QueryOptions::default())
+            .unwrap();
         query.swept_intersects(self.to, &mut ()).expect("a translation").is_some()
     }
 }
@@ -122,7 +123,8 @@ where
             Posed::new(a, pose_a),
             Posed::new(b, pose_b),
             QueryOptions { prejudge, region_culling },
-        );
+        )
+        .unwrap();
         let mut stats = QueryStats::default();
         assert_eq!(query.intersecting_pairs(&mut stats), expected, "{what}, prejudge {prejudge}");
         match query.intersects(None, &mut ()) {
@@ -154,7 +156,7 @@ where
     }
     let clearance = 0.05;
     let near = brute(mesh_a, mesh_b, &rel, Some(clearance));
-    let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions::default());
+    let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions::default()).unwrap();
     let within: Vec<TrianglePair> = query.pairs_within(clearance, &mut ()).iter().map(|n| n.pair).collect();
     assert_eq!(within, near, "{what}: pairs within {clearance}");
     !expected.is_empty()

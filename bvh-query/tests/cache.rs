@@ -4,7 +4,7 @@
 
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
-use bvh_core::{Isometry, Obb, Point, TriMesh, Vector};
+use bvh_core::{Isometry, Obb, Point, PoseError, TriMesh, Vector};
 use bvh_query::{PairCache, Posed, Query, QueryOptions, QueryStats};
 
 /// A ring (major radius 2, tube 0.4) and a ball of radius 0.6.
@@ -36,7 +36,8 @@ fn cached_and_uncached_first_contact_agree_along_a_path() {
     let (mut cached_work, mut fresh_work) = (QueryStats::default(), QueryStats::default());
     let mut hits = 0;
     for pose in path(300) {
-        let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default());
+        let q =
+            Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default()).unwrap();
         let all = q.intersecting_pairs(&mut ());
         let fresh = q.intersects(None, &mut fresh_work);
         let cached = q.intersects(Some(&mut cache), &mut cached_work);
@@ -62,7 +63,8 @@ fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
     let mut cache = PairCache::new();
     for x in [2.3, -2.3, 2.3, -2.3, 0.0, 2.3] {
         let pose = Isometry::translation(x, 0.0, 0.0);
-        let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default());
+        let q =
+            Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default()).unwrap();
         let all = q.intersecting_pairs(&mut ());
         assert_eq!(all.is_empty(), x == 0.0, "x = {x}");
         let cached = q.intersects(Some(&mut cache), &mut ());
@@ -80,7 +82,8 @@ fn apart_the_search_starts_from_the_last_front_unless_b_jumped() {
     let here = Isometry::identity();
     let work = |cache: Option<&mut PairCache>, x: f32| {
         let pose = Isometry::translation(x, 0.0, 0.0);
-        let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default());
+        let q =
+            Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default()).unwrap();
         let mut stats = QueryStats::default();
         assert!(q.intersects(cache, &mut stats).is_none(), "x = {x}");
         stats.volume_tests()
@@ -103,13 +106,16 @@ fn a_cache_from_other_trees_is_ignored() {
     let (here, touching, apart) =
         (Isometry::identity(), Isometry::translation(2.0, 0.0, 0.0), Isometry::translation(9.0, 0.0, 0.0));
     let mut cache = PairCache::new();
-    let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &touching), QueryOptions::default());
+    let q =
+        Query::new(Posed::new(&ring, &here), Posed::new(&ball, &touching), QueryOptions::default()).unwrap();
     assert!(q.intersects(Some(&mut cache), &mut ()).is_some());
     // The same cache with another ring that does not touch: the remembered pair must not leak.
-    let q = Query::new(Posed::new(&other, &here), Posed::new(&ball, &apart), QueryOptions::default());
+    let q =
+        Query::new(Posed::new(&other, &here), Posed::new(&ball, &apart), QueryOptions::default()).unwrap();
     assert!(q.intersects(Some(&mut cache), &mut ()).is_none());
     cache.clear();
-    let q = Query::new(Posed::new(&ring, &here), Posed::new(&ball, &touching), QueryOptions::default());
+    let q =
+        Query::new(Posed::new(&ring, &here), Posed::new(&ball, &touching), QueryOptions::default()).unwrap();
     assert!(q.intersects(Some(&mut cache), &mut ()).is_some());
 }
 
@@ -117,15 +123,21 @@ fn a_cache_from_other_trees_is_ignored() {
 fn batch_answers_equal_one_by_one_answers() {
     let (ring, ball) = ring_and_ball();
     let here = Isometry::identity();
-    let poses = path(200);
+    let mut poses = path(200);
+    // A pose with a NaN component is refused on its own; the others are answered.
+    let mut bad = Isometry::identity();
+    bad.translation.vector.y = f32::NAN;
+    poses.insert(100, bad);
     let batch = bvh_query::intersects_at_poses(&ring, &here, &ball, &poses, QueryOptions::default());
     let pairs: Vec<_> = poses.iter().map(|p| (Posed::new(&ring, &here), Posed::new(&ball, p))).collect();
     let by_pairs = bvh_query::intersects_pairs(&pairs, QueryOptions::default());
     for ((pose, a), b) in poses.iter().zip(&batch).zip(&by_pairs) {
         let one = Query::new(Posed::new(&ring, &here), Posed::new(&ball, pose), QueryOptions::default())
-            .intersects(None, &mut ());
-        assert_eq!(a.is_some(), one.is_some());
-        assert_eq!(b.is_some(), one.is_some());
+            .map(|q| q.intersects(None, &mut ()).is_some());
+        assert_eq!(a.map(|hit| hit.is_some()), one);
+        assert_eq!(b.map(|hit| hit.is_some()), one);
     }
-    assert!(batch.iter().any(Option::is_some) && batch.iter().any(Option::is_none));
+    assert_eq!(batch[100], Err(PoseError::NotFinite));
+    let answered: Vec<_> = batch.iter().filter_map(|r| r.ok()).collect();
+    assert!(answered.iter().any(Option::is_some) && answered.iter().any(Option::is_none));
 }

@@ -102,7 +102,8 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
     for (k, pose) in poses(&a, &b, count, scale, 5).iter().enumerate() {
         let expected = reference(&a, &b, &RelativePose::between(&here, pose));
         let query =
-            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, pose), QueryOptions::default());
+            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, pose), QueryOptions::default())
+                .unwrap();
         assert_eq!(query.intersecting_pairs(&mut ()), expected, "{scene}/{part} pose {k}");
         let first = query.intersects(None, &mut ());
         assert_eq!(first.is_some(), !expected.is_empty(), "{scene}/{part} pose {k}");
@@ -112,7 +113,8 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
             assert!(expected.binary_search(&pair).is_ok(), "{scene}/{part} pose {k}: {pair:?}");
         }
         let rapid =
-            Query::new(Posed::new(rapid_a, &here), Posed::new(rapid_b, pose), QueryOptions::default());
+            Query::new(Posed::new(rapid_a, &here), Posed::new(rapid_b, pose), QueryOptions::default())
+                .unwrap();
         assert_eq!(
             rapid.intersects(None, &mut ()).is_some(),
             first.is_some(),
@@ -159,7 +161,8 @@ fn the_accumulator_extraction_matches_the_exact_reference() {
         let pose = Isometry::translation(lift.x + sway.x, lift.y + sway.y, lift.z) * scene.installed;
         let expected = reference(&scene.bay, &scene.part, &RelativePose::between(&here, &pose));
         let query =
-            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, &pose), QueryOptions::default());
+            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, &pose), QueryOptions::default())
+                .unwrap();
         assert_eq!(query.intersecting_pairs(&mut ()), expected, "frame {k}");
         touching += usize::from(!expected.is_empty());
     }
