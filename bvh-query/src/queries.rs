@@ -248,7 +248,8 @@ where
     }
 
     /// Every triangle pair at most `clearance` apart (intersecting ones included, at distance
-    /// zero), sorted by pair: "does the wrench keep 5 mm from the pipe".
+    /// zero), sorted by pair: "does the wrench keep 5 mm from the pipe". No pair is within a
+    /// negative or NaN clearance; every pair is within an infinite one.
     pub fn pairs_within(&self, clearance: Real, stats: &mut impl Stats) -> Vec<NearPair> {
         let mut out = Vec::new();
         let margin = clearance.max(0.0);

@@ -1,5 +1,6 @@
-//! Poses that place nothing anywhere – a NaN or infinite component, or two poses too far apart
-//! to compose in `f32` – are refused with a typed error by every entry point, never answered.
+//! Input outside the geometry: poses that place nothing anywhere – a NaN or infinite component,
+//! or two poses too far apart to compose in `f32` – are refused with a typed error by every entry
+//! point, never answered; clearances that are not finite distances get their documented answer.
 
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
@@ -41,4 +42,20 @@ fn queries_refuse_poses_that_are_not_finite() {
     let (west, east) = (Isometry::translation(-3e38, 0.0, 0.0), Isometry::translation(3e38, 0.0, 0.0));
     let refused = Query::new(Posed::new(&ring, &west), Posed::new(&ring, &east), options).err();
     assert_eq!(refused, Some(PoseError::NotFinite));
+}
+
+#[test]
+fn clearances_that_are_not_finite_distances() {
+    let ring: Bvh<Obb> = Bvh::build(torus(1.0, 0.3, 12, 6), &BuildConfig::co());
+    let (here, apart) = (Isometry::identity(), Isometry::translation(5.0, 0.0, 0.0));
+    let query =
+        Query::new(Posed::new(&ring, &here), Posed::new(&ring, &apart), QueryOptions::default()).unwrap();
+    let pairs = ring.mesh().triangle_count() * ring.mesh().triangle_count();
+    assert_eq!(query.pairs_within(f32::INFINITY, &mut ()).len(), pairs);
+    for none in [f32::NAN, -1.0, f32::NEG_INFINITY] {
+        assert!(query.pairs_within(none, &mut ()).is_empty(), "{none}");
+    }
+    // Within 4 of each other, only some pairs are (the rings' centres are 5 apart).
+    let some = query.pairs_within(4.0, &mut ()).len();
+    assert!(some > 0 && some < pairs, "{some} of {pairs}");
 }
