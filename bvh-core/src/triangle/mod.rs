@@ -18,7 +18,7 @@ pub use intersection::{CoplanarPolygon, TriangleIntersection, triangle_intersect
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
 pub use swept::swept_triangle_intersects;
 
-use crate::aabb::Aabb;
+use crate::aabb::{Aabb, lower, upper};
 use crate::math::{Isometry, Point, Real, Vector};
 
 /// A triangle given by its three vertices.
@@ -72,7 +72,8 @@ impl Triangle {
     /// Bounding box.
     #[inline]
     pub fn aabb(&self) -> Aabb {
-        Aabb::new(self.a.inf(&self.b).inf(&self.c), self.a.sup(&self.b).sup(&self.c))
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        Aabb::new(lower(&lower(a, b), c), upper(&upper(a, b), c))
     }
 
     /// The triangle moved by `pose`.
