@@ -1,6 +1,6 @@
 //! Axis-aligned bounding box.
 
-use crate::math::{Isometry, Point, Real, Vector};
+use crate::math::{Isometry, Point, Real, Vector, max, min};
 
 /// An axis-aligned box given by its minimum and maximum corners.
 ///
@@ -17,29 +17,17 @@ pub struct Aabb {
     pub maxs: Point,
 }
 
-/// The smaller coordinates of two points, one comparison each. nalgebra's `inf` also orders
-/// NaNs, at three or four instructions a coordinate; boxes here bound finite points (meshes and
-/// poses with NaNs are refused), and triangle boxes are the hot loop of an all-pairs query
-/// (with `inf`/`sup`, 13 % of its instructions).
+/// The smaller coordinates of two points (see [`min`]): triangle boxes are the hot loop of an
+/// all-pairs query (with nalgebra's `inf`/`sup`, 13 % of its instructions).
 #[inline]
 pub(crate) fn lower(p: &Point, q: &Point) -> Point {
     Point::new(min(p.x, q.x), min(p.y, q.y), min(p.z, q.z))
 }
 
-/// The larger coordinates of two points (see [`lower`]).
+/// The larger coordinates of two points (see [`max`]).
 #[inline]
 pub(crate) fn upper(p: &Point, q: &Point) -> Point {
     Point::new(max(p.x, q.x), max(p.y, q.y), max(p.z, q.z))
-}
-
-#[inline]
-fn min(a: Real, b: Real) -> Real {
-    if a < b { a } else { b }
-}
-
-#[inline]
-fn max(a: Real, b: Real) -> Real {
-    if a > b { a } else { b }
 }
 
 impl Aabb {

@@ -1,7 +1,7 @@
 //! Oriented bounding box.
 
 use crate::aabb::Aabb;
-use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector};
+use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector, min};
 use crate::pca::principal_axes;
 use crate::sphere::next_up;
 
@@ -142,7 +142,8 @@ impl Obb {
     /// Radius of the largest ball inside the box (its smallest half extent).
     #[inline]
     pub fn inner_radius(&self) -> Real {
-        self.half_extents.min()
+        let e = &self.half_extents;
+        min(min(e.x, e.y), e.z)
     }
 
     /// Radius of the smallest ball around the box centre holding it (its half diagonal).
