@@ -78,8 +78,10 @@ impl PairCache {
         b_in_a: &RelativePose,
         reach: Real,
     ) -> (&[Pair], &mut Vec<Pair>) {
-        let near = self.pose.is_some_and(|last| displacement(&last, b_in_a, reach) <= FRONT_REACH * reach);
-        if self.trees != Some(trees) || self.touching || !near {
+        let usable = self.trees == Some(trees)
+            && !self.touching
+            && self.pose.is_some_and(|last| displacement(&last, b_in_a, reach) <= FRONT_REACH * reach);
+        if !usable {
             self.front.clear();
         }
         self.pose = Some(*b_in_a);
