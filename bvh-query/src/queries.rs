@@ -354,6 +354,7 @@ where
         if !(tolerance.is_finite() && tolerance > 0.0) {
             return Err(SweepError::Tolerance);
         }
+        // The steps below interpolate between the poses: a bad end pose is refused here.
         RelativePose::checked_between(self.a.pose, end)?;
         let start = self.b.pose;
         // The turn from start to end the short way round (at most half a turn).
