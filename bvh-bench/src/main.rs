@@ -54,7 +54,7 @@ enum Command {
         /// The moving part.
         #[arg(long)]
         part: std::path::PathBuf,
-        /// The pose file.
+        /// The pose file (R a rotation: a scale, shear or mirror is refused).
         #[arg(long)]
         poses: std::path::PathBuf,
         /// rapid, sao, ao, co, sphere-obb, classified or aabb; several, comma-separated, are

@@ -61,15 +61,29 @@ impl CacheMode {
 }
 
 /// The pose written as 12 numbers, the row-major 3x4 matrix `[R|t]` (finite, so every query
-/// accepts it).
+/// accepts it). `R` must be a rotation up to the rounding of a printed file; it is then
+/// re-orthonormalised. A scale, shear or mirror is refused rather than replaced by the nearest
+/// rotation: the answers would be for another pose.
 pub(crate) fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
     if v.len() != 12 || !v.iter().all(|x| x.is_finite()) {
         return Err("expected 12 finite numbers".into());
     }
     let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
+    let off_orthonormal = (r.transpose() * r - Matrix::identity()).abs().max();
+    if off_orthonormal > ROTATION_TOLERANCE || r.determinant() < 0.0 {
+        return Err(format!(
+            "the 3x3 part is not a rotation (RᵀR differs from the identity by {off_orthonormal:.1e}, \
+             determinant {:.3})",
+            r.determinant()
+        ));
+    }
     let rotation = Rotation::from_matrix(&r);
     Ok(Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), rotation))
 }
+
+/// How far `RᵀR` of a pose file's rotation may stray from the identity: a rotation printed with
+/// six significant digits strays by about 1e-6.
+const ROTATION_TOLERANCE: f32 = 1e-3;
 
 /// A mesh file's parts merged into one mesh.
 pub(crate) fn load_mesh(path: &Path) -> Result<TriMesh, String> {

@@ -1,5 +1,5 @@
 //! `bvh-bench poses`: a small run prints its JSON line with parry's figures beside ours, and a
-//! mesh parry3d refuses ends in a one-line error, not a panic.
+//! mesh parry3d refuses or a bad pose file ends in a one-line error, not a panic.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -101,4 +101,34 @@ fn cache_both_prints_the_uncached_line_then_the_cached_one() {
     let cached =
         bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--cache"]);
     assert!(String::from_utf8_lossy(&cached.stdout).contains("\"cache\":true,"));
+}
+
+#[test]
+fn a_bad_pose_file_is_a_one_line_error_naming_the_line() {
+    let mesh = scratch("triangle.obj", TRIANGLE);
+    let bad = [
+        ("too few numbers", "1 0 0 0  0 1 0 0  0 0 1\n"),
+        ("not a number", "1 0 0 0  0 1 0 0  0 0 1 x\n"),
+        ("NaN", "1 0 0 0  0 1 0 NaN  0 0 1 0\n"),
+        ("infinite", "1 0 0 inf  0 1 0 0  0 0 1 0\n"),
+        ("a scale", "2 0 0 0  0 2 0 0  0 0 2 0\n"),
+        ("a shear", "1 0.5 0 0  0 1 0 0  0 0 1 0\n"),
+        ("a mirror", "-1 0 0 0  0 1 0 0  0 0 1 0\n"),
+    ];
+    for (what, line) in bad {
+        // The bad pose follows a good one, so the message must name line 2.
+        let poses = scratch("poses.txt", &format!("1 0 0 0  0 1 0 0  0 0 1 0\n{line}"));
+        let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
+        let run = bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1"]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{what}");
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{what}: {stderr}");
+        assert!(stderr.contains("poses.txt:2"), "{what}: {stderr}");
+    }
+    // A rotation printed to six digits is accepted.
+    let poses = scratch("poses.txt", "0.707107 -0.707107 0 0  0.707107 0.707107 0 0  0 0 1 0\n");
+    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
+    let run = bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
 }
