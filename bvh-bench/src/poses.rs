@@ -69,12 +69,12 @@ pub(crate) fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
         return Err("expected 12 finite numbers".into());
     }
     let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
-    let off_orthonormal = (r.transpose() * r - Matrix::identity()).abs().max();
-    if off_orthonormal > ROTATION_TOLERANCE || r.determinant() < 0.0 {
+    let (off_orthonormal, determinant) =
+        ((r.transpose() * r - Matrix::identity()).abs().max(), r.determinant());
+    if off_orthonormal > ROTATION_TOLERANCE || determinant < 0.0 {
         return Err(format!(
             "the 3x3 part is not a rotation (RᵀR differs from the identity by {off_orthonormal:.1e}, \
-             determinant {:.3})",
-            r.determinant()
+             determinant {determinant:.3})"
         ));
     }
     let rotation = Rotation::from_matrix(&r);
@@ -187,8 +187,8 @@ fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args<'_
         variant.cached,
         args.split,
         poses.len(),
-        ours.times.mean,
-        ours.times.median,
+        ours.times.mean(),
+        ours.times.median(),
         ours.results.iter().sum::<usize>(),
         ours.stats.volume_tests() as f64 / n,
         ours.stats.root_tests as f64 / n,
@@ -217,13 +217,13 @@ fn versus_parry(
         ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2},\"ours_over_parry_pose_median\":{:.4},\"ours_over_parry_bvtt_pose_median\":{:.3}",
         meshes.build_ms_scene,
         meshes.build_ms_part,
-        parry.public.mean,
-        parry.public.median,
-        parry.bvtt.mean,
-        parry.bvtt.median,
+        parry.public.mean(),
+        parry.public.median(),
+        parry.bvtt.mean(),
+        parry.bvtt.median(),
         parry.hits.iter().filter(|&&h| h).count(),
-        parry.public.median / ours.times.median,
-        parry.bvtt.median / ours.times.median,
+        parry.public.median() / ours.times.median(),
+        parry.bvtt.median() / ours.times.median(),
         ours.times.pose_ratio_median(&parry.public),
         ours.times.pose_ratio_median(&parry.bvtt),
     );
@@ -249,20 +249,26 @@ fn versus_parry(
     json
 }
 
-/// Per-query times: each pose's median over the repetitions, then their mean and median (µs).
+/// Per-query times: each pose's median over the repetitions (µs), in pose order.
 #[derive(Clone, Debug)]
 struct QueryTimes {
-    mean: f64,
-    median: f64,
-    /// Each pose's median (µs), in pose order.
     per_pose: Vec<f64>,
 }
 
 impl QueryTimes {
     /// From `per_pose[k]`, the times of pose `k` over the repetitions (seconds).
     fn of(per_pose: &[Vec<f64>]) -> Self {
-        let medians: Vec<f64> = per_pose.iter().map(|t| median(t) * 1e6).collect();
-        Self { mean: mean(&medians), median: median(&medians), per_pose: medians }
+        Self { per_pose: per_pose.iter().map(|t| median(t) * 1e6).collect() }
+    }
+
+    /// The mean over the poses.
+    fn mean(&self) -> f64 {
+        mean(&self.per_pose)
+    }
+
+    /// The median over the poses.
+    fn median(&self) -> f64 {
+        median(&self.per_pose)
     }
 
     /// The median over the poses of this time divided by `peer`'s at the same pose: how the two

@@ -103,7 +103,7 @@ impl Aabb {
 
     /// The largest distance of the box's points from the origin.
     pub fn reach(&self) -> Real {
-        self.mins.coords.abs().sup(&self.maxs.coords.abs()).norm()
+        upper(&self.mins.map(Real::abs), &self.maxs.map(Real::abs)).coords.norm()
     }
 
     /// The box both boxes hold (empty when they are apart).

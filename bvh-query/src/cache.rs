@@ -69,18 +69,20 @@ impl PairCache {
     }
 
     /// The front to start this search from, at B's pose `b_in_a` (empty when the objects
-    /// touched last time, the trees differ, or B's points, all within `reach` of its origin,
+    /// touched last time, the trees differ, or B's points, all within `reach()` of its origin,
     /// moved more than [`FRONT_REACH`] of it: then the search starts as usual), and an empty
-    /// buffer for this one's.
+    /// buffer for this one's. `reach` is asked only when a front could be used.
     pub(crate) fn fronts(
         &mut self,
         trees: (u64, u64),
         b_in_a: &RelativePose,
-        reach: Real,
+        reach: impl FnOnce() -> Real,
     ) -> (&[Pair], &mut Vec<Pair>) {
-        let usable = self.trees == Some(trees)
-            && !self.touching
-            && self.pose.is_some_and(|last| displacement(&last, b_in_a, reach) <= FRONT_REACH * reach);
+        let near = |last: &RelativePose| {
+            let reach = reach();
+            displacement(last, b_in_a, reach) <= FRONT_REACH * reach
+        };
+        let usable = self.trees == Some(trees) && !self.touching && self.pose.as_ref().is_some_and(near);
         if !usable {
             self.front.clear();
         }

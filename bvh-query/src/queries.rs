@@ -134,7 +134,7 @@ where
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
                 let (last, touching) = (cache.get(trees), cache.touching());
-                let (previous, next) = cache.fronts(trees, &self.b_in_a, reach(self.b.bvh));
+                let (previous, next) = cache.fronts(trees, &self.b_in_a, || reach(self.b.bvh));
                 let hit = self.first_contact(last, touching, previous, next, stats);
                 cache.remember(trees, hit);
                 hit
