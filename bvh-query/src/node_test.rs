@@ -18,12 +18,9 @@ pub trait NodeTest<B> {
     /// A volume of A placed in B's frame, kept between the tests of one node of A.
     type PlacedA: Copy;
 
-    /// `true` when this volume overlaps `b`; `b_in_a` is B's pose in A's frame.
-    fn test(&self, b: &B, b_in_a: &RelativePose, prejudge: bool, stats: &mut impl Stats) -> bool;
-
-    /// [`NodeTest::test`], where `placed` keeps `b` placed in A's frame once it has been, for
-    /// the next test against `b`.
-    fn test_placed(
+    /// `true` when this volume overlaps `b`; `b_in_a` is B's pose in A's frame, and `placed`
+    /// keeps `b` placed in A's frame once it has been, for the next test against `b`.
+    fn test(
         &self,
         b: &B,
         b_in_a: &RelativePose,
@@ -49,12 +46,7 @@ impl NodeTest<Obb> for Obb {
     type PlacedA = Obb;
 
     #[inline]
-    fn test(&self, b: &Obb, b_in_a: &RelativePose, prejudge: bool, stats: &mut impl Stats) -> bool {
-        obb_test(self, b, b_in_a, &mut None, prejudge, stats)
-    }
-
-    #[inline]
-    fn test_placed(
+    fn test(
         &self,
         b: &Obb,
         b_in_a: &RelativePose,
@@ -114,21 +106,16 @@ macro_rules! plain {
             type PlacedA = ();
 
             #[inline]
-            fn test(&self, b: &$b, b_in_a: &RelativePose, _: bool, stats: &mut impl Stats) -> bool {
-                stats.volume_test(VolumeTest::Nodes);
-                self.overlaps(b, b_in_a)
-            }
-
-            #[inline]
-            fn test_placed(
+            fn test(
                 &self,
                 b: &$b,
                 b_in_a: &RelativePose,
                 _: &mut Option<()>,
-                prejudge: bool,
+                _: bool,
                 stats: &mut impl Stats,
             ) -> bool {
-                NodeTest::test(self, b, b_in_a, prejudge, stats)
+                stats.volume_test(VolumeTest::Nodes);
+                self.overlaps(b, b_in_a)
             }
 
             #[inline]

@@ -123,7 +123,7 @@ where
         stack.clear();
         stack.extend(start);
         let mut flow = ControlFlow::Continue(());
-        let mut walk = Walk { last: LastLeaf::default(), front };
+        let mut walk = Walk { last: LastLeaf::default(), placed: PlacedNodes::new(), front };
         while let Some(pair) = stack.pop() {
             if let Step::Leaves(ra, rb) = self.step(&pair, &mut walk, stats, &mut stack) {
                 flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
@@ -142,11 +142,11 @@ where
     fn step(
         &self,
         pair: &Pair,
-        walk: &mut Walk<impl Front>,
+        walk: &mut Walk<impl Front, VA::PlacedB>,
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) -> Step {
-        if pair.untested && !self.popped_overlaps(pair, &mut walk.last, stats) {
+        if pair.untested && !self.popped_overlaps(pair, walk, stats) {
             walk.stop(pair, stats);
             return Step::Apart;
         }
@@ -163,20 +163,27 @@ where
     }
 
     /// The test of a pair popped untested. Two nodes, the hot case of a first-contact search,
-    /// are tested first and keep nothing placed: behind `pair_overlaps`' leaf cases, keeping
-    /// the placed box for no second test, first contact measured 7-11 % slower, and with
+    /// are tested first, with B's node placed through the walk's slots: behind
+    /// `pair_overlaps`' leaf cases first contact measured 7-11 % slower, and with
     /// `pair_overlaps` taking an enum of what to share instead of this path, 4 % slower (its
     /// time over parry's walk on bunny/bracket 0.605 -> 0.63).
     #[inline(always)]
-    fn popped_overlaps(&self, pair: &Pair, last: &mut LastLeaf, stats: &mut impl Stats) -> bool {
+    fn popped_overlaps(
+        &self,
+        pair: &Pair,
+        walk: &mut Walk<impl Front, VA::PlacedB>,
+        stats: &mut impl Stats,
+    ) -> bool {
         if !pair.a.is_leaf() && !pair.b.is_leaf() {
-            let a = pair.a.volume();
+            let (a, b) = (pair.a.volume(), pair.b.volume());
             return !self.outside_b_box(a, stats)
-                && self.with_b_volume(pair.b.volume(), |vb| {
-                    self.with_a_volume(a, |va| va.test(vb, &self.b_in_a, self.prejudge, stats))
+                && self.with_b_volume(b, |vb| {
+                    self.with_a_volume(a, |va| {
+                        va.test(vb, &self.b_in_a, walk.placed.slot(b), self.prejudge, stats)
+                    })
                 });
         }
-        self.pair_overlaps(pair, true, &mut Fixed::default(), last, stats)
+        self.pair_overlaps(pair, true, &mut None, walk, stats)
     }
 
     /// Opens the tree-pair level by level until at least `want` pairs are left (or nothing
@@ -184,7 +191,7 @@ where
     /// traversed on different threads.
     pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
         let mut level: Vec<Pair> = self.start().into_iter().collect();
-        let mut walk = Walk { last: LastLeaf::default(), front: &mut () };
+        let mut walk = Walk { last: LastLeaf::default(), placed: PlacedNodes::new(), front: &mut () };
         while level.len() < want {
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
@@ -204,16 +211,17 @@ where
     }
 
     /// The test of a pair: two node volumes, or a leaf's own box against the other's node.
-    /// `split_a` tells which side varies among the pairs sharing `fixed` (A's, so B's node is
-    /// the one fixed; a pair tested alone passes `true` and a fresh `fixed`). Two leaves, and a
-    /// leaf under a swept parent, go on untested: their triangle tests check boxes first.
+    /// `split_a` tells which side varies among the pairs tested in a row (A's, so B's node is
+    /// the one fixed, and kept placed in the walk; else A's node, kept placed in `placed_a`; a
+    /// pair tested alone passes `true`). Two leaves, and a leaf under a swept parent, go on
+    /// untested: their triangle tests check boxes first.
     #[inline(always)]
     fn pair_overlaps(
         &self,
         pair: &Pair,
         split_a: bool,
-        fixed: &mut Fixed<VA, VB>,
-        last: &mut LastLeaf,
+        placed_a: &mut Option<VA::PlacedA>,
+        walk: &mut Walk<impl Front, VA::PlacedB>,
         stats: &mut impl Stats,
     ) -> bool {
         match (pair.a.triangles(), pair.b.triangles()) {
@@ -221,27 +229,27 @@ where
             (Some(_), None) | (None, Some(_)) if self.sweep.is_some() => true,
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
+                let leaf = walk.last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
                 self.b.volume(pair.b.volume()).overlaps(&leaf, &self.a_in_b)
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = last.get(false, rb.start, || leaf_box(self.b, rb));
+                let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb));
                 self.with_a_volume(pair.a.volume(), |va| va.overlaps(&leaf, &self.b_in_a))
             }
             (None, None) => {
-                let a = pair.a.volume();
+                let (a, b) = (pair.a.volume(), pair.b.volume());
                 if split_a && self.outside_b_box(a, stats) {
                     return false;
                 }
-                self.with_b_volume(pair.b.volume(), |vb| {
+                self.with_b_volume(b, |vb| {
                     if split_a {
                         self.with_a_volume(a, |va| {
-                            va.test_placed(vb, &self.b_in_a, &mut fixed.b, self.prejudge, stats)
+                            va.test(vb, &self.b_in_a, walk.placed.slot(b), self.prejudge, stats)
                         })
                     } else {
                         self.with_a_volume(a, |va| {
-                            VA::test_in_b(va, vb, &self.a_in_b, &mut fixed.a, self.prejudge, stats)
+                            VA::test_in_b(va, vb, &self.a_in_b, placed_a, self.prejudge, stats)
                         })
                     }
                 })
@@ -306,7 +314,7 @@ where
     fn children(
         &self,
         pair: &Pair,
-        walk: &mut Walk<impl Front>,
+        walk: &mut Walk<impl Front, VA::PlacedB>,
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
@@ -345,11 +353,11 @@ where
             }
             return;
         }
-        let mut fixed = Fixed::default();
+        let mut placed_a = None;
         let mut kept = before;
         for k in before..out.len() {
             let child = &out[k];
-            if self.pair_overlaps(child, split_a, &mut fixed, &mut walk.last, stats) {
+            if self.pair_overlaps(child, split_a, &mut placed_a, walk, stats) {
                 if kept != k {
                     out[kept] = out[k];
                 }
@@ -377,19 +385,6 @@ where
     }
 }
 
-/// The node a descent does not open, placed in the other tree's frame once for the tests
-/// against both children of the node it does (`b` when A's node was opened, `a` when B's was).
-struct Fixed<VA: NodeTest<VB>, VB> {
-    a: Option<VA::PlacedA>,
-    b: Option<VA::PlacedB>,
-}
-
-impl<VA: NodeTest<VB>, VB> Default for Fixed<VA, VB> {
-    fn default() -> Self {
-        Self { a: None, b: None }
-    }
-}
-
 /// What became of a pair in one step of the descent.
 enum Step {
     /// Its volumes are apart: nothing below it can touch.
@@ -401,13 +396,14 @@ enum Step {
 }
 
 /// What one run of the descent carries from pair to pair.
-struct Walk<'f, F> {
+struct Walk<'f, F, P> {
     last: LastLeaf,
+    placed: PlacedNodes<P>,
     /// Where to keep the pairs the descent stops at, if anywhere.
     front: &'f mut F,
 }
 
-impl<F: Front> Walk<'_, F> {
+impl<F: Front, P> Walk<'_, F, P> {
     /// The descent stops at `pair`: counted, and kept (to be tested again) if asked.
     #[inline]
     fn stop(&mut self, pair: &Pair, stats: &mut impl Stats) {
@@ -432,6 +428,31 @@ impl Front for Vec<Pair> {
     #[inline]
     fn keep(&mut self, pair: &Pair) {
         self.push(Pair { untested: true, ..*pair });
+    }
+}
+
+/// B's nodes placed in A's frame during one run, by node: a search meets one node of B with
+/// several of A's in turn, and places it once (bunny/bracket and bay150k first contact −4 %
+/// instructions). Direct-mapped on the node's index; a node whose slot another took is placed
+/// again. Eight slots: sixty-four saved a few more instructions but wrote 4 KB per query, and
+/// the cheap queries were slower for it.
+struct PlacedNodes<P>([(u32, Option<P>); PLACED_SLOTS]);
+
+const PLACED_SLOTS: usize = 8;
+
+impl<P> PlacedNodes<P> {
+    fn new() -> Self {
+        Self(std::array::from_fn(|_| (u32::MAX, None)))
+    }
+
+    /// Where node `j` of B, once placed, is kept.
+    #[inline]
+    fn slot(&mut self, j: usize) -> &mut Option<P> {
+        let slot = &mut self.0[j % PLACED_SLOTS];
+        if slot.0 != j as u32 {
+            *slot = (j as u32, None);
+        }
+        &mut slot.1
     }
 }
 
