@@ -123,7 +123,12 @@ where
         stack.clear();
         stack.extend(start);
         let mut flow = ControlFlow::Continue(());
-        let mut walk = Walk { last: LastLeaf::default(), placed: PlacedNodes::new(), front };
+        let mut walk = Walk {
+            last: LastLeaf::default(),
+            placed_a: PlacedNodes::new(),
+            placed_b: PlacedNodes::new(),
+            front,
+        };
         while let Some(pair) = stack.pop() {
             if let Step::Leaves(ra, rb) = self.step(&pair, &mut walk, stats, &mut stack) {
                 flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
@@ -142,7 +147,7 @@ where
     fn step(
         &self,
         pair: &Pair,
-        walk: &mut Walk<impl Front, VA::PlacedB>,
+        walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) -> Step {
@@ -171,7 +176,7 @@ where
     fn popped_overlaps(
         &self,
         pair: &Pair,
-        walk: &mut Walk<impl Front, VA::PlacedB>,
+        walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
     ) -> bool {
         if !pair.a.is_leaf() && !pair.b.is_leaf() {
@@ -179,11 +184,11 @@ where
             return !self.outside_b_box(a, stats)
                 && self.with_b_volume(b, |vb| {
                     self.with_a_volume(a, |va| {
-                        va.test(vb, &self.b_in_a, walk.placed.slot(b), self.prejudge, stats)
+                        va.test(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
                     })
                 });
         }
-        self.pair_overlaps(pair, true, &mut None, walk, stats)
+        self.pair_overlaps(pair, true, walk, stats)
     }
 
     /// Opens the tree-pair level by level until at least `want` pairs are left (or nothing
@@ -191,7 +196,12 @@ where
     /// traversed on different threads.
     pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
         let mut level: Vec<Pair> = self.start().into_iter().collect();
-        let mut walk = Walk { last: LastLeaf::default(), placed: PlacedNodes::new(), front: &mut () };
+        let mut walk = Walk {
+            last: LastLeaf::default(),
+            placed_a: PlacedNodes::new(),
+            placed_b: PlacedNodes::new(),
+            front: &mut (),
+        };
         while level.len() < want {
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
@@ -212,16 +222,15 @@ where
 
     /// The test of a pair: two node volumes, or a leaf's own box against the other's node.
     /// `split_a` tells which side varies among the pairs tested in a row (A's, so B's node is
-    /// the one fixed, and kept placed in the walk; else A's node, kept placed in `placed_a`; a
-    /// pair tested alone passes `true`). Two leaves, and a leaf under a swept parent, go on
-    /// untested: their triangle tests check boxes first.
+    /// the one placed in the other's frame, and kept so in the walk; a pair tested alone passes
+    /// `true`). Two leaves, and a leaf under a swept parent, go on untested: their triangle
+    /// tests check boxes first.
     #[inline(always)]
     fn pair_overlaps(
         &self,
         pair: &Pair,
         split_a: bool,
-        placed_a: &mut Option<VA::PlacedA>,
-        walk: &mut Walk<impl Front, VA::PlacedB>,
+        walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
     ) -> bool {
         match (pair.a.triangles(), pair.b.triangles()) {
@@ -245,11 +254,11 @@ where
                 self.with_b_volume(b, |vb| {
                     if split_a {
                         self.with_a_volume(a, |va| {
-                            va.test(vb, &self.b_in_a, walk.placed.slot(b), self.prejudge, stats)
+                            va.test(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
                         })
                     } else {
                         self.with_a_volume(a, |va| {
-                            VA::test_in_b(va, vb, &self.a_in_b, placed_a, self.prejudge, stats)
+                            VA::test_in_b(va, vb, &self.a_in_b, walk.placed_a.slot(a), self.prejudge, stats)
                         })
                     }
                 })
@@ -314,7 +323,7 @@ where
     fn children(
         &self,
         pair: &Pair,
-        walk: &mut Walk<impl Front, VA::PlacedB>,
+        walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
@@ -353,11 +362,10 @@ where
             }
             return;
         }
-        let mut placed_a = None;
         let mut kept = before;
         for k in before..out.len() {
             let child = &out[k];
-            if self.pair_overlaps(child, split_a, &mut placed_a, walk, stats) {
+            if self.pair_overlaps(child, split_a, walk, stats) {
                 if kept != k {
                     out[kept] = out[k];
                 }
@@ -396,14 +404,16 @@ enum Step {
 }
 
 /// What one run of the descent carries from pair to pair.
-struct Walk<'f, F, P> {
+struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     last: LastLeaf,
-    placed: PlacedNodes<P>,
+    /// A's nodes placed in B's frame, and B's in A's.
+    placed_a: PlacedNodes<VA::PlacedA>,
+    placed_b: PlacedNodes<VA::PlacedB>,
     /// Where to keep the pairs the descent stops at, if anywhere.
     front: &'f mut F,
 }
 
-impl<F: Front, P> Walk<'_, F, P> {
+impl<F: Front, VA: NodeTest<VB>, VB> Walk<'_, F, VA, VB> {
     /// The descent stops at `pair`: counted, and kept (to be tested again) if asked.
     #[inline]
     fn stop(&mut self, pair: &Pair, stats: &mut impl Stats) {
@@ -431,8 +441,8 @@ impl Front for Vec<Pair> {
     }
 }
 
-/// B's nodes placed in A's frame during one run, by node: a search meets one node of B with
-/// several of A's in turn, and places it once (bunny/bracket and bay150k first contact −4 %
+/// Nodes of one tree placed in the other's frame during one run, by node: a search meets one
+/// node with several of the other tree's in turn, and places it once (bunny/bracket and bay150k first contact −4 %
 /// instructions). Direct-mapped on the node's index; a node whose slot another took is placed
 /// again. Eight slots: sixty-four saved a few more instructions but wrote 4 KB per query, and
 /// the cheap queries were slower for it.
@@ -445,7 +455,7 @@ impl<P> PlacedNodes<P> {
         Self(std::array::from_fn(|_| (u32::MAX, None)))
     }
 
-    /// Where node `j` of B, once placed, is kept.
+    /// Where node `j`, once placed, is kept.
     #[inline]
     fn slot(&mut self, j: usize) -> &mut Option<P> {
         let slot = &mut self.0[j % PLACED_SLOTS];
