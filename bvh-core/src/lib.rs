@@ -39,7 +39,7 @@ pub use math::{
 };
 pub use mesh::{MeshError, TriMesh};
 pub use obb::Obb;
-pub use overlap::{Overlap, PreJudge, obb_obb_sat, obb_prejudge};
+pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};
 pub use pca::{axes_of_covariance, principal_axes};
 pub use shape::{SPHERE_DEVIATION_THRESHOLD, sphere_deviation_rate};
 pub use sphere::Sphere;

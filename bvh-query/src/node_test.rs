@@ -2,14 +2,12 @@
 //! paper 000's pre-judge before the separating axis test when asked; the others are the plain
 //! overlap tests of `bvh-core`.
 //!
-//! A descent opens one node and tests both its children against the same node of the other
-//! tree. For boxes, that node is placed in the children's frame for the separating axis test,
-//! and the placed box is kept for the second child (the pre-judge needs only its centre, so a
-//! pair it decides costs no placing).
+//! A descent meets one node of a tree with several of the other's in turn. For boxes, that node
+//! is placed in the other tree's frame once, and the placed box is kept for the next tests.
 
 use crate::stats::{Stats, VolumeTest};
 use bvh_core::overlap::Overlap;
-use bvh_core::{Aabb, Obb, PreJudge, RelativePose, Sphere, obb_prejudge};
+use bvh_core::{Aabb, Obb, PlacedObb, PreJudge, RelativePose, Sphere};
 
 /// A volume of A tested against a volume of type `B` of the other tree.
 pub trait NodeTest<B> {
@@ -42,15 +40,15 @@ pub trait NodeTest<B> {
 }
 
 impl NodeTest<Obb> for Obb {
-    type PlacedB = Obb;
-    type PlacedA = Obb;
+    type PlacedB = PlacedObb;
+    type PlacedA = PlacedObb;
 
     #[inline]
     fn test(
         &self,
         b: &Obb,
         b_in_a: &RelativePose,
-        placed: &mut Option<Obb>,
+        placed: &mut Option<PlacedObb>,
         prejudge: bool,
         stats: &mut impl Stats,
     ) -> bool {
@@ -62,7 +60,7 @@ impl NodeTest<Obb> for Obb {
         a: &Obb,
         b: &Obb,
         a_in_b: &RelativePose,
-        placed: &mut Option<Obb>,
+        placed: &mut Option<PlacedObb>,
         prejudge: bool,
         stats: &mut impl Stats,
     ) -> bool {
@@ -71,23 +69,22 @@ impl NodeTest<Obb> for Obb {
     }
 }
 
-/// Box `x` against box `y` of the frame `y_in_x` places in `x`'s: the pre-judge (when asked),
-/// then the separating axis test on `y` placed in `x`'s frame, which `placed` keeps.
+/// Box `x` against box `y` of the frame `y_in_x` places in `x`'s: `y` placed in `x`'s frame
+/// (unless `placed` already holds it), then the pre-judge (when asked), then the separating
+/// axis test.
 #[inline(always)]
 fn obb_test(
     x: &Obb,
     y: &Obb,
     y_in_x: &RelativePose,
-    placed: &mut Option<Obb>,
+    placed: &mut Option<PlacedObb>,
     prejudge: bool,
     stats: &mut impl Stats,
 ) -> bool {
     stats.volume_test(VolumeTest::Nodes);
+    let y = placed.get_or_insert_with(|| PlacedObb::new(y, y_in_x));
     if prejudge {
-        let outcome = match placed {
-            Some(y) => x.prejudge(y),
-            None => obb_prejudge(x, y, y_in_x),
-        };
+        let outcome = x.prejudge(y);
         stats.prejudge(outcome);
         match outcome {
             PreJudge::Overlap => return true,
@@ -95,7 +92,7 @@ fn obb_test(
             PreJudge::Undecided => {}
         }
     }
-    x.intersects(placed.get_or_insert_with(|| y.placed(y_in_x)))
+    x.meets(y)
 }
 
 /// Pairs without a pre-judge: the overlap test alone, each volume kept in its own frame.

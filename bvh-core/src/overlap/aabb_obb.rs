@@ -1,9 +1,8 @@
-//! AABB–OBB: the separating axis test on the box's own axes, where the AABB's rotation is the
-//! identity and needs no arithmetic (queries test a leaf's triangle box against the other
-//! tree's nodes thousands of times per query).
+//! AABB–OBB: the separating axis test of [`Obb::meets`], with the AABB as a box on its frame's
+//! axes (queries test a leaf's triangle box against the other tree's nodes thousands of times
+//! per query).
 
-use super::Overlap;
-use super::obb_obb::obb_obb_sat;
+use super::{Overlap, PlacedObb};
 use crate::aabb::Aabb;
 use crate::math::RelativePose;
 use crate::obb::Obb;
@@ -11,20 +10,14 @@ use crate::obb::Obb;
 impl Overlap<Obb> for Aabb {
     #[inline]
     fn overlaps(&self, other: &Obb, b_in_a: &RelativePose) -> bool {
-        // The OBB moved into the AABB's frame: its axes and its centre are all the test needs.
-        let rotation = b_in_a.rotation * other.axes;
-        let offset = b_in_a.transform_point(&other.center) - self.center();
-        obb_obb_sat(&self.half_extents(), &other.half_extents, &rotation, &offset)
+        Obb::from_aabb(self).meets(&PlacedObb::new(other, b_in_a))
     }
 }
 
 impl Overlap<Aabb> for Obb {
     #[inline]
     fn overlaps(&self, other: &Aabb, b_in_a: &RelativePose) -> bool {
-        // The AABB's axes are B's frame's: seen on the OBB's axes they are `axesᵀ R`.
-        let rotation = self.axes.tr_mul(&b_in_a.rotation);
-        let offset = self.axes.tr_mul(&(b_in_a.transform_point(&other.center()) - self.center));
-        obb_obb_sat(&self.half_extents, &other.half_extents(), &rotation, &offset)
+        self.meets(&PlacedObb::from_aabb(other, b_in_a))
     }
 }
 

@@ -1,66 +1,134 @@
-//! OBB–OBB: the 15-axis separating axis test (Gottschalk 1996).
+//! OBB–OBB: the 15-axis separating axis test (Gottschalk 1996), on four-lane vectors: the
+//! nine entries of B's axes on A's are three vectors, and each group of three axes is one
+//! vector comparison (written with nalgebra's column-major 3×3 products, the compiler spent
+//! most of the test shuffling single lanes).
 
 use super::Overlap;
-use crate::math::{Matrix, Real, RelativePose, Vector};
+use crate::aabb::Aabb;
+use crate::math::{Matrix, Point, Real, RelativePose, Vector};
 use crate::obb::Obb;
+use wide::f32x4;
 
 /// Added to every `|R_ij|` so that near-parallel edges, whose cross products are nearly zero and
 /// carry mostly rounding, can never produce a false "separated".
 pub const OBB_AXIS_PADDING: Real = 1e-6;
 
-/// The separating axis test in A's box frame: `a_half`, `b_half` are the half extents, `rotation`
-/// holds B's axes as columns expressed on A's axes, `offset` is B's centre minus A's centre on
-/// A's axes. Returns `true` when no axis separates the boxes. Exits on the first separating axis.
-pub fn obb_obb_sat(a_half: &Vector, b_half: &Vector, rotation: &Matrix, offset: &Vector) -> bool {
-    let r = rotation;
-    let abs_r = r.abs().add_scalar(OBB_AXIS_PADDING);
-    let t = offset;
+/// A box placed in another frame and laid out for [`Obb::meets`]: placed once, it is tested
+/// against many boxes of that frame.
+#[derive(Clone, Copy, Debug)]
+pub struct PlacedObb {
+    /// Centre, fourth lane zero.
+    center: f32x4,
+    /// Entry `(k, j)` of the axes matrix (component `k` of axis `j`) in every lane.
+    axes: [[f32x4; 3]; 3],
+    half_extents: f32x4,
+    /// Smallest half extent and half diagonal, for the pre-judge.
+    pub(crate) inner_radius: Real,
+    pub(crate) outer_radius: Real,
+}
 
-    // A's face normals.
-    for i in 0..3 {
-        if t[i].abs() > a_half[i] + b_half.dot(&abs_r.row(i).transpose()) {
-            return false;
+impl PlacedObb {
+    /// `obb` placed by `pose`.
+    #[inline]
+    pub fn new(obb: &Obb, pose: &RelativePose) -> Self {
+        Self::with_axes(obb, &(pose.rotation * obb.axes), pose)
+    }
+
+    /// `aabb` placed by `pose`: its axes become the pose's rotation, with no product.
+    #[inline]
+    pub fn from_aabb(aabb: &Aabb, pose: &RelativePose) -> Self {
+        Self::with_axes(&Obb::from_aabb(aabb), &pose.rotation, pose)
+    }
+
+    /// `obb`'s centre placed by `pose`, with its axes already placed as `axes`.
+    #[inline(always)]
+    fn with_axes(obb: &Obb, axes: &Matrix, pose: &RelativePose) -> Self {
+        Self {
+            center: lanes(&pose.transform_point(&obb.center).coords),
+            axes: [0, 1, 2].map(|k| [0, 1, 2].map(|j| f32x4::splat(axes[(k, j)]))),
+            half_extents: lanes(&obb.half_extents),
+            inner_radius: obb.inner_radius(),
+            outer_radius: obb.outer_radius(),
         }
     }
-    // B's face normals.
-    for j in 0..3 {
-        if t.dot(&r.column(j)).abs() > a_half.dot(&abs_r.column(j)) + b_half[j] {
-            return false;
-        }
+
+    /// Squared distance from its centre to `p`.
+    #[inline]
+    pub(crate) fn center_distance_sq(&self, p: &Point) -> Real {
+        let d = self.center - lanes(&p.coords);
+        (d * d).reduce_add()
     }
-    // Edge–edge axes A_i × B_j.
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let distance = (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs();
-            let ra = a_half[i1] * abs_r[(i2, j)] + a_half[i2] * abs_r[(i1, j)];
-            let rb = b_half[j1] * abs_r[(i, j2)] + b_half[j2] * abs_r[(i, j1)];
-            if distance > ra + rb {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 impl Overlap<Obb> for Obb {
     #[inline]
     fn overlaps(&self, other: &Obb, b_in_a: &RelativePose) -> bool {
-        self.intersects(&other.placed(b_in_a))
+        self.meets(&PlacedObb::new(other, b_in_a))
     }
 }
 
 impl Obb {
-    /// `true` when the two boxes, in the same frame, share a point (up to
+    /// `true` when this box and `other`, placed in its frame, share a point (up to
     /// [`OBB_AXIS_PADDING`]). A traversal places one box in the other tree's frame once and
-    /// tests it there against both children of a node.
+    /// tests it there against many.
     #[inline]
-    pub fn intersects(&self, other: &Obb) -> bool {
-        let rotation = self.axes.tr_mul(&other.axes);
-        let offset = self.axes.tr_mul(&(other.center - self.center));
-        obb_obb_sat(&self.half_extents, &other.half_extents, &rotation, &offset)
+    pub fn meets(&self, other: &PlacedObb) -> bool {
+        // Row `k` of A's axes: component `k` of each axis, lanes over A's axes.
+        let rows =
+            [0, 1, 2].map(|k| f32x4::new([self.axes[(k, 0)], self.axes[(k, 1)], self.axes[(k, 2)], 0.0]));
+        let b = &other.axes;
+        let columns = [0, 1, 2].map(|j| b[0][j] * rows[0] + b[1][j] * rows[1] + b[2][j] * rows[2]);
+        let d = other.center - lanes(&self.center.coords);
+        let offset = rows[0] * lane(d, 0) + rows[1] * lane(d, 1) + rows[2] * lane(d, 2);
+        no_separating_axis(lanes(&self.half_extents), other.half_extents, columns, offset)
     }
+}
+
+/// `true` when none of the 15 axes separates two boxes, in A's box frame: `c` holds the columns
+/// of `C` (B's axes on A's: lane `i` of `c[j]` is `A_i · B_j`), `t` is B's centre minus A's on
+/// A's axes, `a` and `b` the half extents. Fourth lanes are zero and never separate. Every
+/// comparison is made, then one branch: most boxes a traversal tests overlap, and these pass
+/// all 15 axes anyway.
+#[inline(always)]
+fn no_separating_axis(a: f32x4, b: f32x4, c: [f32x4; 3], t: f32x4) -> bool {
+    let padded = c.map(|column| column.abs() + f32x4::splat(OBB_AXIS_PADDING));
+    let bs = [0, 1, 2].map(|j| lane(b, j));
+    // A's face normals, lanes over A's axes: |t_i| > a_i + sum_j b_j |C_ij|.
+    let mut separated = t.abs().simd_gt(a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2]);
+    // B's face normals, lanes over B's axes: |sum_i C_ij t_i| > sum_i a_i |C_ij| + b_j.
+    let [p0, p1, p2, _] = f32x4::transpose([c[0] * t, c[1] * t, c[2] * t, f32x4::ZERO]);
+    let [q0, q1, q2, _] = f32x4::transpose([padded[0] * a, padded[1] * a, padded[2] * a, f32x4::ZERO]);
+    separated |= (p0 + p1 + p2).abs().simd_gt(q0 + q1 + q2 + b);
+    // Edge axes A_i x B_j, lanes over i for each j (i1, i2 and j1, j2 the next two, cyclically):
+    // |t_i2 C_i1j - t_i1 C_i2j| > a_i1 |C_i2j| + a_i2 |C_i1j| + b_j1 |C_ij2| + b_j2 |C_ij1|.
+    let (t1, t2, a1, a2) = (turn(t, 1), turn(t, 2), turn(a, 1), turn(a, 2));
+    for j in 0..3 {
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let distance = (t2 * turn(c[j], 1) - t1 * turn(c[j], 2)).abs();
+        let ra = a1 * turn(padded[j], 2) + a2 * turn(padded[j], 1);
+        let rb = bs[j1] * padded[j2] + bs[j2] * padded[j1];
+        separated |= distance.simd_gt(ra + rb);
+    }
+    separated.to_bitmask() & 0b111 == 0
+}
+
+/// A vector's three coordinates, fourth lane zero.
+#[inline(always)]
+fn lanes(v: &Vector) -> f32x4 {
+    f32x4::new([v.x, v.y, v.z, 0.0])
+}
+
+/// Lane `k` of `v` in every lane.
+#[inline(always)]
+fn lane(v: f32x4, k: usize) -> f32x4 {
+    f32x4::splat(v.to_array()[k])
+}
+
+/// The first three lanes turned by `by`: lane `i` takes lane `(i + by) % 3`.
+#[inline(always)]
+fn turn(v: f32x4, by: usize) -> f32x4 {
+    let x = v.to_array();
+    f32x4::new([x[by % 3], x[(1 + by) % 3], x[(2 + by) % 3], x[3]])
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The OBB pre-judge of paper 000 §1.4.2 (also paper 004): a cheap ball test before SAT.
 
+use super::PlacedObb;
 use crate::math::{Real, RelativePose};
 use crate::obb::Obb;
 
@@ -22,25 +23,27 @@ pub enum PreJudge {
 /// verdicts swapped.) It never contradicts the separating axis test.
 #[inline]
 pub fn obb_prejudge(a: &Obb, b: &Obb, b_in_a: &RelativePose) -> PreJudge {
-    verdict(a, b, (b_in_a.transform_point(&b.center) - a.center).norm_squared())
+    let distance_sq = (b_in_a.transform_point(&b.center) - a.center).norm_squared();
+    verdict(distance_sq, a.inner_radius() + b.inner_radius(), a.outer_radius() + b.outer_radius())
 }
 
 impl Obb {
-    /// [`obb_prejudge`] for two boxes in the same frame.
+    /// [`obb_prejudge`] against a box placed in this one's frame.
     #[inline]
-    pub fn prejudge(&self, other: &Obb) -> PreJudge {
-        verdict(self, other, (other.center - self.center).norm_squared())
+    pub fn prejudge(&self, other: &PlacedObb) -> PreJudge {
+        let (inner, outer) =
+            (self.inner_radius() + other.inner_radius, self.outer_radius() + other.outer_radius);
+        verdict(other.center_distance_sq(&self.center), inner, outer)
     }
 }
 
-/// The verdict for boxes whose centres are `sqrt(distance_sq)` apart.
+/// The verdict for boxes whose centres are `sqrt(distance_sq)` apart, with the sums of their
+/// inscribed and circumscribed radii.
 #[inline]
-fn verdict(a: &Obb, b: &Obb, distance_sq: Real) -> PreJudge {
-    let inner = a.inner_radius() + b.inner_radius();
+fn verdict(distance_sq: Real, inner: Real, outer: Real) -> PreJudge {
     if distance_sq < inner * inner {
         return PreJudge::Overlap;
     }
-    let outer = a.outer_radius() + b.outer_radius();
     if distance_sq > outer * outer { PreJudge::Disjoint } else { PreJudge::Undecided }
 }
 
@@ -73,7 +76,7 @@ mod tests {
             let turn = Rotation::new(Vector::new(rng.r#gen(), rng.r#gen(), rng.r#gen()) * 6.0);
             let pose = RelativePose::from(&Isometry::from_parts(Vector::zeros().into(), turn));
             let verdict = obb_prejudge(&a, &b, &pose);
-            assert_eq!(a.prejudge(&b.placed(&pose)), verdict);
+            assert_eq!(a.prejudge(&PlacedObb::new(&b, &pose)), verdict);
             let overlaps = a.overlaps(&b, &pose);
             let distance = (pose.transform_point(&b.center) - a.center).norm();
             let outer = a.outer_radius() + b.outer_radius();
