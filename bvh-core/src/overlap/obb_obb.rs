@@ -161,4 +161,75 @@ mod tests {
             assert_eq!(a.overlaps(&b, &RelativePose::between(&pose_a, &pose_b)), expect, "dy = {dy}");
         }
     }
+
+    /// The largest gap, in `f64`, that any of the 15 axes shows between the two boxes (given in
+    /// one frame): positive when an axis separates them, and the direction of that axis.
+    fn widest_gap(a: &Obb, b: &Obb) -> (f64, [f64; 3]) {
+        let v = |m: &Matrix, j: usize| [0, 1, 2].map(|k| m[(k, j)] as f64);
+        let dot = |x: [f64; 3], y: [f64; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+        let cross = |x: [f64; 3], y: [f64; 3]| {
+            [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+        };
+        let (aa, ba) = ([0, 1, 2].map(|i| v(&a.axes, i)), [0, 1, 2].map(|j| v(&b.axes, j)));
+        let d = [0, 1, 2].map(|k| b.center[k] as f64 - a.center[k] as f64);
+        let mut axes: Vec<[f64; 3]> = aa.iter().chain(&ba).copied().collect();
+        axes.extend(aa.iter().flat_map(|x| ba.iter().map(|y| cross(*x, *y))));
+        let mut widest = (f64::NEG_INFINITY, [0.0; 3]);
+        for l in axes {
+            let length = dot(l, l).sqrt();
+            if length < 1e-9 {
+                continue;
+            }
+            let reach = |o: &Obb, ax: &[[f64; 3]; 3]| {
+                (0..3).map(|i| o.half_extents[i] as f64 * dot(l, ax[i]).abs()).sum::<f64>()
+            };
+            let gap = (dot(l, d).abs() - reach(a, &aa) - reach(b, &ba)) / length;
+            if gap > widest.0 {
+                let sign = dot(l, d).signum();
+                widest = (gap, l.map(|x| sign * x / length));
+            }
+        }
+        widest
+    }
+
+    /// On random boxes of many shapes, many of them moved to just touching along the axis that
+    /// separates them best: the vector test never separates boxes that no axis separates in
+    /// `f64`, and it separates every pair some axis separates by more than a hair.
+    #[test]
+    fn agrees_with_a_plain_f64_test_near_touching() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut counts = [0usize; 3];
+        for k in 0..20_000 {
+            let scale: Real = 10f32.powf(rng.gen_range(-2.0..3.0));
+            let random_box = |rng: &mut rand_chacha::ChaCha8Rng| {
+                let mut v = || Vector::new(rng.r#gen(), rng.r#gen(), rng.r#gen());
+                let axes = crate::math::Rotation::new(v() * 6.0).to_rotation_matrix().into_inner();
+                let flat = if k % 5 == 0 { Vector::new(1.0, 1.0, 1e-4) } else { Vector::repeat(1.0) };
+                let center = Point::from((v() - Vector::repeat(0.5)) * 4.0 * scale);
+                Obb::new(center, axes, (v() + Vector::repeat(0.01)).component_mul(&flat) * scale)
+            };
+            let a = random_box(&mut rng);
+            let mut b = random_box(&mut rng);
+            if k % 2 == 0 {
+                // Slide B along the best axis until the gap is within a few millionths of the size.
+                let (gap, dir) = widest_gap(&a, &b);
+                let target = rng.gen_range(-3e-6..3e-6) * scale as f64;
+                let shift = Vector::from(dir.map(|x| (x * (target - gap)) as Real));
+                b.center += shift;
+            }
+            let (gap, _) = widest_gap(&a, &b);
+            let meets = a.meets(&PlacedObb::new(&b, &RelativePose::identity()));
+            if gap <= 0.0 {
+                assert!(meets, "case {k}: no axis separates (gap {gap:e}) but the test separated");
+                counts[0] += 1;
+            } else if gap > 1e-5 * scale as f64 {
+                assert!(!meets, "case {k}: separated by {gap:e} but the test called them overlapping");
+                counts[1] += 1;
+            } else {
+                counts[2] += 1;
+            }
+        }
+        assert!(counts.iter().all(|&n| n > 1_000), "overlapping, separated, within a hair: {counts:?}");
+    }
 }
