@@ -31,21 +31,25 @@ impl PlacedObb {
     /// `obb` placed by `pose`.
     #[inline]
     pub fn new(obb: &Obb, pose: &RelativePose) -> Self {
-        Self::with_axes(obb, &(pose.rotation * obb.axes), pose)
+        let rotation = columns(&pose.rotation);
+        let axes = columns(&obb.axes).map(|axis| times(&rotation, axis));
+        Self::with_axes(obb, axes, &rotation, pose)
     }
 
     /// `aabb` placed by `pose`: its axes become the pose's rotation, with no product.
     #[inline]
     pub fn from_aabb(aabb: &Aabb, pose: &RelativePose) -> Self {
-        Self::with_axes(&Obb::from_aabb(aabb), &pose.rotation, pose)
+        let rotation = columns(&pose.rotation);
+        Self::with_axes(&Obb::from_aabb(aabb), rotation, &rotation, pose)
     }
 
-    /// `obb`'s centre placed by `pose`, with its axes already placed as `axes`.
+    /// `obb` with its axes already placed as `axes` (columns, lanes over coordinates) and its
+    /// centre placed by `pose`, whose rotation's columns are `rotation`.
     #[inline(always)]
-    fn with_axes(obb: &Obb, axes: &Matrix, pose: &RelativePose) -> Self {
+    fn with_axes(obb: &Obb, axes: [f32x4; 3], rotation: &[f32x4; 3], pose: &RelativePose) -> Self {
         Self {
-            center: lanes(&pose.transform_point(&obb.center).coords),
-            axes: [0, 1, 2].map(|k| [0, 1, 2].map(|j| f32x4::splat(axes[(k, j)]))),
+            center: times(rotation, lanes(&obb.center.coords)) + lanes(&pose.translation),
+            axes: [0, 1, 2].map(|k| axes.map(|axis| lane(axis, k))),
             half_extents: lanes(&obb.half_extents),
             inner_radius: obb.inner_radius(),
             outer_radius: obb.outer_radius(),
@@ -110,6 +114,18 @@ fn no_separating_axis(a: f32x4, b: f32x4, c: [f32x4; 3], t: f32x4) -> bool {
         separated |= distance.simd_gt(ra + rb);
     }
     separated.to_bitmask() & 0b111 == 0
+}
+
+/// A matrix's columns, fourth lanes zero.
+#[inline(always)]
+fn columns(m: &Matrix) -> [f32x4; 3] {
+    [0, 1, 2].map(|j| f32x4::new([m[(0, j)], m[(1, j)], m[(2, j)], 0.0]))
+}
+
+/// The matrix of these `columns` times the vector `v` (its first three lanes).
+#[inline(always)]
+fn times(columns: &[f32x4; 3], v: f32x4) -> f32x4 {
+    columns[0] * lane(v, 0) + columns[1] * lane(v, 1) + columns[2] * lane(v, 2)
 }
 
 /// A vector's three coordinates, fourth lane zero.

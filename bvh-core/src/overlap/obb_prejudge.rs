@@ -23,8 +23,7 @@ pub enum PreJudge {
 /// verdicts swapped.) It never contradicts the separating axis test.
 #[inline]
 pub fn obb_prejudge(a: &Obb, b: &Obb, b_in_a: &RelativePose) -> PreJudge {
-    let distance_sq = (b_in_a.transform_point(&b.center) - a.center).norm_squared();
-    verdict(distance_sq, a.inner_radius() + b.inner_radius(), a.outer_radius() + b.outer_radius())
+    a.prejudge(&PlacedObb::new(b, b_in_a))
 }
 
 impl Obb {
