@@ -11,9 +11,9 @@ use bvh_core::{Aabb, Obb, PlacedObb, PreJudge, RelativePose, Sphere};
 
 /// A volume of A tested against a volume of type `B` of the other tree.
 pub trait NodeTest<B> {
-    /// A volume of B placed in A's frame, kept between the tests of one node of B.
+    /// A volume of B placed in A's frame, kept for the run's next tests of that node of B.
     type PlacedB: Copy;
-    /// A volume of A placed in B's frame, kept between the tests of one node of A.
+    /// A volume of A placed in B's frame, kept for the run's next tests of that node of A.
     type PlacedA: Copy;
 
     /// `true` when this volume overlaps `b`; `b_in_a` is B's pose in A's frame, and `placed`

@@ -123,12 +123,7 @@ where
         stack.clear();
         stack.extend(start);
         let mut flow = ControlFlow::Continue(());
-        let mut walk = Walk {
-            last: LastLeaf::default(),
-            placed_a: PlacedNodes::new(),
-            placed_b: PlacedNodes::new(),
-            front,
-        };
+        let mut walk = Walk::new(front);
         while let Some(pair) = stack.pop() {
             if let Step::Leaves(ra, rb) = self.step(&pair, &mut walk, stats, &mut stack) {
                 flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
@@ -196,12 +191,8 @@ where
     /// traversed on different threads.
     pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
         let mut level: Vec<Pair> = self.start().into_iter().collect();
-        let mut walk = Walk {
-            last: LastLeaf::default(),
-            placed_a: PlacedNodes::new(),
-            placed_b: PlacedNodes::new(),
-            front: &mut (),
-        };
+        let mut no_front = ();
+        let mut walk = Walk::new(&mut no_front);
         while level.len() < want {
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
@@ -413,7 +404,12 @@ struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     front: &'f mut F,
 }
 
-impl<F: Front, VA: NodeTest<VB>, VB> Walk<'_, F, VA, VB> {
+impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
+    /// A run's start: nothing tested or placed yet, stops kept in `front`.
+    fn new(front: &'f mut F) -> Self {
+        Self { last: LastLeaf::default(), placed_a: PlacedNodes::new(), placed_b: PlacedNodes::new(), front }
+    }
+
     /// The descent stops at `pair`: counted, and kept (to be tested again) if asked.
     #[inline]
     fn stop(&mut self, pair: &Pair, stats: &mut impl Stats) {

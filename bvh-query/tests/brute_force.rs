@@ -1,9 +1,10 @@
 //! Every query against brute force over all triangle pairs (with exact triangle tests), for
 //! every preset, on generated meshes over random nearby poses: the pair sets must be equal.
 
+mod common;
+
 use bvh_build::generate::{bracket, torus, tube};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
-use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
     Aabb, Isometry, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
     triangles_intersect,
@@ -25,16 +26,7 @@ fn meshes() -> Vec<(&'static str, TriMesh)> {
 
 /// B's triangles moved into A's frame, with their boxes.
 fn moved(b: &TriMesh, rel: &RelativePose) -> Vec<(Triangle, Aabb)> {
-    b.triangles()
-        .map(|t| {
-            let m = Triangle::new(
-                rel.transform_point(&t.a),
-                rel.transform_point(&t.b),
-                rel.transform_point(&t.c),
-            );
-            (m, m.aabb())
-        })
-        .collect()
+    common::moved(b, rel).into_iter().map(|t| (t, t.aabb())).collect()
 }
 
 /// All pairs whose exact test (or distance) qualifies; the box prefilter is conservative.
@@ -64,14 +56,6 @@ fn brute(a: &TriMesh, b: &TriMesh, rel: &RelativePose, clearance: Option<Real>) 
         }
     }
     out
-}
-
-/// Whether B, translated from `start` to `end` (its poses in A's frame), touches A on the way,
-/// by brute force.
-fn brute_swept(a: &TriMesh, b: &TriMesh, start: &RelativePose, end: &RelativePose) -> bool {
-    let motion = end.translation - start.translation;
-    let mb = moved(b, start);
-    a.triangles().any(|ta| mb.iter().any(|(tb, _)| swept_triangle_intersects(&ta, tb, &motion)))
 }
 
 /// Whether the swept query finds a contact as B moves from `from` to `to`.
@@ -267,7 +251,7 @@ fn grazing_contacts_far_from_the_origin_match_brute_force() {
         let from = place(&near, &u, hi);
         for to in [place(&near, &u, lo - 0.1), place(&near, &u, hi + 0.5)] {
             let [start, end] = [&from, &to].map(|p| RelativePose::between(&pose_a, p));
-            let meets = brute_swept(&mesh_a, &mesh_b, &start, &end);
+            let meets = common::brute_swept(&mesh_a, &mesh_b, &start, &(end.translation - start.translation));
             swept_meets += meets as usize;
             for (name, a, b) in &trees {
                 let swept = Swept { pose_a: &pose_a, from: &from, to: &to };

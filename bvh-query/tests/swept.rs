@@ -1,27 +1,16 @@
 //! Swept tests against brute force over all triangle pairs, against fine sub-stepping, and on a
 //! part that jumps clean through a thin wall between two frames.
 
+mod common;
+
 use bvh_build::{BuildConfig, Bvh};
-use bvh_core::triangle::swept_triangle_intersects;
-use bvh_core::{Isometry, Obb, Point, RelativePose, TriMesh, Triangle, Vector};
+use bvh_core::{Isometry, Obb, Point, RelativePose, TriMesh, Vector};
 use bvh_query::{Posed, Query, QueryOptions, SweepError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn tree(mesh: &TriMesh) -> Bvh<Obb> {
     Bvh::build(mesh.clone(), &BuildConfig::co())
-}
-
-/// Whether any triangle pair touches during the translation, by brute force.
-fn brute(a: &TriMesh, b: &TriMesh, start: &Isometry, motion: &Vector) -> bool {
-    let rel = RelativePose::between(&Isometry::identity(), start);
-    let moved: Vec<Triangle> = b
-        .triangles()
-        .map(|t| {
-            Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
-        })
-        .collect();
-    a.triangles().any(|ta| moved.iter().any(|tb| swept_triangle_intersects(&ta, tb, motion)))
 }
 
 #[test]
@@ -66,7 +55,11 @@ fn swept_queries_match_brute_force_and_sub_stepping() {
         let swept = q.swept_intersects(&end, &mut ()).unwrap().is_some();
         let rel =
             RelativePose::between(&here, &end).translation - RelativePose::between(&here, &start).translation;
-        assert_eq!(swept, brute(&ring, &ball, &start, &rel), "from {from:?} by {motion:?}");
+        assert_eq!(
+            swept,
+            common::brute_swept(&ring, &ball, &RelativePose::from(&start), &rel),
+            "from {from:?} by {motion:?}"
+        );
         // Any sub-step that touches must have been caught by the sweep.
         let touched = (0..=40).any(|k| {
             let pose = Isometry::from_parts((from + motion * (k as f32 / 40.0)).into(), start.rotation);
