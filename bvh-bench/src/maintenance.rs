@@ -5,7 +5,7 @@
 use bvh_bench::export::write_contact_ply;
 use bvh_bench::parry_bridge;
 use bvh_bench::report::Report;
-use bvh_bench::stats::mean;
+use bvh_bench::stats::{mean, timed};
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};
@@ -319,15 +319,14 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     for (k, pose) in scene.extraction_path(FRAMES).iter().enumerate() {
         let query = Query::new(Posed::new(&bay, &identity), Posed::new(&part, pose), QueryOptions::default())
             .expect("poses are finite");
-        let t0 = Instant::now();
-        let touching = query.intersects(Some(&mut cache), &mut stats).is_some();
-        let ours = t0.elapsed().as_secs_f64() * 1e6;
+        let (touching, ours) = timed(|| query.intersects(Some(&mut cache), &mut stats).is_some());
+        let ours = ours * 1e6;
         ours_us += ours;
         ours_frames.push(ours);
         let parry_pose = parry_bridge::pose(pose);
-        let t0 = Instant::now();
-        let parry_touching = parry_bridge::intersects(&parry_bay, &parry_part, &parry_pose);
-        let parry = t0.elapsed().as_secs_f64() * 1e6;
+        let (parry_touching, parry) =
+            timed(|| parry_bridge::intersects(&parry_bay, &parry_part, &parry_pose));
+        let parry = parry * 1e6;
         parry_us += parry;
         parry_frames.push(parry);
         if touching {

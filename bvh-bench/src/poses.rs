@@ -3,7 +3,7 @@
 //! compared with parry3d in the same run.
 
 use bvh_bench::parry_bridge;
-use bvh_bench::stats::{mean, median};
+use bvh_bench::stats::{clock_overhead, mean, median, timed};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
 use bvh_query::{
@@ -179,7 +179,7 @@ fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args<'_
     let colliding = ours.results.iter().filter(|&&r| r > 0).count();
     let [build_ms_scene, build_ms_part] = variant.build_ms;
     format!(
-        "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
+        "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"clock_overhead_us\":{:.3},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
         variant.preset.name,
         args.query,
         args.prejudge,
@@ -187,6 +187,7 @@ fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args<'_
         variant.cached,
         args.split,
         poses.len(),
+        clock_overhead() * 1e6,
         ours.times.mean(),
         ours.times.median(),
         ours.results.iter().sum::<usize>(),
@@ -283,7 +284,8 @@ impl QueryTimes {
 /// from pose to pose sees a path), running every one of `queries` on a pose before the next
 /// pose, first one in turn: the machine's drift then falls alike on all of them (run one after
 /// the other, ours and parry's ratio moved 0.44-0.74 between runs on this shared machine).
-/// Returns each query's times and per-pose results, in order.
+/// Each time is the query's alone, without the clock's reading (`stats::timed`). Returns each
+/// query's times and per-pose results, in order.
 fn time_poses(
     count: usize,
     reps: usize,
@@ -295,9 +297,9 @@ fn time_poses(
     for rep in 0..reps.max(1) {
         for k in 0..count {
             for q in (0..n).map(|i| (i + k + rep) % n) {
-                let start = Instant::now();
-                results[q][k] = queries[q](k);
-                per_pose[q][k].push(start.elapsed().as_secs_f64());
+                let (result, seconds) = timed(|| queries[q](k));
+                results[q][k] = result;
+                per_pose[q][k].push(seconds);
             }
         }
     }
