@@ -413,6 +413,7 @@ where
             return None;
         }
         stats.volume_test(VolumeTest::Root);
+        let clearance = margin;
         let margin = margin + self.placement_slack(motion.map_or(0.0, |m| m.norm()));
         let root_a = a.root().inflated(margin);
         // A swept query skips the root test: the roots only bound B where it starts.
@@ -439,6 +440,7 @@ where
             b_in_a: self.b_in_a,
             a_in_b: self.b_in_a.inverse(),
             margin,
+            clearance,
             prejudge: self.options.prejudge,
             region,
             sweep,
@@ -459,6 +461,10 @@ where
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
+        // Touching pairs of triangles that stay put: their boxes, exact in `f32`, are compared
+        // exactly. A swept box bounds end positions rounded in `f32`, and a clearance is
+        // compared with a rounded distance: those keep the margin.
+        let exact_boxes = descent.clearance == 0.0 && motion.is_none();
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
         let _ = descent.run(start, front, stats, |ra, rb, owners, stats| {
@@ -475,7 +481,12 @@ where
                 let ta = a.mesh().triangle(i);
                 let box_a = ta.aabb();
                 for (j, (tb, box_b)) in rb.clone().zip(&moved) {
-                    if boxes_apart(&box_a, box_b, margin) {
+                    let apart = if exact_boxes {
+                        boxes_apart(&box_a, box_b)
+                    } else {
+                        boxes_farther_apart(&box_a, box_b, margin)
+                    };
+                    if apart {
                         continue;
                     }
                     if visit([i, j], &ta, tb, stats).is_break() {
@@ -503,12 +514,19 @@ const KEY_LEVELS: usize = 3;
 /// thread busy.
 const TASKS_PER_THREAD: usize = 16;
 
+/// `true` when the boxes are apart along some axis, so their triangles cannot meet. Comparing
+/// two `f32` is exact, and so are the boxes of `f32` points.
+#[inline]
+fn boxes_apart(a: &Aabb, b: &Aabb) -> bool {
+    (0..3).any(|i| b.mins[i] > a.maxs[i] || a.mins[i] > b.maxs[i])
+}
+
 /// `true` when the boxes are more than `margin` apart along some axis, so their triangles can
 /// neither meet nor come within `margin`. Gaps are taken in `f64`, where the difference of two
 /// `f32` has the right sign; a gap only just above the margin is left to the exact test (the
 /// slack covers the rounding of the distance it reports).
 #[inline]
-fn boxes_apart(a: &Aabb, b: &Aabb, margin: Real) -> bool {
+fn boxes_farther_apart(a: &Aabb, b: &Aabb, margin: Real) -> bool {
     let limit = margin as f64 * (1.0 + 1e-5);
     (0..3).any(|i| {
         (b.mins[i] as f64 - a.maxs[i] as f64) > limit || (a.mins[i] as f64 - b.maxs[i] as f64) > limit

@@ -67,6 +67,9 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// A's volumes are grown by this much: the clearance of a clearance query, plus the
     /// rounding of placing B in A's frame (`Query::placement_slack`).
     pub(crate) margin: Real,
+    /// The query's own clearance (zero when it asks for touching pairs), without the rounding
+    /// slack: B's triangles are moved into A's frame before the triangle tests see them.
+    pub(crate) clearance: Real,
     pub(crate) prejudge: bool,
     /// Overlap-region culling (paper 002): the box in A's frame where every contact (or near
     /// pair) must lie, the overlap of the two objects' boxes; nodes missing it cannot take part.
