@@ -532,3 +532,29 @@ fn boxes_farther_apart(a: &Aabb, b: &Aabb, margin: Real) -> bool {
         (b.mins[i] as f64 - a.maxs[i] as f64) > limit || (a.mins[i] as f64 - b.maxs[i] as f64) > limit
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Boxes sharing a face or a corner are not apart, whichever comes first; a gap of one unit
+    /// in the last place is, on every axis.
+    #[test]
+    fn boxes_apart_decides_at_the_last_bit() {
+        let unit = Aabb::new(Point::origin(), Point::new(1.0, 1.0, 1.0));
+        let shifted = |d: Vector| Aabb::new(unit.mins + d, unit.maxs + d);
+        let above_one = f32::from_bits(1.0f32.to_bits() + 1);
+        for touching in [Vector::new(1.0, 0.0, 0.0), Vector::new(0.0, -1.0, 0.0), Vector::new(1.0, 1.0, 1.0)]
+        {
+            assert!(!boxes_apart(&unit, &shifted(touching)), "{touching:?}");
+            assert!(!boxes_apart(&shifted(touching), &unit), "{touching:?}");
+        }
+        for axis in 0..3 {
+            let mut mins = Point::origin();
+            mins[axis] = above_one;
+            let beyond = Aabb::new(mins, mins + Vector::repeat(1.0));
+            assert!(boxes_apart(&unit, &beyond), "axis {axis}");
+            assert!(boxes_apart(&beyond, &unit), "axis {axis}");
+        }
+    }
+}
