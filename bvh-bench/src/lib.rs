@@ -8,6 +8,7 @@ pub mod parry_bridge;
 pub mod pose_sets;
 pub mod report;
 pub mod stats;
+pub mod timing;
 
 /// The user guide (`docs/guide.md`), included here so that its examples run as tests.
 #[doc = include_str!("../../docs/guide.md")]

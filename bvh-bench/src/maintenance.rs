@@ -5,7 +5,8 @@
 use bvh_bench::export::write_contact_ply;
 use bvh_bench::parry_bridge;
 use bvh_bench::report::Report;
-use bvh_bench::stats::{mean, timed};
+use bvh_bench::stats::mean;
+use bvh_bench::timing::timed;
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};

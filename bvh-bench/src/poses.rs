@@ -3,7 +3,8 @@
 //! compared with parry3d in the same run.
 
 use bvh_bench::parry_bridge;
-use bvh_bench::stats::{clock_overhead, mean, median, timed};
+use bvh_bench::stats::{mean, median};
+use bvh_bench::timing::{clock_overhead, timed};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
 use bvh_query::{
@@ -284,7 +285,7 @@ impl QueryTimes {
 /// from pose to pose sees a path), running every one of `queries` on a pose before the next
 /// pose, first one in turn: the machine's drift then falls alike on all of them (run one after
 /// the other, ours and parry's ratio moved 0.44-0.74 between runs on this shared machine).
-/// Each time is the query's alone, without the clock's reading (`stats::timed`). Returns each
+/// Each time is the query's alone, without the clock's reading (`timing::timed`). Returns each
 /// query's times and per-pose results, in order.
 fn time_poses(
     count: usize,

@@ -413,7 +413,8 @@ where
             return None;
         }
         stats.volume_test(VolumeTest::Root);
-        let clearance = margin;
+        // Touching pairs of triangles that stay put need no margin on their boxes.
+        let exact_boxes = margin == 0.0 && motion.is_none();
         let margin = margin + self.placement_slack(motion.map_or(0.0, |m| m.norm()));
         let root_a = a.root().inflated(margin);
         // A swept query skips the root test: the roots only bound B where it starts.
@@ -440,7 +441,7 @@ where
             b_in_a: self.b_in_a,
             a_in_b: self.b_in_a.inverse(),
             margin,
-            clearance,
+            triangle_margin: (!exact_boxes).then_some(margin),
             prejudge: self.options.prejudge,
             region,
             sweep,
@@ -460,11 +461,7 @@ where
         stats: &mut S,
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
-        let (a, b, margin, motion) = (self.a.bvh, self.b.bvh, descent.margin, descent.motion);
-        // Touching pairs of triangles that stay put: their boxes, exact in `f32`, are compared
-        // exactly. A swept box bounds end positions rounded in `f32`, and a clearance is
-        // compared with a rounded distance: those keep the margin.
-        let exact_boxes = descent.clearance == 0.0 && motion.is_none();
+        let (a, b, motion) = (self.a.bvh, self.b.bvh, descent.motion);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
         let _ = descent.run(start, front, stats, |ra, rb, owners, stats| {
@@ -481,10 +478,9 @@ where
                 let ta = a.mesh().triangle(i);
                 let box_a = ta.aabb();
                 for (j, (tb, box_b)) in rb.clone().zip(&moved) {
-                    let apart = if exact_boxes {
-                        boxes_apart(&box_a, box_b)
-                    } else {
-                        boxes_farther_apart(&box_a, box_b, margin)
+                    let apart = match descent.triangle_margin {
+                        None => boxes_apart(&box_a, box_b),
+                        Some(margin) => boxes_farther_apart(&box_a, box_b, margin),
                     };
                     if apart {
                         continue;

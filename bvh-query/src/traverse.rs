@@ -67,9 +67,12 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// A's volumes are grown by this much: the clearance of a clearance query, plus the
     /// rounding of placing B in A's frame (`Query::placement_slack`).
     pub(crate) margin: Real,
-    /// The query's own clearance (zero when it asks for touching pairs), without the rounding
-    /// slack: B's triangles are moved into A's frame before the triangle tests see them.
-    pub(crate) clearance: Real,
+    /// How far apart two triangles' boxes may be and the triangles still count: `None` when
+    /// the query asks for touching pairs of triangles that stay put, whose boxes – of the
+    /// triangles as the exact test sees them, B's moved into A's frame – are compared exactly;
+    /// else the margin, which covers a clearance compared with a rounded distance or a swept
+    /// box's rounded end.
+    pub(crate) triangle_margin: Option<Real>,
     pub(crate) prejudge: bool,
     /// Overlap-region culling (paper 002): the box in A's frame where every contact (or near
     /// pair) must lie, the overlap of the two objects' boxes; nodes missing it cannot take part.
@@ -441,8 +444,8 @@ impl Front for Vec<Pair> {
 }
 
 /// Nodes of one tree placed in the other's frame during one run, by node: a search meets one
-/// node with several of the other tree's in turn, and places it once (bunny/bracket and bay150k first contact −4 %
-/// instructions). Direct-mapped on the node's index; a node whose slot another took is placed
+/// node with several of the other tree's in turn, and places it once (bunny/bracket and
+/// bay150k first contact −4 % instructions). Direct-mapped on the node's index; a node whose slot another took is placed
 /// again. Eight slots: sixty-four saved a few more instructions but wrote 4 KB per query, and
 /// the cheap queries were slower for it.
 struct PlacedNodes<P>([(u32, Option<P>); PLACED_SLOTS]);
