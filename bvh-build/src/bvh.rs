@@ -4,7 +4,7 @@
 
 use crate::root::RootVolume;
 use crate::volume::NodeVolume;
-use bvh_core::{Aabb, RelativePose, TriMesh};
+use bvh_core::{Aabb, RelativePose, TriMesh, TriangleNeighbours};
 use std::ops::Range;
 
 /// One child slot of a node: another node, or a leaf's run of triangles. Leaves have no volume
@@ -62,6 +62,12 @@ pub struct Bvh<V> {
     pub(crate) root: RootVolume,
     /// Each node's parent (`u32::MAX` for the top), derived from the child links.
     pub(crate) parents: Vec<u32>,
+    /// The node whose leaf holds each triangle (by leaf-order position), derived from the child
+    /// links.
+    pub(crate) owners: Vec<u32>,
+    /// The triangles meeting at each corner of the mesh (leaf-order positions), derived from it:
+    /// where a remembered contact is looked for first.
+    pub(crate) neighbours: TriangleNeighbours,
     /// Unique per built or loaded tree (clones share it): lets caches recognise their tree.
     pub(crate) id: u64,
 }
@@ -100,15 +106,24 @@ impl<V: NodeVolume> Bvh<V> {
         root: RootVolume,
     ) -> Self {
         let mut parents = vec![u32::MAX; volumes.len()];
+        let mut owners = vec![u32::MAX; mesh.triangle_count()];
         for (i, slots) in children.iter().enumerate() {
             for slot in slots {
-                if let ChildRef::Node(c) = slot.get() {
-                    if let Some(p) = parents.get_mut(c) {
-                        *p = i as u32;
+                match slot.get() {
+                    ChildRef::Node(c) => {
+                        if let Some(p) = parents.get_mut(c) {
+                            *p = i as u32;
+                        }
+                    }
+                    ChildRef::Leaf(r) => {
+                        for o in owners.get_mut(r).into_iter().flatten() {
+                            *o = i as u32;
+                        }
                     }
                 }
             }
         }
+        let neighbours = TriangleNeighbours::of(&mesh);
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let nodes = volumes
@@ -120,7 +135,7 @@ impl<V: NodeVolume> Bvh<V> {
                 children,
             })
             .collect();
-        Bvh { mesh, original, nodes, root, parents, id }
+        Bvh { mesh, original, nodes, root, parents, owners, neighbours, id }
     }
 
     /// An identity shared only by clones of this tree (a rebuilt tree gets a new one), so
@@ -177,6 +192,19 @@ impl<V: NodeVolume> Bvh<V> {
     #[inline]
     pub fn children(&self, i: usize) -> &[Child; 2] {
         &self.nodes[i].children
+    }
+
+    /// The node whose leaf holds the triangle at leaf-order position `position`.
+    #[inline]
+    pub fn owner(&self, position: usize) -> usize {
+        self.owners[position] as usize
+    }
+
+    /// The leaf-order positions of the triangles around each corner point of the one at
+    /// `position`, itself among them in each (a triangle sharing an edge with it is in two).
+    #[inline]
+    pub fn neighbours(&self, position: usize) -> [&[u32]; 3] {
+        self.neighbours.around(&self.mesh, position)
     }
 
     /// The user's index of the triangle at leaf-order position `position`.

@@ -24,6 +24,7 @@ mod aabb;
 mod cube_aabb;
 mod math;
 mod mesh;
+mod neighbours;
 mod obb;
 pub mod overlap;
 mod pca;
@@ -38,6 +39,7 @@ pub use math::{
     Isometry, Matrix, Point, PoseError, Real, RelativePose, Rotation, Translation, Vector, rounding_slack,
 };
 pub use mesh::{MeshError, TriMesh};
+pub use neighbours::TriangleNeighbours;
 pub use obb::Obb;
 pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};
 pub use pca::{axes_of_covariance, principal_axes};

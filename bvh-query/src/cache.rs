@@ -1,6 +1,6 @@
 //! Temporal coherence as caller-owned state: per object pair, where the last first-contact
-//! query found its contact – the triangle pair, tested first next time, and the nodes holding
-//! it, from a few levels above which the next search starts (paper 004's key nodes) – or, when
+//! query found its contact – the triangle pair, tested first next time, then the triangles
+//! around it, then the subtrees a few levels above its nodes (paper 004's key nodes) – or, when
 //! it found none, the front of tree-pairs where it stopped, from which the next search starts.
 
 use crate::traverse::Pair;
@@ -10,10 +10,10 @@ use bvh_core::{Real, RelativePose};
 const PULL_UP_EVERY: usize = 4;
 
 /// How far, as a share of B's reach from its origin, B may have moved against A since the last
-/// search for its front to be used: a front left by a configuration far from this one costs
-/// more than a search from the top (random poses: cached 1.3-2× the uncached time with no
-/// limit).
-const FRONT_REACH: Real = 0.1;
+/// search for where it stopped to guide this one: a front left by a configuration far from this
+/// one costs more than a search from the top (random poses: cached 1.3-2× the uncached time with
+/// no limit), and a contact so far away has nothing to do with this one's.
+const NEAR_REACH: Real = 0.1;
 
 /// Where a traversal stopped at a contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,37 +58,35 @@ impl PairCache {
         *self = Self::default();
     }
 
-    /// The last contact, if it was found in these trees.
-    pub(crate) fn get(&self, trees: (u64, u64)) -> Option<Hit> {
-        self.last.filter(|_| self.trees == Some(trees))
-    }
-
-    /// Whether the last query found a contact.
-    pub(crate) fn touching(&self) -> bool {
-        self.touching
-    }
-
-    /// The front to start this search from, at B's pose `b_in_a` (empty when the objects
-    /// touched last time, the trees differ, or B's points, all within `reach()` of its origin,
-    /// moved more than [`FRONT_REACH`] of it: then the search starts as usual), and an empty
-    /// buffer for this one's. `reach` is asked only when a front could be used.
-    pub(crate) fn fronts(
+    /// Where this search may start, at B's pose `b_in_a`: the last contact if it was found in
+    /// these trees; whether the objects touched last time and B moved little since (B's
+    /// points, all within `reach()` of its origin, moved at most [`NEAR_REACH`] of it), so the
+    /// contact is near the last; the front to start from (empty when the objects touched, the
+    /// trees differ, or B moved more); and an empty buffer for this search's front. `reach` is
+    /// asked only when the trees are the same.
+    pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
         b_in_a: &RelativePose,
         reach: impl FnOnce() -> Real,
-    ) -> (&[Pair], &mut Vec<Pair>) {
-        let near = |last: &RelativePose| {
-            let reach = reach();
-            displacement(last, b_in_a, reach) <= FRONT_REACH * reach
-        };
-        let usable = self.trees == Some(trees) && !self.touching && self.pose.as_ref().is_some_and(near);
-        if !usable {
+    ) -> Start<'_> {
+        let same_trees = self.trees == Some(trees);
+        let near = same_trees
+            && self.pose.as_ref().is_some_and(|last| {
+                let reach = reach();
+                displacement(last, b_in_a, reach) <= NEAR_REACH * reach
+            });
+        if !near || self.touching {
             self.front.clear();
         }
         self.pose = Some(*b_in_a);
         self.next.clear();
-        (&self.front, &mut self.next)
+        Start {
+            last: self.last.filter(|_| same_trees),
+            near_contact: near && self.touching,
+            front: &self.front,
+            next: &mut self.next,
+        }
     }
 
     /// Remembers a contact (or its absence, which keeps the last one) in these trees, and the
@@ -111,6 +109,14 @@ impl PairCache {
         }
         std::mem::swap(&mut self.front, &mut self.next);
     }
+}
+
+/// What a cache offers one search (see [`PairCache::start`]).
+pub(crate) struct Start<'c> {
+    pub(crate) last: Option<Hit>,
+    pub(crate) near_contact: bool,
+    pub(crate) front: &'c [Pair],
+    pub(crate) next: &'c mut Vec<Pair>,
 }
 
 /// The farthest any point within `reach` of B's origin moved between two poses of B:

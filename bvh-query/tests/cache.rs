@@ -1,6 +1,8 @@
 //! First-contact queries with a pair cache agree with queries without, along a path through a
-//! ring, across a jump and to a contact far from the last; apart, the search starts from the
-//! last front unless B jumped; and the cache is not fooled by another pair of trees.
+//! ring, across a jump and to a contact far from the last; a contact sliding across the
+//! surfaces is followed through the neighbouring triangles, with no volume test; apart, the
+//! search starts from the last front unless B jumped; and the cache is not fooled by another
+//! pair of trees.
 
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
@@ -55,9 +57,8 @@ fn cached_and_uncached_first_contact_agree_along_a_path() {
 
 #[test]
 fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
-    // The ball touches the ring's tube on one side, then on the opposite side only: the key
-    // nodes of the first contact hold nothing of the second, and the search from the top,
-    // which skips what the key nodes' search covered, must still find it.
+    // The ball touches the ring's tube on one side, then on the opposite side only: nothing
+    // near the first contact holds the second, and the search from the top must find it.
     let (ring, ball) = ring_and_ball();
     let here = Isometry::identity();
     let mut cache = PairCache::new();
@@ -72,6 +73,76 @@ fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
         if let Some(pair) = cached {
             assert!(all.binary_search(&pair).is_ok(), "{pair:?} is not an intersecting pair");
         }
+    }
+}
+
+/// The same mesh with every triangle's vertices its own, as an STL file stores it.
+fn unwelded(mesh: &TriMesh) -> TriMesh {
+    let vertices = mesh.triangles().flat_map(|t| [t.a, t.b, t.c]).collect();
+    let triangles = (0..mesh.triangle_count() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
+/// Slides `ball` around the tube of `ring` in steps of about a fifth of a triangle, turning it,
+/// always touching; checks every cached answer and returns in how many frames the cache found
+/// the contact without a volume test, out of how many. (Without the neighbouring triangles, the
+/// last pair and the key nodes alone, in 120 of 199.)
+fn slide(ring: &Bvh<Obb>, ball: &Bvh<Obb>, radius: f32) -> (usize, usize) {
+    let here = Isometry::identity();
+    let mut cache = PairCache::new();
+    let mut without_volume_tests = 0;
+    let frames = 200;
+    for k in 0..frames {
+        let angle = 0.02 * k as f32;
+        // The ball's centre 0.1 inside the tube's outer side, along the ring.
+        let centre = Vector::new(angle.cos(), angle.sin(), 0.0) * (2.4 + radius - 0.1);
+        let pose = Isometry::new(centre, Vector::new(0.3, 0.0, 1.0) * (0.006 * k as f32));
+        let q =
+            Query::new(Posed::new(ring, &here), Posed::new(ball, &pose), QueryOptions::default()).unwrap();
+        let all = q.intersecting_pairs(&mut ());
+        assert!(!all.is_empty(), "frame {k}");
+        let mut stats = QueryStats::default();
+        let pair = q.intersects(Some(&mut cache), &mut stats).expect("a contact");
+        assert!(all.binary_search(&pair).is_ok(), "frame {k}: {pair:?} is not an intersecting pair");
+        without_volume_tests += (k > 0 && stats.volume_tests() == 0) as usize;
+    }
+    (without_volume_tests, frames - 1)
+}
+
+#[test]
+fn a_sliding_contact_is_followed_through_the_neighbouring_triangles() {
+    let torus_mesh = torus(2.0, 0.4, 48, 16);
+    let ball_mesh = TriMesh::uv_sphere(Point::origin(), 0.6, 12, 24);
+    let (ring, ball) = ring_and_ball();
+    let (followed, frames) = slide(&ring, &ball, 0.6);
+    assert!(followed * 20 >= frames * 19, "{followed} of {frames} frames without a volume test");
+    // Neighbours are found by position, so meshes whose triangles share no vertex index (STL)
+    // are followed as well.
+    let ring = Bvh::build(unwelded(&torus_mesh), &BuildConfig::co());
+    let ball = Bvh::build(unwelded(&ball_mesh), &BuildConfig::co());
+    let (followed, frames) = slide(&ring, &ball, 0.6);
+    assert!(followed * 20 >= frames * 19, "unwelded: {followed} of {frames} frames without a volume test");
+}
+
+#[test]
+fn a_contact_at_a_vertex_of_too_many_triangles_is_still_found() {
+    // Poles of 40 triangles, more than the neighbourhood takes: the search goes on up the trees.
+    let ring: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 48, 16), &BuildConfig::co());
+    let ball: Bvh<Obb> = Bvh::build(TriMesh::uv_sphere(Point::origin(), 0.6, 12, 40), &BuildConfig::co());
+    let here = Isometry::identity();
+    let mut cache = PairCache::new();
+    for k in 0..100 {
+        // The ball's south pole dipping into the top of the tube and sliding along it.
+        let angle = 0.004 * k as f32;
+        let centre = Vector::new(2.0 * angle.cos(), 2.0 * angle.sin(), 0.4 + 0.6 - 0.05);
+        let pose = Isometry::translation(centre.x, centre.y, centre.z);
+        let q =
+            Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default()).unwrap();
+        let all = q.intersecting_pairs(&mut ());
+        let cached = q.intersects(Some(&mut cache), &mut ());
+        assert_eq!(cached.is_some(), !all.is_empty(), "frame {k}");
+        assert!(!all.is_empty(), "frame {k}");
+        assert!(all.binary_search(&cached.unwrap()).is_ok(), "frame {k}");
     }
 }
 
