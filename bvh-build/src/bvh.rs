@@ -60,11 +60,6 @@ pub struct Bvh<V> {
     pub(crate) original: Vec<u32>,
     pub(crate) nodes: Vec<Node<V>>,
     pub(crate) root: RootVolume,
-    /// Each node's parent (`u32::MAX` for the top), derived from the child links.
-    pub(crate) parents: Vec<u32>,
-    /// The node whose leaf holds each triangle (by leaf-order position), derived from the child
-    /// links.
-    pub(crate) owners: Vec<u32>,
     /// The triangles meeting at each corner of the mesh (leaf-order positions), derived from it:
     /// where a remembered contact is looked for first.
     pub(crate) neighbours: TriangleNeighbours,
@@ -97,7 +92,7 @@ impl<V: PartialEq> PartialEq for Bvh<V> {
 }
 
 impl<V: NodeVolume> Bvh<V> {
-    /// Assembles a tree from its parts, deriving the parent links.
+    /// Assembles a tree from its parts, deriving the triangles around each corner point.
     pub(crate) fn assemble(
         mesh: TriMesh,
         original: Vec<u32>,
@@ -105,24 +100,6 @@ impl<V: NodeVolume> Bvh<V> {
         children: Vec<[Child; 2]>,
         root: RootVolume,
     ) -> Self {
-        let mut parents = vec![u32::MAX; volumes.len()];
-        let mut owners = vec![u32::MAX; mesh.triangle_count()];
-        for (i, slots) in children.iter().enumerate() {
-            for slot in slots {
-                match slot.get() {
-                    ChildRef::Node(c) => {
-                        if let Some(p) = parents.get_mut(c) {
-                            *p = i as u32;
-                        }
-                    }
-                    ChildRef::Leaf(r) => {
-                        for o in owners.get_mut(r).into_iter().flatten() {
-                            *o = i as u32;
-                        }
-                    }
-                }
-            }
-        }
         let neighbours = TriangleNeighbours::of(&mesh);
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -135,30 +112,13 @@ impl<V: NodeVolume> Bvh<V> {
                 children,
             })
             .collect();
-        Bvh { mesh, original, nodes, root, parents, owners, neighbours, id }
+        Bvh { mesh, original, nodes, root, neighbours, id }
     }
 
     /// An identity shared only by clones of this tree (a rebuilt tree gets a new one), so
     /// state cached for a tree is never applied to another.
     pub fn id(&self) -> u64 {
         self.id
-    }
-
-    /// The parent of node `i` (`None` for the top node).
-    #[inline]
-    pub fn parent(&self, i: usize) -> Option<usize> {
-        self.parents.get(i).copied().filter(|&p| p != u32::MAX).map(|p| p as usize)
-    }
-
-    /// The ancestor `levels` above node `i`, or the top node if the tree is not that deep there.
-    pub fn ancestor(&self, mut i: usize, levels: usize) -> usize {
-        for _ in 0..levels {
-            match self.parent(i) {
-                Some(p) => i = p,
-                None => break,
-            }
-        }
-        i
     }
 
     /// The mesh, triangles in leaf order.
@@ -192,12 +152,6 @@ impl<V: NodeVolume> Bvh<V> {
     #[inline]
     pub fn children(&self, i: usize) -> &[Child; 2] {
         &self.nodes[i].children
-    }
-
-    /// The node whose leaf holds the triangle at leaf-order position `position`.
-    #[inline]
-    pub fn owner(&self, position: usize) -> usize {
-        self.owners[position] as usize
     }
 
     /// The leaf-order positions of the triangles around each corner point of the one at

@@ -104,15 +104,3 @@ fn a_million_slivers() {
         Hierarchy::build(mesh.clone(), &preset).assert_well_formed();
     }
 }
-
-#[test]
-fn ancestors_climb_parent_links_and_stop_at_the_top() {
-    let tree: Bvh<Obb> = Bvh::build(torus(2.0, 0.4, 24, 8), &BuildConfig::co());
-    for i in 0..tree.node_count() {
-        assert_eq!(tree.ancestor(i, 0), i);
-        assert_eq!(Some(tree.ancestor(i, 1)), tree.parent(i).or(Some(0)));
-        let two_up = tree.parent(i).and_then(|p| tree.parent(p)).unwrap_or(0);
-        assert_eq!(tree.ancestor(i, 2), two_up);
-        assert_eq!(tree.ancestor(i, tree.depth()), 0);
-    }
-}

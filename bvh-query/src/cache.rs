@@ -1,7 +1,7 @@
 //! Temporal coherence as caller-owned state: per object pair, where the last first-contact
 //! query found its contact – the triangle pair, tested first next time, then the triangles
-//! around it, then the subtrees a few levels above its nodes (paper 004's key nodes) – or, when
-//! it found none, the front of tree-pairs where it stopped, from which the next search starts.
+//! around it – or, when it found none, the front of tree-pairs where it stopped (paper 004's
+//! BVTT front), from which the next search starts.
 
 use crate::traverse::Pair;
 use bvh_core::{Real, RelativePose};
@@ -15,13 +15,11 @@ const PULL_UP_EVERY: usize = 4;
 /// no limit), and a contact so far away has nothing to do with this one's.
 const NEAR_REACH: Real = 0.1;
 
-/// Where a traversal stopped at a contact.
+/// Where a search found a contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Hit {
     /// Leaf-order positions of the two triangles (in A, in B).
     pub(crate) positions: [usize; 2],
-    /// The nodes whose leaves hold them.
-    pub(crate) owners: [usize; 2],
 }
 
 /// What one object pair remembers between first-contact queries. Results with and without it
@@ -30,12 +28,10 @@ pub(crate) struct Hit {
 /// (its `front` statistic), a few dozen bytes each.
 #[derive(Clone, Debug, Default)]
 pub struct PairCache {
-    /// The last contact found.
+    /// The contact the last search found, if it found one.
     last: Option<Hit>,
-    /// The trees it was found in.
+    /// The trees of the last search.
     trees: Option<(u64, u64)>,
-    /// Whether the last query found a contact.
-    touching: bool,
     /// Where the last search stopped, if it found no contact and covered both trees (else
     /// empty).
     front: Vec<Pair>,
@@ -58,12 +54,10 @@ impl PairCache {
         *self = Self::default();
     }
 
-    /// Where this search may start, at B's pose `b_in_a`: the last contact if it was found in
-    /// these trees; whether the objects touched last time and B moved little since (B's
-    /// points, all within `reach()` of its origin, moved at most [`NEAR_REACH`] of it), so the
-    /// contact is near the last; the front to start from (empty when the objects touched, the
-    /// trees differ, or B moved more); and an empty buffer for this search's front. `reach` is
-    /// asked only when the trees are the same.
+    /// Where this search may start, at B's pose `b_in_a`, if the last one was in the same trees
+    /// and B moved little since (its points, all within `reach()` of its origin, moved at most
+    /// [`NEAR_REACH`] of it): near the contact it found, or from the front where it stopped.
+    /// Also an empty buffer for this search's front. `reach` is asked only for the same trees.
     pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
@@ -76,27 +70,19 @@ impl PairCache {
                 let reach = reach();
                 displacement(last, b_in_a, reach) <= NEAR_REACH * reach
             });
-        if !near || self.touching {
+        if !near {
             self.front.clear();
         }
         self.pose = Some(*b_in_a);
         self.next.clear();
-        Start {
-            last: self.last.filter(|_| same_trees),
-            near_contact: near && self.touching,
-            front: &self.front,
-            next: &mut self.next,
-        }
+        Start { last: self.last.filter(|_| near), front: &self.front, next: &mut self.next }
     }
 
-    /// Remembers a contact (or its absence, which keeps the last one) in these trees, and the
-    /// front this search left (none if it found a contact).
+    /// Remembers the contact this search found in these trees, if any, and the front it left
+    /// (none if it found a contact).
     pub(crate) fn remember(&mut self, trees: (u64, u64), hit: Option<Hit>) {
-        if hit.is_some() || self.trees != Some(trees) {
-            self.last = hit;
-        }
+        self.last = hit;
         self.trees = Some(trees);
-        self.touching = hit.is_some();
         if hit.is_some() {
             self.next.clear();
         }
@@ -113,8 +99,9 @@ impl PairCache {
 
 /// What a cache offers one search (see [`PairCache::start`]).
 pub(crate) struct Start<'c> {
+    /// The contact the last search found nearby.
     pub(crate) last: Option<Hit>,
-    pub(crate) near_contact: bool,
+    /// The front the last search left nearby (empty if it found a contact).
     pub(crate) front: &'c [Pair],
     pub(crate) next: &'c mut Vec<Pair>,
 }

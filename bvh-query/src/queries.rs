@@ -124,18 +124,17 @@ where
     }
 
     /// The first intersecting triangle pair found, if any. With a cache, while the objects
-    /// touch, the pair found last time is tried first, then the triangles around it, then the
-    /// subtrees a few levels above it (the key nodes of paper 004): along a path the contact
-    /// usually stays near where it was.
+    /// touch, the pair found last time is tried first, then the triangles around it: along a
+    /// path the contact usually stays where it was or slides to a neighbour.
     /// While they are apart, the search starts from the pairs where the last one stopped (the
     /// front of the bounding volume test tree, paper 004), not from the top.
     pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
         let hit = match cache {
-            None => self.first_contact(None, false, &[], &mut (), stats),
+            None => self.first_contact(None, &[], &mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
                 let start = cache.start(trees, &self.b_in_a, || reach(self.b.bvh));
-                let hit = self.first_contact(start.last, start.near_contact, start.front, start.next, stats);
+                let hit = self.first_contact(start.last, start.front, start.next, stats);
                 cache.remember(trees, hit);
                 hit
             }
@@ -157,46 +156,32 @@ where
         TrianglePair { a: self.a.bvh.original_triangle(i), b: self.b.bvh.original_triangle(j) }
     }
 
-    /// Where the first contact is: the `last` one if its triangles still touch, else (when
-    /// `near_last`) the first found among the triangles around it or below its key nodes, else
-    /// the first found from the top – or,
-    /// when there is a `previous` front (the objects were apart), the first found from it. The
-    /// search from the top or the front keeps where it stopped in `next`.
+    /// Where the first contact is: the `last` one if its triangles still touch, else the first
+    /// found among the triangles around it, else the first found from the top – or, when there
+    /// is a `previous` front (the objects were apart), the first found from it. The search from
+    /// the top or the front keeps where it stopped in `next`.
     fn first_contact<S: Stats>(
         &self,
         last: Option<Hit>,
-        near_last: bool,
         previous: &[Pair],
         next: &mut impl Front,
         stats: &mut S,
     ) -> Option<Hit> {
         let (a, b) = (self.a.bvh, self.b.bvh);
-        if let Some(hit @ Hit { positions: [i, j], .. }) = last {
-            if i < a.mesh().triangle_count() && j < b.mesh().triangle_count() {
-                stats.triangle_test();
-                let (ta, tb) = (a.mesh().triangle(i), self.moved(&b.mesh().triangle(j)));
-                if triangles_intersect(&ta, &tb) {
-                    return Some(hit);
-                }
-                if near_last {
-                    if let found @ Some(_) = self.contact_around(hit, &tb, stats) {
-                        return found;
-                    }
-                }
+        if let Some(hit @ Hit { positions: [i, j] }) = last {
+            stats.triangle_test();
+            let (ta, tb) = (a.mesh().triangle(i), self.moved(&b.mesh().triangle(j)));
+            if triangles_intersect(&ta, &tb) {
+                return Some(hit);
             }
-        }
-        let descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
-        if !previous.is_empty() {
-            return self.first_below(&descent, previous, next, stats);
-        }
-        if let Some(hit) = last.filter(|_| near_last) {
-            let keys = [a.ancestor(hit.owners[0], KEY_LEVELS), b.ancestor(hit.owners[1], KEY_LEVELS)];
-            let below_keys = descent.below(keys[0], keys[1]);
-            if let found @ Some(_) = self.first_below(&descent, below_keys.as_slice(), &mut (), stats) {
+            if let found @ Some(_) = self.contact_around(hit, &tb, stats) {
                 return found;
             }
         }
-        self.first_below(&descent, descent.start().as_slice(), next, stats)
+        let descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
+        let top = descent.start();
+        let start = if previous.is_empty() { top.as_slice() } else { previous };
+        self.first_below(&descent, start, next, stats)
     }
 
     /// The first intersecting pair among the triangles around the `last` contact's two (those
@@ -208,7 +193,7 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         let [i_last, j_last] = last.positions;
         let (around_a, around_b) = (around(a, i_last)?, around(b, j_last)?);
-        let hit = |i: usize, j: usize| Some(Hit { positions: [i, j], owners: [a.owner(i), b.owner(j)] });
+        let hit = |i: usize, j: usize| Some(Hit { positions: [i, j] });
         let ring_a: SmallVec<[(usize, Triangle, Aabb); MAX_AROUND]> = around_a
             .iter()
             .map(|&i| {
@@ -518,7 +503,7 @@ where
         let (a, b, motion) = (self.a.bvh, self.b.bvh, descent.motion);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
-        let _ = descent.run(start, front, stats, |ra, rb, owners, stats| {
+        let _ = descent.run(start, front, stats, |ra, rb, stats| {
             moved.clear();
             moved.extend(rb.clone().map(|j| {
                 let t = self.moved(&b.mesh().triangle(j));
@@ -540,7 +525,7 @@ where
                         continue;
                     }
                     if visit([i, j], &ta, tb, stats).is_break() {
-                        hit = Some(Hit { positions: [i, j], owners });
+                        hit = Some(Hit { positions: [i, j] });
                         return ControlFlow::Break(());
                     }
                 }
@@ -579,10 +564,6 @@ fn around<V: NodeVolume>(tree: &Bvh<V>, position: usize) -> Option<SmallVec<[u32
     }
     Some(out)
 }
-
-/// How far above the last contact's leaves a cached search starts: far enough to catch a
-/// contact that slid to neighbouring triangles, near enough to cost little when it is gone.
-const KEY_LEVELS: usize = 3;
 
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every
 /// thread busy.

@@ -99,20 +99,15 @@ where
 {
     /// The whole tree-pair: the two top nodes.
     pub(crate) fn start(&self) -> Option<Pair> {
-        self.below(0, 0)
-    }
-
-    /// The tree-pair below node `a` of A and node `b` of B (`None` if either does not exist).
-    pub(crate) fn below(&self, a: usize, b: usize) -> Option<Pair> {
-        (a < self.a.node_count() && b < self.b.node_count()).then_some(Pair {
-            a: Side::node(a),
-            b: Side::node(b),
+        (self.a.node_count() > 0 && self.b.node_count() > 0).then_some(Pair {
+            a: Side::node(0),
+            b: Side::node(0),
             untested: true,
         })
     }
 
     /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap,
-    /// and the nodes holding them, until it breaks. With `front`, the pairs where the descent
+    /// until it breaks. With `front`, the pairs where the descent
     /// stopped (found apart, or handed to `leaves`) are appended to it: if it never broke, they
     /// cover every leaf pair below `start`, and a search from them next time is a search from
     /// `start`. The stack is this thread's, reused from query to query, so a warm traversal
@@ -122,7 +117,7 @@ where
         start: impl IntoIterator<Item = Pair>,
         front: &mut impl Front,
         stats: &mut S,
-        mut leaves: impl FnMut(Range<usize>, Range<usize>, [usize; 2], &mut S) -> ControlFlow<()>,
+        mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         // Taken, not borrowed: a query started from inside `leaves` just gets a fresh stack.
         let mut stack = STACK.take();
@@ -132,7 +127,7 @@ where
         let mut walk = Walk::new(front);
         while let Some(pair) = stack.pop() {
             if let Step::Leaves(ra, rb) = self.step(&pair, &mut walk, stats, &mut stack) {
-                flow = leaves(ra, rb, [pair.a.volume(), pair.b.volume()], stats);
+                flow = leaves(ra, rb, stats);
                 if flow.is_break() {
                     break;
                 }
