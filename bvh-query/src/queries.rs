@@ -548,21 +548,25 @@ const MAX_AROUND: usize = 32;
 /// The leaf-order positions of the triangles sharing a corner point with the one at `position`,
 /// each once, or `None` if there are more than [`MAX_AROUND`].
 fn around<V: NodeVolume>(tree: &Bvh<V>, position: usize) -> Option<SmallVec<[u32; MAX_AROUND]>> {
-    // Each corner's list is sorted: merged, each comes once.
-    let mut lists = tree.neighbours(position);
+    // Each corner's list is sorted: merged, each comes once. Triangle indices are below
+    // `u32::MAX`, which marks a list's end.
+    let lists = tree.neighbours(position);
+    let mut next = [0; 3];
+    let head = |next: &[usize; 3], l: usize| lists[l].get(next[l]).copied().unwrap_or(u32::MAX);
     let mut out = SmallVec::new();
-    while let Some(&t) = lists.iter().filter_map(|l| l.first()).min() {
+    loop {
+        let t = head(&next, 0).min(head(&next, 1)).min(head(&next, 2));
+        if t == u32::MAX {
+            return Some(out);
+        }
         if out.len() == MAX_AROUND {
             return None;
         }
         out.push(t);
-        for l in &mut lists {
-            if l.first() == Some(&t) {
-                *l = &l[1..];
-            }
+        for l in 0..3 {
+            next[l] += usize::from(head(&next, l) == t);
         }
     }
-    Some(out)
 }
 
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every
