@@ -85,7 +85,7 @@ fn unwelded(mesh: &TriMesh) -> TriMesh {
 
 /// Slides `ball` around the tube of `ring` in steps of about a fifth of a triangle, turning it,
 /// always touching; checks every cached answer and returns in how many frames the cache found
-/// the contact without a volume test, out of how many. (The last pair and paper 004's key nodes,
+/// the contact without a volume test, out of how many. (The last pair and the subtrees above it,
 /// before the neighbouring triangles, found it so in 120 of 199.)
 fn slide(ring: &Bvh<Obb>, ball: &Bvh<Obb>, radius: f32) -> (usize, usize) {
     let here = Isometry::identity();
