@@ -155,7 +155,8 @@ impl<V: NodeVolume> Bvh<V> {
     }
 
     /// The leaf-order positions of the triangles around each corner point of the one at
-    /// `position`, itself among them in each (a triangle sharing an edge with it is in two).
+    /// `position`, each list in increasing order and itself in all three (a triangle sharing an
+    /// edge with it is in two).
     #[inline]
     pub fn neighbours(&self, position: usize) -> [&[u32]; 3] {
         self.neighbours.around(&self.mesh, position)

@@ -12,9 +12,10 @@ use crate::mesh::TriMesh;
 pub struct TriangleNeighbours {
     /// Each vertex's point.
     point: Vec<u32>,
-    /// Where each point's triangles start in `triangles`, and where the last ends.
-    start: Vec<u32>,
-    /// Triangle indices, grouped by point.
+    /// Where each point's triangles start in `triangles`, and where the last ends (three per
+    /// triangle can pass `u32`).
+    start: Vec<usize>,
+    /// Triangle indices, grouped by point, each group in increasing order.
     triangles: Vec<u32>,
 }
 
@@ -34,7 +35,7 @@ impl TriangleNeighbours {
             }
             point[v as usize] = point_count as u32 - 1;
         }
-        let mut start = vec![0u32; point_count + 1];
+        let mut start = vec![0; point_count + 1];
         for corner in mesh.indices().iter().flatten() {
             start[point[*corner as usize] as usize + 1] += 1;
         }
@@ -42,11 +43,11 @@ impl TriangleNeighbours {
             start[p + 1] += start[p];
         }
         let mut filled = start.clone();
-        let mut triangles = vec![0u32; start[point_count] as usize];
+        let mut triangles = vec![0u32; start[point_count]];
         for (t, corners) in mesh.indices().iter().enumerate() {
             for corner in corners {
                 let slot = &mut filled[point[*corner as usize] as usize];
-                triangles[*slot as usize] = t as u32;
+                triangles[*slot] = t as u32;
                 *slot += 1;
             }
         }
@@ -54,12 +55,12 @@ impl TriangleNeighbours {
     }
 
     /// The triangles around each corner point of triangle `t` of `mesh` (the mesh these
-    /// neighbours were made of), `t` among them in each: a triangle sharing an edge with `t`
-    /// is in two of the lists.
+    /// neighbours were made of), each list in increasing order and `t` in all three: a triangle
+    /// sharing an edge with `t` is in two of them.
     pub fn around<'a>(&'a self, mesh: &TriMesh, t: usize) -> [&'a [u32]; 3] {
         mesh.indices()[t].map(|v| {
             let p = self.point[v as usize] as usize;
-            &self.triangles[self.start[p] as usize..self.start[p + 1] as usize]
+            &self.triangles[self.start[p]..self.start[p + 1]]
         })
     }
 }
