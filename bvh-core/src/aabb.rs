@@ -183,6 +183,28 @@ impl Aabb {
 mod tests {
     use super::*;
 
+    /// Boxes sharing a face or a corner meet, whichever comes first; a gap of one unit in the
+    /// last place separates them, on every axis (queries compare triangle boxes this way, with
+    /// no margin, before the exact test).
+    #[test]
+    fn intersects_decides_at_the_last_bit() {
+        let unit = Aabb::new(Point::origin(), Point::new(1.0, 1.0, 1.0));
+        let shifted = |d: Vector| Aabb::new(unit.mins + d, unit.maxs + d);
+        let above_one = f32::from_bits(1.0f32.to_bits() + 1);
+        for touching in [Vector::new(1.0, 0.0, 0.0), Vector::new(0.0, -1.0, 0.0), Vector::new(1.0, 1.0, 1.0)]
+        {
+            assert!(unit.intersects(&shifted(touching)), "{touching:?}");
+            assert!(shifted(touching).intersects(&unit), "{touching:?}");
+        }
+        for axis in 0..3 {
+            let mut mins = Point::origin();
+            mins[axis] = above_one;
+            let beyond = Aabb::new(mins, mins + Vector::repeat(1.0));
+            assert!(!unit.intersects(&beyond), "axis {axis}");
+            assert!(!beyond.intersects(&unit), "axis {axis}");
+        }
+    }
+
     #[test]
     fn fit_merge_contain() {
         let pts = [Point::new(0.0, 1.0, 2.0), Point::new(-1.0, 3.0, 0.5), Point::new(2.0, 0.0, 1.0)];

@@ -103,6 +103,7 @@ pub(crate) struct Start<'c> {
     pub(crate) last: Option<Hit>,
     /// The front the last search left nearby (empty if it found a contact).
     pub(crate) front: &'c [Pair],
+    /// Where this search keeps its own front.
     pub(crate) next: &'c mut Vec<Pair>,
 }
 

@@ -204,7 +204,7 @@ where
         // A's triangles against B's last, which needs no moving: most contacts keep one of the two.
         let box_last_b = last_b.aabb();
         for (i, ta, box_a) in &ring_a {
-            if *i != i_last && !boxes_apart(box_a, &box_last_b) {
+            if *i != i_last && box_a.intersects(&box_last_b) {
                 stats.triangle_test();
                 if triangles_intersect(ta, last_b) {
                     return hit(*i, j_last);
@@ -216,11 +216,11 @@ where
         for &j in around_b.iter().filter(|&&j| j as usize != j_last) {
             let tb = self.moved(&b.mesh().triangle(j as usize));
             let box_b = tb.aabb();
-            if boxes_apart(&all_a, &box_b) {
+            if !all_a.intersects(&box_b) {
                 continue;
             }
             for (i, ta, box_a) in &ring_a {
-                if !boxes_apart(box_a, &box_b) {
+                if box_a.intersects(&box_b) {
                     stats.triangle_test();
                     if triangles_intersect(ta, &tb) {
                         return hit(*i, j as usize);
@@ -518,7 +518,8 @@ where
                 let box_a = ta.aabb();
                 for (j, (tb, box_b)) in rb.clone().zip(&moved) {
                     let apart = match descent.triangle_margin {
-                        None => boxes_apart(&box_a, box_b),
+                        // Comparing two `f32` is exact, and so are the boxes of `f32` points.
+                        None => !box_a.intersects(box_b),
                         Some(margin) => boxes_farther_apart(&box_a, box_b, margin),
                     };
                     if apart {
@@ -573,13 +574,6 @@ fn around<V: NodeVolume>(tree: &Bvh<V>, position: usize) -> Option<SmallVec<[u32
 /// thread busy.
 const TASKS_PER_THREAD: usize = 16;
 
-/// `true` when the boxes are apart along some axis, so their triangles cannot meet. Comparing
-/// two `f32` is exact, and so are the boxes of `f32` points.
-#[inline]
-fn boxes_apart(a: &Aabb, b: &Aabb) -> bool {
-    (0..3).any(|i| b.mins[i] > a.maxs[i] || a.mins[i] > b.maxs[i])
-}
-
 /// `true` when the boxes are more than `margin` apart along some axis, so their triangles can
 /// neither meet nor come within `margin`. Gaps are taken in `f64`, where the difference of two
 /// `f32` has the right sign; a gap only just above the margin is left to the exact test (the
@@ -590,30 +584,4 @@ fn boxes_farther_apart(a: &Aabb, b: &Aabb, margin: Real) -> bool {
     (0..3).any(|i| {
         (b.mins[i] as f64 - a.maxs[i] as f64) > limit || (a.mins[i] as f64 - b.maxs[i] as f64) > limit
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Boxes sharing a face or a corner are not apart, whichever comes first; a gap of one unit
-    /// in the last place is, on every axis.
-    #[test]
-    fn boxes_apart_decides_at_the_last_bit() {
-        let unit = Aabb::new(Point::origin(), Point::new(1.0, 1.0, 1.0));
-        let shifted = |d: Vector| Aabb::new(unit.mins + d, unit.maxs + d);
-        let above_one = f32::from_bits(1.0f32.to_bits() + 1);
-        for touching in [Vector::new(1.0, 0.0, 0.0), Vector::new(0.0, -1.0, 0.0), Vector::new(1.0, 1.0, 1.0)]
-        {
-            assert!(!boxes_apart(&unit, &shifted(touching)), "{touching:?}");
-            assert!(!boxes_apart(&shifted(touching), &unit), "{touching:?}");
-        }
-        for axis in 0..3 {
-            let mut mins = Point::origin();
-            mins[axis] = above_one;
-            let beyond = Aabb::new(mins, mins + Vector::repeat(1.0));
-            assert!(boxes_apart(&unit, &beyond), "axis {axis}");
-            assert!(boxes_apart(&beyond, &unit), "axis {axis}");
-        }
-    }
 }
