@@ -152,6 +152,14 @@ impl Aabb {
             && other.mins.z <= self.maxs.z
     }
 
+    /// How far apart the two boxes lie along the axis that separates them most (a lower bound
+    /// on their distance), or zero when they meet.
+    #[inline]
+    pub fn gap(&self, other: &Self) -> Real {
+        let apart = (other.mins - self.maxs).sup(&(self.mins - other.maxs));
+        apart.max().max(0.0)
+    }
+
     /// The smallest axis-aligned box containing this box moved by `pose`.
     pub fn transformed(&self, pose: &Isometry) -> Self {
         if self.is_empty() {
@@ -214,8 +222,11 @@ mod tests {
         assert_eq!(a.volume(), 13.5);
         let b = Aabb::new(Point::new(5.0, 5.0, 5.0), Point::new(6.0, 6.0, 6.0));
         assert!(!a.intersects(&b));
+        // Apart by 3 along x and z, by 2 along y.
+        assert_eq!((a.gap(&b), b.gap(&a)), (3.0, 3.0));
         let m = a.merged(&b);
         assert!(m.contains(&a) && m.contains(&b));
+        assert_eq!(a.gap(&m), 0.0);
         assert!(Aabb::EMPTY.is_empty() && Aabb::EMPTY.volume() == 0.0);
         assert_eq!(Aabb::EMPTY.merged(&a), a);
         assert!(!Aabb::EMPTY.intersects(&a));

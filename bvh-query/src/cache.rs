@@ -1,10 +1,11 @@
 //! Temporal coherence as caller-owned state: per object pair, where the last first-contact
 //! query found its contact – the triangle pair, tested first next time, then the triangles
 //! around it – or, when it found none, the front of tree-pairs where it stopped (paper 004's
-//! BVTT front), from which the next search starts.
+//! BVTT front), from which the next search starts. Each pair of the front remembers how far
+//! apart its volumes were: until B has travelled that far, it is not tested again.
 
-use crate::traverse::Pair;
-use bvh_core::{Real, RelativePose};
+use crate::traverse::{Front, Pair};
+use bvh_core::{Real, RelativePose, rounding_slack};
 
 /// Every how many searches apart one starts from the top again.
 const PULL_UP_EVERY: usize = 4;
@@ -22,6 +23,14 @@ pub(crate) struct Hit {
     pub(crate) positions: [usize; 2],
 }
 
+/// A tree-pair of the front, and how far B may travel against A, counted as the cache's
+/// `travelled`, before anything below it can touch: until then searches pass it by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stop {
+    pair: Pair,
+    clear_until: f64,
+}
+
 /// What one object pair remembers between first-contact queries. Results with and without it
 /// are equally exact; another pair of trees or a cleared cache only costs the shortcut. While
 /// the objects are apart it holds the last front: as many tree-pairs as that search stopped at
@@ -34,13 +43,16 @@ pub struct PairCache {
     trees: Option<(u64, u64)>,
     /// Where the last search stopped, if it found no contact and covered both trees (else
     /// empty).
-    front: Vec<Pair>,
+    front: Vec<Stop>,
     /// Where this search stops: swapped with `front` when it is remembered.
-    next: Vec<Pair>,
+    next: Vec<Stop>,
     /// Searches since the last one from the top.
     since_top: usize,
     /// B's pose in A's frame at the last search.
     pose: Option<RelativePose>,
+    /// A bound on how far B's points have moved against A's, summed over the searches since
+    /// the front was started (rounded up).
+    travelled: f64,
 }
 
 impl PairCache {
@@ -56,26 +68,43 @@ impl PairCache {
 
     /// Where this search may start, at B's pose `b_in_a`, if the last one was in the same trees
     /// and B moved little since (its points, all within `reach()` of its origin, moved at most
-    /// [`NEAR_REACH`] of it): near the contact it found, or from the front where it stopped.
-    /// Also an empty buffer for this search's front. `reach` is asked only for the same trees.
+    /// [`NEAR_REACH`] of it): near the contact it found, or from the pairs of the front where
+    /// it stopped that B may have reached since. The others are already in this search's
+    /// front. `reach` is asked only for the same trees; `slack` is how much rounding the
+    /// volumes' gaps measured in this search may hide.
     pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
         b_in_a: &RelativePose,
         reach: impl FnOnce() -> Real,
-    ) -> Start<'_> {
+        slack: Real,
+    ) -> Start<'_, impl Iterator<Item = Pair> + '_> {
         let same_trees = self.trees == Some(trees);
-        let near = same_trees
-            && self.pose.as_ref().is_some_and(|last| {
-                let reach = reach();
-                displacement(last, b_in_a, reach) <= NEAR_REACH * reach
-            });
-        if !near {
+        let moved = self.pose.as_ref().filter(|_| same_trees).map(|last| {
+            let reach = reach();
+            (displacement(last, b_in_a, reach), reach)
+        });
+        let near = moved.is_some_and(|(moved, reach)| moved <= NEAR_REACH * reach);
+        if near && !self.front.is_empty() {
+            // Rounded up: the sum must never fall short of the travel.
+            let moved = moved.map_or(0.0, |(moved, _)| moved as f64);
+            self.travelled = (self.travelled + moved) * (1.0 + 4.0 * f64::EPSILON);
+        } else {
             self.front.clear();
+            self.travelled = 0.0;
         }
         self.pose = Some(*b_in_a);
+        let travelled = self.travelled;
         self.next.clear();
-        Start { last: self.last.filter(|_| near), front: &self.front, next: &mut self.next }
+        self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
+        let to_test = (!self.front.is_empty()).then(|| {
+            self.front.iter().filter(move |stop| stop.clear_until <= travelled).map(|stop| stop.pair)
+        });
+        Start {
+            last: self.last.filter(|_| near),
+            front: to_test,
+            next: Kept { stops: &mut self.next, from: travelled - slack as f64 },
+        }
     }
 
     /// Remembers the contact this search found in these trees, if any, and the front it left
@@ -98,18 +127,40 @@ impl PairCache {
 }
 
 /// What a cache offers one search (see [`PairCache::start`]).
-pub(crate) struct Start<'c> {
+pub(crate) struct Start<'c, I> {
     /// The contact the last search found nearby.
     pub(crate) last: Option<Hit>,
-    /// The front the last search left nearby (empty if it found a contact).
-    pub(crate) front: &'c [Pair],
+    /// The pairs of the front the last search left nearby that need testing, if it left one.
+    pub(crate) front: Option<I>,
     /// Where this search keeps its own front.
-    pub(crate) next: &'c mut Vec<Pair>,
+    pub(crate) next: Kept<'c>,
 }
 
-/// The farthest any point within `reach` of B's origin moved between two poses of B:
-/// `|Δt| + θ reach` bounds it, `θ` the angle of the turn between them.
+/// A search's front, kept in the cache: each pair with the travel it is clear until.
+pub(crate) struct Kept<'c> {
+    stops: &'c mut Vec<Stop>,
+    /// The travel so far, less the rounding a measured gap may hide.
+    from: f64,
+}
+
+impl Front for Kept<'_> {
+    const MEASURES_GAPS: bool = true;
+
+    #[inline]
+    fn keep(&mut self, pair: &Pair, gap: Real) {
+        self.stops.push(Stop { pair: pair.untested(), clear_until: self.from + gap as f64 });
+    }
+
+    fn clear(&mut self) {
+        self.stops.clear();
+    }
+}
+
+/// A bound on how far any point within `reach` of B's origin moved between two poses of B:
+/// `|Δt| + ‖ΔR‖ reach`, the turn's norm bounded by the Frobenius norm of the difference of
+/// the rotations (no root of a near-one cosine, which rounds small turns to nothing), plus the
+/// rounding of computing it.
 fn displacement(from: &RelativePose, to: &RelativePose, reach: Real) -> Real {
-    let cos = ((from.rotation.tr_mul(&to.rotation).trace() - 1.0) * 0.5).clamp(-1.0, 1.0);
-    (to.translation - from.translation).norm() + cos.acos() * reach
+    let bound = (to.translation - from.translation).norm() + (to.rotation - from.rotation).norm() * reach;
+    bound + rounding_slack(bound + from.translation.norm() + to.translation.norm() + reach)
 }

@@ -2,7 +2,7 @@
 //! them (optionally with where they meet), and every pair within a clearance distance. Each is
 //! exact on the triangles; the answers name triangles by the user's original indices.
 
-use crate::cache::{Hit, PairCache};
+use crate::cache::{Hit, PairCache, Start};
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Front, Pair};
@@ -130,11 +130,17 @@ where
     /// front of the bounding volume test tree, paper 004), not from the top.
     pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
         let hit = match cache {
-            None => self.first_contact(None, &[], &mut (), stats),
+            None => self.first_contact(None, None::<std::iter::Empty<Pair>>, &mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
-                let start = cache.start(trees, &self.b_in_a, || reach(self.b.bvh));
-                let hit = self.first_contact(start.last, start.front, start.next, stats);
+                // A gap measured between volumes may be off by the rounding of placing B there,
+                // of placing it here, and of the measuring: each less than the placement's slack.
+                let slack = 3.0 * self.placement_slack(0.0);
+                let hit = {
+                    let Start { last, front, mut next } =
+                        cache.start(trees, &self.b_in_a, || reach(self.b.bvh), slack);
+                    self.first_contact(last, front, &mut next, stats)
+                };
                 cache.remember(trees, hit);
                 hit
             }
@@ -158,12 +164,12 @@ where
 
     /// Where the first contact is: the `last` one if its triangles still touch, else the first
     /// found among the triangles around it, else the first found from the top – or, when there
-    /// is a `previous` front (the objects were apart), the first found from it. The search from
-    /// the top or the front keeps where it stopped in `next`.
+    /// is a `previous` front (the objects were apart), the first found from its pairs that need
+    /// testing. The search from the top or the front keeps where it stopped in `next`.
     fn first_contact<S: Stats>(
         &self,
         last: Option<Hit>,
-        previous: &[Pair],
+        previous: Option<impl Iterator<Item = Pair>>,
         next: &mut impl Front,
         stats: &mut S,
     ) -> Option<Hit> {
@@ -178,10 +184,13 @@ where
                 return found;
             }
         }
-        let descent = Descent { nearest_first: true, ..self.descent(0.0, None, stats)? };
-        let top = descent.start();
-        let start = if previous.is_empty() { top.as_slice() } else { previous };
-        self.first_below(&descent, start, next, stats)
+        let Some(descent) = self.descent(0.0, None, stats) else {
+            next.clear();
+            return None;
+        };
+        let descent = Descent { nearest_first: true, ..descent };
+        let top = previous.is_none().then(|| descent.start()).flatten();
+        self.first_below(&descent, previous.into_iter().flatten().chain(top), next, stats)
     }
 
     /// The first intersecting pair among the triangles around the `last` contact's two (those
@@ -236,11 +245,11 @@ where
     fn first_below<S: Stats>(
         &self,
         descent: &Descent<'a, VA, VB>,
-        start: &[Pair],
+        start: impl IntoIterator<Item = Pair>,
         front: &mut impl Front,
         stats: &mut S,
     ) -> Option<Hit> {
-        self.candidates_from(descent, start.iter().copied(), front, stats, |_, ta, tb, stats| {
+        self.candidates_from(descent, start, front, stats, |_, ta, tb, stats| {
             stats.triangle_test();
             if triangles_intersect(ta, tb) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })

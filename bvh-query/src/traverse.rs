@@ -140,20 +140,27 @@ where
     /// One pair of the descent: tested (if it needs it), then either dropped, handed over as two
     /// leaves, or opened into `out` by the descent rule.
     #[inline]
-    fn step(
+    fn step<F: Front>(
         &self,
         pair: &Pair,
-        walk: &mut Walk<impl Front, VA, VB>,
+        walk: &mut Walk<F, VA, VB>,
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) -> Step {
-        if pair.untested && !self.popped_overlaps(pair, walk, stats) {
-            walk.stop(pair, stats);
-            return Step::Apart;
+        if pair.untested {
+            let apart = if F::MEASURES_GAPS {
+                self.popped_separation(pair, walk, stats)
+            } else {
+                (!self.popped_overlaps(pair, walk, stats)).then_some(0.0)
+            };
+            if let Some(gap) = apart {
+                walk.stop(pair, gap, stats);
+                return Step::Apart;
+            }
         }
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), Some(rb)) => {
-                walk.stop(pair, stats);
+                walk.stop(pair, 0.0, stats);
                 Step::Leaves(ra, rb)
             }
             _ => {
@@ -269,6 +276,31 @@ where
         outside
     }
 
+    /// [`Descent::popped_overlaps`] for a front that keeps how far apart the pairs it stops at
+    /// lie: `None` when the pair overlaps, else a lower bound on the distance between what
+    /// lies below its two sides (zero for a leaf's box, not measured).
+    #[inline(always)]
+    fn popped_separation(
+        &self,
+        pair: &Pair,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+    ) -> Option<Real> {
+        if pair.a.is_leaf() || pair.b.is_leaf() {
+            return (!self.pair_overlaps(pair, true, walk, stats)).then_some(0.0);
+        }
+        let (a, b) = (pair.a.volume(), pair.b.volume());
+        if let Some(gap) = self.b_box.map(|bb| self.a.node_box(a).gap(&bb)).filter(|&gap| gap > 0.0) {
+            stats.volume_test(VolumeTest::NodeBox);
+            return Some(gap);
+        }
+        self.with_b_volume(b, |vb| {
+            self.with_a_volume(a, |va| {
+                va.separation(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
+            })
+        })
+    }
+
     /// `f` of node `i` of A's volume as the query sees it: grown by the margin.
     #[inline]
     fn with_a_volume<R>(&self, i: usize, f: impl FnOnce(&VA) -> R) -> R {
@@ -297,7 +329,7 @@ where
     }
 
     /// Whether node `i` of A (or of B) can reach the overlap region.
-    #[inline]
+    #[inline(always)]
     fn in_region(&self, of_a: bool, i: usize) -> bool {
         let Some(region) = &self.region else { return true };
         if of_a {
@@ -339,7 +371,7 @@ where
                 Pair { a: pair.a, b: side, untested }
             };
             if culled {
-                walk.stop(&child, stats);
+                walk.stop(&child, 0.0, stats);
                 continue;
             }
             out.push(child);
@@ -363,7 +395,7 @@ where
                 }
                 kept += 1;
             } else {
-                walk.stop(child, stats);
+                walk.stop(child, 0.0, stats);
             }
         }
         out.truncate(kept);
@@ -382,6 +414,13 @@ where
             (shared, pairs.map(|p| self.b.volume(p.b.volume()).center()))
         };
         centres.map(|c| (c - shared).norm_squared())
+    }
+}
+
+impl Pair {
+    /// The pair, to be tested when popped.
+    pub(crate) fn untested(&self) -> Self {
+        Self { untested: true, ..*self }
     }
 }
 
@@ -411,31 +450,36 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
         Self { last: LastLeaf::default(), placed_a: PlacedNodes::new(), placed_b: PlacedNodes::new(), front }
     }
 
-    /// The descent stops at `pair`: counted, and kept (to be tested again) if asked.
+    /// The descent stops at `pair`, whose volumes lie `gap` apart or more: counted, and kept
+    /// (to be tested again) if asked.
     #[inline]
-    fn stop(&mut self, pair: &Pair, stats: &mut impl Stats) {
+    fn stop(&mut self, pair: &Pair, gap: Real, stats: &mut impl Stats) {
         stats.front_pair();
-        self.front.keep(pair);
+        self.front.keep(pair, gap);
     }
 }
 
-/// Where a descent's stops go: nowhere (`()`), or into a front (`Vec<Pair>`), to be tested
-/// again. A type, like the statistics: descents that keep nothing compile without the push.
+/// Where a descent's stops go: nowhere (`()`), or into a front, to be tested again. A type,
+/// like the statistics: descents that keep nothing compile without the push.
 pub(crate) trait Front {
-    /// Keeps `pair`, to be tested again.
-    fn keep(&mut self, pair: &Pair);
+    /// Whether kept pairs want the gap between their volumes (measuring it costs about as much
+    /// as a volume test).
+    const MEASURES_GAPS: bool;
+
+    /// Keeps `pair`, whose volumes lie `gap` apart or more (zero when not known apart).
+    fn keep(&mut self, pair: &Pair, gap: Real);
+
+    /// Forgets every pair kept: the search was settled above them (the root volumes apart).
+    fn clear(&mut self);
 }
 
 impl Front for () {
-    #[inline]
-    fn keep(&mut self, _: &Pair) {}
-}
+    const MEASURES_GAPS: bool = false;
 
-impl Front for Vec<Pair> {
     #[inline]
-    fn keep(&mut self, pair: &Pair) {
-        self.push(Pair { untested: true, ..*pair });
-    }
+    fn keep(&mut self, _: &Pair, _: Real) {}
+
+    fn clear(&mut self) {}
 }
 
 /// Nodes of one tree placed in the other's frame during one run, by node: a search meets one

@@ -1,8 +1,8 @@
 //! First-contact queries with a pair cache agree with queries without, along a path through a
 //! ring, across a jump and to a contact far from the last; a contact sliding across the
 //! surfaces is followed through the neighbouring triangles, with no volume test; apart, the
-//! search starts from the last front unless B jumped; and the cache is not fooled by another
-//! pair of trees.
+//! search starts from the last front unless B jumped, and passes by the front's pairs B cannot
+//! have reached yet; and the cache is not fooled by another pair of trees.
 
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
@@ -167,6 +167,39 @@ fn apart_the_search_starts_from_the_last_front_unless_b_jumped() {
     // A jump across the hole: the old front is dropped, and the search costs what one from
     // the top does.
     assert_eq!(work(Some(&mut cache), -0.9), work(None, -0.9));
+}
+
+#[test]
+fn apart_the_pairs_of_the_front_wait_until_b_could_have_crossed_their_gap() {
+    // From the middle of the ring's hole towards its tube (touching from x = 1), turning,
+    // in steps that grow until the last ones are longer than what is left of the gap.
+    let (ring, ball) = ring_and_ball();
+    let here = Isometry::identity();
+    let mut cache = PairCache::new();
+    let steps = 200;
+    let (mut apart, mut root_only, mut first_touch) = (0, 0, None);
+    for k in 0..=steps {
+        let t = k as f32 / steps as f32;
+        let pose = Isometry::new(Vector::new(1.1 * t * t, 0.0, 0.0), Vector::new(0.0, 0.0, 0.5 * t));
+        let q =
+            Query::new(Posed::new(&ring, &here), Posed::new(&ball, &pose), QueryOptions::default()).unwrap();
+        let all = q.intersecting_pairs(&mut ());
+        let mut stats = QueryStats::default();
+        let cached = q.intersects(Some(&mut cache), &mut stats);
+        assert_eq!(cached.is_some(), !all.is_empty(), "frame {k}");
+        assert_eq!(q.intersects(None, &mut ()).is_some(), !all.is_empty(), "frame {k}");
+        if let Some(pair) = cached {
+            assert!(all.binary_search(&pair).is_ok(), "frame {k}: {pair:?} is not an intersecting pair");
+            first_touch.get_or_insert(k);
+        } else {
+            apart += 1;
+            // Only the root volumes tested: every pair of the front was still clear.
+            root_only += usize::from(stats.volume_tests() == 1);
+        }
+    }
+    let first_touch = first_touch.expect("the ball reaches the tube");
+    assert!(first_touch > steps * 9 / 10, "first touch at frame {first_touch}");
+    assert!(root_only * 3 >= apart, "{root_only} of {apart} frames apart tested only the roots");
 }
 
 #[test]

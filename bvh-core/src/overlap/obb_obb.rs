@@ -77,43 +77,72 @@ impl Obb {
     /// tests it there against many.
     #[inline]
     pub fn meets(&self, other: &PlacedObb) -> bool {
-        // Row `k` of A's axes: component `k` of each axis, lanes over A's axes.
-        let rows =
-            [0, 1, 2].map(|k| f32x4::new([self.axes[(k, 0)], self.axes[(k, 1)], self.axes[(k, 2)], 0.0]));
-        let b = &other.axes;
-        let columns = [0, 1, 2].map(|j| b[0][j] * rows[0] + b[1][j] * rows[1] + b[2][j] * rows[2]);
-        let d = other.center - lanes(&self.center.coords);
-        let offset = rows[0] * lane(d, 0) + rows[1] * lane(d, 1) + rows[2] * lane(d, 2);
-        no_separating_axis(lanes(&self.half_extents), other.half_extents, columns, offset)
+        let separated = fold_axes(self, other, f32x4::ZERO, |separated, distance, radii| {
+            separated | distance.simd_gt(radii)
+        });
+        separated.to_bitmask() & 0b111 == 0
+    }
+
+    /// A lower bound on the distance between this box and `other`, placed in its frame: the
+    /// widest gap any of the 15 axes shows (an edge axis is not normalised, and is no longer
+    /// than one, so its gap is never overstated), or zero when none separates them. Computed in
+    /// `f32`: a caller trusting it near zero allows for rounding at the boxes' scale.
+    pub fn gap(&self, other: &PlacedObb) -> Real {
+        // Every number here is finite: no NaN-aware maximum needed.
+        let widest =
+            fold_axes(self, other, f32x4::ZERO, |widest, distance, radii| widest.fast_max(distance - radii));
+        let [x, y, z, w] = widest.to_array();
+        crate::math::max(crate::math::max(x, y), crate::math::max(z, w))
     }
 }
 
-/// `true` when none of the 15 axes separates two boxes, in A's box frame: `c` holds the columns
-/// of `C` (B's axes on A's: lane `i` of `c[j]` is `A_i · B_j`), `t` is B's centre minus A's on
-/// A's axes, `a` and `b` the half extents. Fourth lanes are zero and never separate. Every
-/// comparison is made, then one branch: most boxes a traversal tests overlap, and these pass
-/// all 15 axes anyway.
+/// The separating axis test's 15 comparisons between `a` and `b` (placed in `a`'s frame),
+/// folded into `init` in five groups of lanes: `fold(acc, distance, radii)` takes, per axis, the
+/// distance between the boxes' centres and the sum of their radii along it. Fourth lanes are
+/// zero distance against a positive radius, never separating.
 #[inline(always)]
-fn no_separating_axis(a: f32x4, b: f32x4, c: [f32x4; 3], t: f32x4) -> bool {
+fn fold_axes(a: &Obb, b: &PlacedObb, init: f32x4, fold: impl Fn(f32x4, f32x4, f32x4) -> f32x4) -> f32x4 {
+    // Row `k` of A's axes: component `k` of each axis, lanes over A's axes.
+    let rows = [0, 1, 2].map(|k| f32x4::new([a.axes[(k, 0)], a.axes[(k, 1)], a.axes[(k, 2)], 0.0]));
+    let axes = &b.axes;
+    let columns = [0, 1, 2].map(|j| axes[0][j] * rows[0] + axes[1][j] * rows[1] + axes[2][j] * rows[2]);
+    let d = b.center - lanes(&a.center.coords);
+    let offset = rows[0] * lane(d, 0) + rows[1] * lane(d, 1) + rows[2] * lane(d, 2);
+    fold_separations(lanes(&a.half_extents), b.half_extents, columns, offset, init, fold)
+}
+
+/// The 15 axes' comparisons in A's box frame, folded as [`fold_axes`] says: `c` holds the
+/// columns of `C` (B's axes on A's: lane `i` of `c[j]` is `A_i · B_j`), `t` is B's centre minus
+/// A's on A's axes, `a` and `b` the half extents. Every comparison is made, with no branch: most
+/// boxes a traversal tests overlap, and these pass all 15 axes anyway.
+#[inline(always)]
+fn fold_separations(
+    a: f32x4,
+    b: f32x4,
+    c: [f32x4; 3],
+    t: f32x4,
+    init: f32x4,
+    fold: impl Fn(f32x4, f32x4, f32x4) -> f32x4,
+) -> f32x4 {
     let padded = c.map(|column| column.abs() + f32x4::splat(OBB_AXIS_PADDING));
     let bs = [0, 1, 2].map(|j| lane(b, j));
-    // A's face normals, lanes over A's axes: |t_i| > a_i + sum_j b_j |C_ij|.
-    let mut separated = t.abs().simd_gt(a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2]);
-    // B's face normals, lanes over B's axes: |sum_i C_ij t_i| > sum_i a_i |C_ij| + b_j.
+    // A's face normals, lanes over A's axes: |t_i| against a_i + sum_j b_j |C_ij|.
+    let mut acc = fold(init, t.abs(), a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2]);
+    // B's face normals, lanes over B's axes: |sum_i C_ij t_i| against sum_i a_i |C_ij| + b_j.
     let [p0, p1, p2, _] = f32x4::transpose([c[0] * t, c[1] * t, c[2] * t, f32x4::ZERO]);
     let [q0, q1, q2, _] = f32x4::transpose([padded[0] * a, padded[1] * a, padded[2] * a, f32x4::ZERO]);
-    separated |= (p0 + p1 + p2).abs().simd_gt(q0 + q1 + q2 + b);
+    acc = fold(acc, (p0 + p1 + p2).abs(), q0 + q1 + q2 + b);
     // Edge axes A_i x B_j, lanes over i for each j (i1, i2 and j1, j2 the next two, cyclically):
-    // |t_i2 C_i1j - t_i1 C_i2j| > a_i1 |C_i2j| + a_i2 |C_i1j| + b_j1 |C_ij2| + b_j2 |C_ij1|.
+    // |t_i2 C_i1j - t_i1 C_i2j| against a_i1 |C_i2j| + a_i2 |C_i1j| + b_j1 |C_ij2| + b_j2 |C_ij1|.
     let (t1, t2, a1, a2) = (turn(t, 1), turn(t, 2), turn(a, 1), turn(a, 2));
     for j in 0..3 {
         let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
         let distance = (t2 * turn(c[j], 1) - t1 * turn(c[j], 2)).abs();
         let ra = a1 * turn(padded[j], 2) + a2 * turn(padded[j], 1);
         let rb = bs[j1] * padded[j2] + bs[j2] * padded[j1];
-        separated |= distance.simd_gt(ra + rb);
+        acc = fold(acc, distance, ra + rb);
     }
-    separated.to_bitmask() & 0b111 == 0
+    acc
 }
 
 /// A matrix's columns, fourth lanes zero.
@@ -164,6 +193,8 @@ mod tests {
         let far = RelativePose::from(&Isometry::translation(2.1, 0.0, 0.0));
         assert!(a.overlaps(&b, &near));
         assert!(!a.overlaps(&b, &far));
+        assert!((a.gap(&PlacedObb::new(&b, &far)) - 0.1).abs() < 1e-5);
+        assert_eq!(a.gap(&PlacedObb::new(&b, &near)), 0.0);
         // Two cubes turned 45° about different axes, edge to edge: only an edge axis separates.
         let turn = |axis: Vector, angle: Real| {
             crate::math::Rotation::from_axis_angle(&nalgebra::Unit::new_normalize(axis), angle)
@@ -210,7 +241,8 @@ mod tests {
 
     /// On random boxes of many shapes, many of them moved to just touching along the axis that
     /// separates them best: the vector test never separates boxes that no axis separates in
-    /// `f64`, and it separates every pair some axis separates by more than a hair.
+    /// `f64`, and it separates every pair some axis separates by more than a hair; the gap it
+    /// measures agrees with it and bounds the widest gap from below.
     #[test]
     fn agrees_with_a_plain_f64_test_near_touching() {
         use rand::{Rng, SeedableRng};
@@ -235,7 +267,16 @@ mod tests {
                 b.center += shift;
             }
             let (gap, _) = widest_gap(&a, &b);
-            let meets = a.meets(&PlacedObb::new(&b, &RelativePose::identity()));
+            let placed = PlacedObb::new(&b, &RelativePose::identity());
+            let meets = a.meets(&placed);
+            // The measured gap separates exactly when the test does, and never overstates
+            // the widest gap (itself at most the boxes' distance).
+            let measured = a.gap(&placed);
+            assert_eq!(measured > 0.0, !meets, "case {k}: gap {measured:e}");
+            assert!(
+                measured as f64 <= gap.max(0.0) + 1e-5 * scale as f64,
+                "case {k}: {measured:e} > {gap:e}"
+            );
             if gap <= 0.0 {
                 assert!(meets, "case {k}: no axis separates (gap {gap:e}) but the test separated");
                 counts[0] += 1;
