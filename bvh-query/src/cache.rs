@@ -80,15 +80,12 @@ impl PairCache {
         slack: Real,
     ) -> Start<'_, impl Iterator<Item = Pair> + '_> {
         let same_trees = self.trees == Some(trees);
-        let moved = self.pose.as_ref().filter(|_| same_trees).map(|last| {
-            let reach = reach();
-            (displacement(last, b_in_a, reach), reach)
-        });
-        let near = moved.is_some_and(|(moved, reach)| moved <= NEAR_REACH * reach);
-        if near && !self.front.is_empty() {
+        let moved =
+            self.pose.as_ref().filter(|_| same_trees).map(|last| Motion::between(last, b_in_a, reach()));
+        let near = moved.is_some_and(|moved| moved.estimate() <= NEAR_REACH * moved.reach);
+        if let (true, false, Some(moved)) = (near, self.front.is_empty(), moved) {
             // Rounded up: the sum must never fall short of the travel.
-            let moved = moved.map_or(0.0, |(moved, _)| moved as f64);
-            self.travelled = (self.travelled + moved) * (1.0 + 4.0 * f64::EPSILON);
+            self.travelled = (self.travelled + moved.bound() as f64) * (1.0 + 4.0 * f64::EPSILON);
         } else {
             self.front.clear();
             self.travelled = 0.0;
@@ -156,11 +153,37 @@ impl Front for Kept<'_> {
     }
 }
 
-/// A bound on how far any point within `reach` of B's origin moved between two poses of B:
-/// `|Δt| + ‖ΔR‖ reach`, the turn's norm bounded by the Frobenius norm of the difference of
-/// the rotations (no root of a near-one cosine, which rounds small turns to nothing), plus the
-/// rounding of computing it.
-fn displacement(from: &RelativePose, to: &RelativePose, reach: Real) -> Real {
-    let bound = (to.translation - from.translation).norm() + (to.rotation - from.rotation).norm() * reach;
-    bound + rounding_slack(bound + from.translation.norm() + to.translation.norm() + reach)
+/// How B moved between two poses, for its points within `reach` of its origin: `shift` the
+/// length of the translation's change, `turn` the Frobenius norm of the rotations' difference.
+#[derive(Clone, Copy)]
+struct Motion {
+    shift: Real,
+    turn: Real,
+    reach: Real,
+    /// Both translations' lengths: the scale of the rounding.
+    scale: Real,
+}
+
+impl Motion {
+    fn between(from: &RelativePose, to: &RelativePose, reach: Real) -> Self {
+        Self {
+            shift: (to.translation - from.translation).norm(),
+            turn: (to.rotation - from.rotation).norm(),
+            reach,
+            scale: from.translation.norm() + to.translation.norm(),
+        }
+    }
+
+    /// How far the points moved, about: `|Δt| + 2 sin(θ/2) reach` for a turn by `θ` (for a
+    /// rotation's difference the Frobenius norm is √2 times the largest stretch).
+    fn estimate(&self) -> Real {
+        self.shift + self.turn * std::f32::consts::FRAC_1_SQRT_2 * self.reach
+    }
+
+    /// How far the points moved at most: the Frobenius norm bounds the stretch of any matrix,
+    /// also of rotations rounded off orthonormal, plus the rounding of computing it.
+    fn bound(&self) -> Real {
+        let bound = self.shift + self.turn * self.reach;
+        bound + rounding_slack(bound + self.scale + self.reach)
+    }
 }
