@@ -76,14 +76,9 @@ impl NodeTest<Obb> for Obb {
         prejudge: bool,
         stats: &mut impl Stats,
     ) -> Option<Real> {
-        stats.volume_test(VolumeTest::Nodes);
-        let b = placed.get_or_insert_with(|| PlacedObb::new(b, b_in_a));
-        if prejudge {
-            let outcome = self.prejudge(b);
-            stats.prejudge(outcome);
-            if outcome == PreJudge::Overlap {
-                return None;
-            }
+        let (b, outcome) = placed_and_prejudged(self, b, b_in_a, placed, prejudge, stats);
+        if outcome == PreJudge::Overlap {
+            return None;
         }
         let gap = self.gap(b);
         (gap > 0.0).then_some(gap)
@@ -103,9 +98,8 @@ impl NodeTest<Obb> for Obb {
     }
 }
 
-/// Box `x` against box `y` of the frame `y_in_x` places in `x`'s: `y` placed in `x`'s frame
-/// (unless `placed` already holds it), then the pre-judge (when asked), then the separating
-/// axis test.
+/// Box `x` against box `y` of the frame `y_in_x` places in `x`'s: the pre-judge's verdict if
+/// it gives one, else the separating axis test.
 #[inline(always)]
 fn obb_test(
     x: &Obb,
@@ -115,18 +109,32 @@ fn obb_test(
     prejudge: bool,
     stats: &mut impl Stats,
 ) -> bool {
+    match placed_and_prejudged(x, y, y_in_x, placed, prejudge, stats) {
+        (_, PreJudge::Overlap) => true,
+        (_, PreJudge::Disjoint) => false,
+        (y, PreJudge::Undecided) => x.meets(y),
+    }
+}
+
+/// The first steps of a test of box `x` against box `y`: `y` placed in `x`'s frame (unless
+/// `placed` already holds it), then the pre-judge when asked (else undecided).
+#[inline(always)]
+fn placed_and_prejudged<'p>(
+    x: &Obb,
+    y: &Obb,
+    y_in_x: &RelativePose,
+    placed: &'p mut Option<PlacedObb>,
+    prejudge: bool,
+    stats: &mut impl Stats,
+) -> (&'p PlacedObb, PreJudge) {
     stats.volume_test(VolumeTest::Nodes);
     let y = placed.get_or_insert_with(|| PlacedObb::new(y, y_in_x));
-    if prejudge {
-        let outcome = x.prejudge(y);
-        stats.prejudge(outcome);
-        match outcome {
-            PreJudge::Overlap => return true,
-            PreJudge::Disjoint => return false,
-            PreJudge::Undecided => {}
-        }
+    if !prejudge {
+        return (y, PreJudge::Undecided);
     }
-    x.meets(y)
+    let outcome = x.prejudge(y);
+    stats.prejudge(outcome);
+    (y, outcome)
 }
 
 /// Pairs without a pre-judge: the overlap test alone, each volume kept in its own frame.
