@@ -153,11 +153,14 @@ impl Aabb {
     }
 
     /// How far apart the two boxes lie along the axis that separates them most (a lower bound
-    /// on their distance), or zero when they meet.
+    /// on their distance), or zero when they meet. Taken in `f64`, where the difference of two
+    /// `f32` has the right sign: positive exactly when the boxes do not meet.
     #[inline]
-    pub fn gap(&self, other: &Self) -> Real {
-        let apart = (other.mins - self.maxs).sup(&(self.mins - other.maxs));
-        apart.max().max(0.0)
+    pub fn gap(&self, other: &Self) -> f64 {
+        let apart = |lo: Real, hi: Real| lo as f64 - hi as f64;
+        (0..3)
+            .map(|i| apart(other.mins[i], self.maxs[i]).max(apart(self.mins[i], other.maxs[i])))
+            .fold(0.0, f64::max)
     }
 
     /// The smallest axis-aligned box containing this box moved by `pose`.

@@ -529,7 +529,9 @@ where
                     let apart = match descent.triangle_margin {
                         // Comparing two `f32` is exact, and so are the boxes of `f32` points.
                         None => !box_a.intersects(box_b),
-                        Some(margin) => boxes_farther_apart(&box_a, box_b, margin),
+                        // A gap only just above the margin is left to the exact test (the
+                        // slack covers the rounding of the distance it reports).
+                        Some(margin) => box_a.gap(box_b) > margin as f64 * (1.0 + 1e-5),
                     };
                     if apart {
                         continue;
@@ -582,15 +584,3 @@ fn around<V: NodeVolume>(tree: &Bvh<V>, position: usize) -> Option<SmallVec<[u32
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every
 /// thread busy.
 const TASKS_PER_THREAD: usize = 16;
-
-/// `true` when the boxes are more than `margin` apart along some axis, so their triangles can
-/// neither meet nor come within `margin`. Gaps are taken in `f64`, where the difference of two
-/// `f32` has the right sign; a gap only just above the margin is left to the exact test (the
-/// slack covers the rounding of the distance it reports).
-#[inline]
-fn boxes_farther_apart(a: &Aabb, b: &Aabb, margin: Real) -> bool {
-    let limit = margin as f64 * (1.0 + 1e-5);
-    (0..3).any(|i| {
-        (b.mins[i] as f64 - a.maxs[i] as f64) > limit || (a.mins[i] as f64 - b.maxs[i] as f64) > limit
-    })
-}

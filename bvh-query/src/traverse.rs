@@ -292,7 +292,7 @@ where
         let (a, b) = (pair.a.volume(), pair.b.volume());
         if let Some(gap) = self.b_box.map(|bb| self.a.node_box(a).gap(&bb)).filter(|&gap| gap > 0.0) {
             stats.volume_test(VolumeTest::NodeBox);
-            return Some(gap);
+            return Some(gap as Real);
         }
         self.with_b_volume(b, |vb| {
             self.with_a_volume(a, |va| {
