@@ -154,12 +154,12 @@ impl<V: NodeVolume> Bvh<V> {
         &self.nodes[i].children
     }
 
-    /// The leaf-order positions of the triangles around each corner point of the one at
-    /// `position`, each list in increasing order and itself in all three (a triangle sharing an
-    /// edge with it is in two).
+    /// The leaf-order positions of the triangles sharing a corner point with the one at
+    /// `position`, itself included, in increasing order; `None` if there are more than
+    /// [`bvh_core::MAX_AROUND`].
     #[inline]
-    pub fn neighbours(&self, position: usize) -> [&[u32]; 3] {
-        self.neighbours.around(&self.mesh, position)
+    pub fn neighbours(&self, position: usize) -> Option<&[u32]> {
+        self.neighbours.around(position)
     }
 
     /// The user's index of the triangle at leaf-order position `position`.

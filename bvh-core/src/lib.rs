@@ -39,7 +39,7 @@ pub use math::{
     Isometry, Matrix, Point, PoseError, Real, RelativePose, Rotation, Translation, Vector, rounding_slack,
 };
 pub use mesh::{MeshError, TriMesh};
-pub use neighbours::TriangleNeighbours;
+pub use neighbours::{MAX_AROUND, TriangleNeighbours};
 pub use obb::Obb;
 pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};
 pub use pca::{axes_of_covariance, principal_axes};

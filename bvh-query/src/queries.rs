@@ -9,8 +9,9 @@ use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
-    Aabb, Isometry, Point, PoseError, Real, RelativePose, Segment, Triangle, TriangleIntersection, Vector,
-    closest_points_triangles, rounding_slack, triangle_intersection, triangles_intersect,
+    Aabb, Isometry, MAX_AROUND, Point, PoseError, Real, RelativePose, Segment, Triangle,
+    TriangleIntersection, Vector, closest_points_triangles, rounding_slack, triangle_intersection,
+    triangles_intersect,
 };
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -201,7 +202,7 @@ where
     fn contact_around(&self, last: Hit, last_b: &Triangle, stats: &mut impl Stats) -> Option<Hit> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let [i_last, j_last] = last.positions;
-        let (around_a, around_b) = (around(a, i_last)?, around(b, j_last)?);
+        let (around_a, around_b) = (a.neighbours(i_last)?, b.neighbours(j_last)?);
         let hit = |i: usize, j: usize| Some(Hit { positions: [i, j] });
         let ring_a: SmallVec<[(usize, Triangle, Aabb); MAX_AROUND]> = around_a
             .iter()
@@ -551,34 +552,6 @@ where
 /// How far the tree's points lie from its frame's origin at most (zero for an empty tree).
 fn reach<V: NodeVolume>(tree: &Bvh<V>) -> Real {
     if tree.node_count() == 0 { 0.0 } else { tree.node_box(0).reach() }
-}
-
-/// Most triangles taken around either triangle of the last contact: around a vertex shared by
-/// a fan of hundreds the search would cost more than the one it replaces.
-const MAX_AROUND: usize = 32;
-
-/// The leaf-order positions of the triangles sharing a corner point with the one at `position`,
-/// each once, or `None` if there are more than [`MAX_AROUND`].
-fn around<V: NodeVolume>(tree: &Bvh<V>, position: usize) -> Option<SmallVec<[u32; MAX_AROUND]>> {
-    // Each corner's list is sorted: merged, each comes once. Triangle indices are below
-    // `u32::MAX`, which marks a list's end.
-    let lists = tree.neighbours(position);
-    let mut next = [0; 3];
-    let head = |next: &[usize; 3], l: usize| lists[l].get(next[l]).copied().unwrap_or(u32::MAX);
-    let mut out = SmallVec::new();
-    loop {
-        let t = head(&next, 0).min(head(&next, 1)).min(head(&next, 2));
-        if t == u32::MAX {
-            return Some(out);
-        }
-        if out.len() == MAX_AROUND {
-            return None;
-        }
-        out.push(t);
-        for l in 0..3 {
-            next[l] += usize::from(head(&next, l) == t);
-        }
-    }
 }
 
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every
