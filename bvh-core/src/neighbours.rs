@@ -35,7 +35,7 @@ impl TriangleNeighbours {
         let mut triangles = Vec::new();
         start.push(0);
         for corners in mesh.indices() {
-            merge_unique(lists(corners), &mut triangles);
+            append_union(lists(corners), &mut triangles);
             start.push(triangles.len());
         }
         Self { start, triangles }
@@ -104,7 +104,7 @@ impl TrianglesAtPoints {
 
 /// Appends the union of three increasing lists to `out`, each entry once, in increasing
 /// order, unless it has more than [`MAX_AROUND`] entries.
-fn merge_unique(lists: [&[u32]; 3], out: &mut Vec<u32>) {
+fn append_union(lists: [&[u32]; 3], out: &mut Vec<u32>) {
     if lists.iter().any(|list| list.len() > MAX_AROUND) {
         return;
     }
