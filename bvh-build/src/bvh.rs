@@ -4,7 +4,7 @@
 
 use crate::root::RootVolume;
 use crate::volume::NodeVolume;
-use bvh_core::{Aabb, RelativePose, TriMesh, TriangleNeighbours};
+use bvh_core::{Aabb, RelativePose, TriMesh, Triangle, TriangleNeighbours};
 use std::ops::Range;
 
 /// One child slot of a node: another node, or a leaf's run of triangles. Leaves have no volume
@@ -57,6 +57,9 @@ impl Child {
 #[derive(Clone, Debug)]
 pub struct Bvh<V> {
     pub(crate) mesh: TriMesh,
+    /// The mesh's triangles in leaf order, corners written out, derived from it: a query reads a
+    /// triangle from one place instead of its three indices and three vertices.
+    pub(crate) triangles: Vec<Triangle>,
     pub(crate) original: Vec<u32>,
     pub(crate) nodes: Vec<Node<V>>,
     pub(crate) root: RootVolume,
@@ -92,7 +95,8 @@ impl<V: PartialEq> PartialEq for Bvh<V> {
 }
 
 impl<V: NodeVolume> Bvh<V> {
-    /// Assembles a tree from its parts, deriving the triangles around each corner point.
+    /// Assembles a tree from its parts, deriving the triangles' corners and the triangles
+    /// around each corner point.
     pub(crate) fn assemble(
         mesh: TriMesh,
         original: Vec<u32>,
@@ -101,6 +105,7 @@ impl<V: NodeVolume> Bvh<V> {
         root: RootVolume,
     ) -> Self {
         let neighbours = TriangleNeighbours::of(&mesh);
+        let triangles = mesh.triangles().collect();
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let nodes = volumes
@@ -112,7 +117,7 @@ impl<V: NodeVolume> Bvh<V> {
                 children,
             })
             .collect();
-        Bvh { mesh, original, nodes, root, neighbours, id }
+        Bvh { mesh, triangles, original, nodes, root, neighbours, id }
     }
 
     /// An identity shared only by clones of this tree (a rebuilt tree gets a new one), so
@@ -160,6 +165,12 @@ impl<V: NodeVolume> Bvh<V> {
     #[inline]
     pub fn neighbours(&self, position: usize) -> Option<&[u32]> {
         self.neighbours.around(position)
+    }
+
+    /// The triangle at leaf-order position `position` (the mesh's, read from one place).
+    #[inline]
+    pub fn triangle(&self, position: usize) -> &Triangle {
+        &self.triangles[position]
     }
 
     /// The user's index of the triangle at leaf-order position `position`.

@@ -8,6 +8,10 @@ fn round_trip<V: bvh_build::NodeVolume + std::fmt::Debug + PartialEq>(tree: &Bvh
     let bytes = tree.to_bytes();
     let loaded = Bvh::<V>::from_bytes(&bytes).expect("a written tree loads");
     assert!(&loaded == tree);
+    // The corners are derived again on loading, in leaf order.
+    for position in 0..tree.mesh().triangle_count() {
+        assert_eq!(loaded.triangle(position), &loaded.mesh().triangle(position));
+    }
 }
 
 #[test]

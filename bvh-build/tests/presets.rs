@@ -81,6 +81,7 @@ fn original_indices_map_back_to_the_users_triangles() {
     for position in 0..mesh.triangle_count() {
         let original = tree.original_triangle(position) as usize;
         assert_eq!(tree.mesh().triangle(position), mesh.triangle(original));
+        assert_eq!(*tree.triangle(position), mesh.triangle(original), "the stored corners, in leaf order");
     }
 }
 

@@ -48,10 +48,10 @@ where
         let b_in_a = self.b_in_a;
         let a_in_b = b_in_a.inverse();
         // A vertex of a triangle (not just any listed vertex, which may be unused).
-        if !b.mesh().is_empty() && inside(a, &b_in_a.transform_point(&b.mesh().triangle(0).a)) {
+        if !b.mesh().is_empty() && inside(a, &b_in_a.transform_point(&b.triangle(0).a)) {
             return Containment::BInsideA;
         }
-        if !a.mesh().is_empty() && inside(b, &a_in_b.transform_point(&a.mesh().triangle(0).a)) {
+        if !a.mesh().is_empty() && inside(b, &a_in_b.transform_point(&a.triangle(0).a)) {
             return Containment::AInsideB;
         }
         Containment::Apart
@@ -87,7 +87,7 @@ fn parity<V: NodeVolume>(tree: &Bvh<V>, p: &Point, q: &Point) -> Option<bool> {
             match child.get() {
                 ChildRef::Node(i) => stack.push(i),
                 ChildRef::Leaf(range) => {
-                    for t in range.map(|i| tree.mesh().triangle(i)) {
+                    for t in range.map(|i| tree.triangle(i)) {
                         match crossing(p, q, &t.a, &t.b, &t.c) {
                             Some(true) => crossings += 1,
                             Some(false) => {}

@@ -177,7 +177,7 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         if let Some(hit @ Hit { positions: [i, j] }) = last {
             stats.triangle_test();
-            let (ta, tb) = (a.mesh().triangle(i), self.moved(&b.mesh().triangle(j)));
+            let (ta, tb) = (*a.triangle(i), self.moved(b.triangle(j)));
             if triangles_intersect(&ta, &tb) {
                 return Some(hit);
             }
@@ -207,7 +207,7 @@ where
         let ring_a: SmallVec<[(usize, Triangle, Aabb); MAX_AROUND]> = around_a
             .iter()
             .map(|&i| {
-                let t = a.mesh().triangle(i as usize);
+                let t = *a.triangle(i as usize);
                 (i as usize, t, t.aabb())
             })
             .collect();
@@ -224,7 +224,7 @@ where
         // B's triangles, moved into A's frame where their boxes meet A's, against all of A's.
         let all_a = ring_a.iter().fold(Aabb::EMPTY, |all, (_, _, bounds)| all.merged(bounds));
         for &j in around_b.iter().filter(|&&j| j as usize != j_last) {
-            let tb = self.moved(&b.mesh().triangle(j as usize));
+            let tb = self.moved(b.triangle(j as usize));
             let box_b = tb.aabb();
             if !all_a.intersects(&box_b) {
                 continue;
@@ -516,7 +516,7 @@ where
         let _ = descent.run(start, front, stats, |ra, rb, stats| {
             moved.clear();
             moved.extend(rb.clone().map(|j| {
-                let t = self.moved(&b.mesh().triangle(j));
+                let t = self.moved(b.triangle(j));
                 let bounds = match motion {
                     Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
                     None => t.aabb(),
@@ -524,7 +524,7 @@ where
                 (t, bounds)
             }));
             for i in ra {
-                let ta = a.mesh().triangle(i);
+                let ta = a.triangle(i);
                 let box_a = ta.aabb();
                 for (j, (tb, box_b)) in rb.clone().zip(&moved) {
                     let apart = match descent.triangle_margin {
@@ -537,7 +537,7 @@ where
                     if apart {
                         continue;
                     }
-                    if visit([i, j], &ta, tb, stats).is_break() {
+                    if visit([i, j], ta, tb, stats).is_break() {
                         hit = Some(Hit { positions: [i, j] });
                         return ControlFlow::Break(());
                     }

@@ -533,5 +533,5 @@ impl LastLeaf {
 /// per query on the anchors' 150k-triangle bay.)
 #[inline]
 fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
-    triangles.map(|i| tree.mesh().triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
+    triangles.map(|i| tree.triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
 }
