@@ -177,8 +177,8 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         if let Some(hit @ Hit { positions: [i, j] }) = last {
             stats.triangle_test();
-            let (ta, tb) = (*a.triangle(i), self.moved(b.triangle(j)));
-            if triangles_intersect(&ta, &tb) {
+            let (ta, tb) = (a.triangle(i), self.moved(b.triangle(j)));
+            if triangles_intersect(ta, &tb) {
                 return Some(hit);
             }
             if let found @ Some(_) = self.contact_around(hit, &tb, stats) {
@@ -204,10 +204,10 @@ where
         let [i_last, j_last] = last.positions;
         let (around_a, around_b) = (a.neighbours(i_last)?, b.neighbours(j_last)?);
         let hit = |i: usize, j: usize| Some(Hit { positions: [i, j] });
-        let ring_a: SmallVec<[(usize, Triangle, Aabb); MAX_AROUND]> = around_a
+        let ring_a: SmallVec<[(usize, &Triangle, Aabb); MAX_AROUND]> = around_a
             .iter()
             .map(|&i| {
-                let t = *a.triangle(i as usize);
+                let t = a.triangle(i as usize);
                 (i as usize, t, t.aabb())
             })
             .collect();
