@@ -46,7 +46,8 @@ pub struct PairCache {
     front: Vec<Stop>,
     /// Where this search stops: swapped with `front` when it is remembered.
     next: Vec<Stop>,
-    /// Searches since the last one from the top.
+    /// Searches since the last one from the top that tested pairs of the front (one that found
+    /// every pair still clear left it as it was).
     since_top: usize,
     /// B's pose in A's frame at the last search.
     pose: Option<RelativePose>,
@@ -94,6 +95,11 @@ impl PairCache {
         let travelled = self.travelled;
         self.next.clear();
         self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
+        if self.front.is_empty() {
+            self.since_top = 0;
+        } else if self.next.len() < self.front.len() {
+            self.since_top += 1;
+        }
         let to_test = (!self.front.is_empty()).then(|| {
             self.front.iter().filter(move |stop| stop.clear_until <= travelled).map(|stop| stop.pair)
         });
@@ -113,9 +119,8 @@ impl PairCache {
             self.next.clear();
         }
         // The pull-up: a front only deepens, also where the objects have moved apart again;
-        // every few searches one starts from the top and leaves a front as high as it can be.
-        // `front` is still the one this search started from (empty if it started otherwise).
-        self.since_top = if self.front.is_empty() { 0 } else { self.since_top + 1 };
+        // every few searches that deepen it, one starts from the top and leaves a front as high
+        // as it can be.
         if self.since_top + 1 >= PULL_UP_EVERY {
             self.next.clear();
         }

@@ -185,6 +185,12 @@ where
                 return found;
             }
         }
+        let mut previous = previous.map(Iterator::peekable);
+        if previous.as_mut().is_some_and(|pairs| pairs.peek().is_none()) {
+            // Every pair where the last search stopped is still clear: nothing can touch, and
+            // the front stays as it was.
+            return None;
+        }
         let Some(descent) = self.descent(0.0, None, stats) else {
             next.clear();
             return None;
