@@ -51,6 +51,8 @@ pub struct PairCache {
     since_top: usize,
     /// B's pose in A's frame at the last search.
     pose: Option<RelativePose>,
+    /// How far B's points lie from its origin at most (see [`PairCache::start`]).
+    reach: Real,
     /// A bound on how far B's points have moved against A's, summed over the searches since
     /// the front was started (rounded up).
     travelled: f64,
@@ -67,22 +69,22 @@ impl PairCache {
         *self = Self::default();
     }
 
-    /// Where this search may start, at B's pose `b_in_a`, if the last one was in the same trees
-    /// and B moved little since (its points, all within `reach()` of its origin, moved at most
-    /// [`NEAR_REACH`] of it): near the contact it found, or from the pairs of the front where
-    /// it stopped that B may have reached since. The others are already in this search's
-    /// front. `reach` is asked only for the same trees; `slack` is how much rounding the
-    /// volumes' gaps measured in this search may hide.
+    /// Starts a search in `trees` at B's pose `b_in_a`: the last contact, if B moved little
+    /// since the last search (its points, all within `reach()` of its origin, moved at most
+    /// [`NEAR_REACH`] of it). A front kept from farther away is dropped. `reach` is asked once
+    /// for each pair of trees.
     pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
         b_in_a: &RelativePose,
         reach: impl FnOnce() -> Real,
-        slack: Real,
-    ) -> Start<'_, impl Iterator<Item = Pair> + '_> {
-        let same_trees = self.trees == Some(trees);
-        let moved =
-            self.pose.as_ref().filter(|_| same_trees).map(|last| Motion::between(last, b_in_a, reach()));
+    ) -> Option<Hit> {
+        if self.trees != Some(trees) {
+            self.clear();
+            self.trees = Some(trees);
+            self.reach = reach();
+        }
+        let moved = self.pose.as_ref().map(|last| Motion::between(last, b_in_a, self.reach));
         let near = moved.is_some_and(|moved| moved.estimate() <= NEAR_REACH * moved.reach);
         if let (true, false, Some(moved)) = (near, self.front.is_empty(), moved) {
             // Rounded up: the sum must never fall short of the travel.
@@ -92,6 +94,23 @@ impl PairCache {
             self.travelled = 0.0;
         }
         self.pose = Some(*b_in_a);
+        self.last.filter(|_| near)
+    }
+
+    /// Remembers a contact found near the last one, without a search into the trees.
+    pub(crate) fn found_near(&mut self, hit: Hit) {
+        self.last = Some(hit);
+    }
+
+    /// Where a search into the trees starts: from the pairs of the front that B may have
+    /// reached since (`None`: from the top), keeping its own front in the second part, where
+    /// the pairs not yet reachable are already. `None` when there is a front and B can have
+    /// reached none of its pairs: nothing can touch, and the front stays as it was. `slack` is
+    /// how much rounding the volumes' gaps measured in the search may hide.
+    pub(crate) fn resume(
+        &mut self,
+        slack: impl FnOnce() -> Real,
+    ) -> Option<(Option<impl Iterator<Item = Pair> + '_>, Kept<'_>)> {
         let travelled = self.travelled;
         self.next.clear();
         self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
@@ -99,22 +118,19 @@ impl PairCache {
             self.since_top = 0;
         } else if self.next.len() < self.front.len() {
             self.since_top += 1;
+        } else {
+            return None;
         }
-        let to_test = (!self.front.is_empty()).then(|| {
+        let due = (!self.front.is_empty()).then(|| {
             self.front.iter().filter(move |stop| stop.clear_until <= travelled).map(|stop| stop.pair)
         });
-        Start {
-            last: self.last.filter(|_| near),
-            front: to_test,
-            next: Kept { stops: &mut self.next, from: travelled - slack as f64 },
-        }
+        Some((due, Kept { stops: &mut self.next, from: travelled - slack() as f64 }))
     }
 
-    /// Remembers the contact this search found in these trees, if any, and the front it left
-    /// (none if it found a contact).
-    pub(crate) fn remember(&mut self, trees: (u64, u64), hit: Option<Hit>) {
+    /// Remembers what the search into the trees found, and the front it left (none if it found
+    /// a contact).
+    pub(crate) fn remember(&mut self, hit: Option<Hit>) {
         self.last = hit;
-        self.trees = Some(trees);
         if hit.is_some() {
             self.next.clear();
         }
@@ -126,16 +142,6 @@ impl PairCache {
         }
         std::mem::swap(&mut self.front, &mut self.next);
     }
-}
-
-/// What a cache offers one search (see [`PairCache::start`]).
-pub(crate) struct Start<'c, I> {
-    /// The contact the last search found nearby.
-    pub(crate) last: Option<Hit>,
-    /// The pairs of the front the last search left nearby that need testing, if it left one.
-    pub(crate) front: Option<I>,
-    /// Where this search keeps its own front.
-    pub(crate) next: Kept<'c>,
 }
 
 /// A search's front, kept in the cache: each pair with the travel it is clear until.

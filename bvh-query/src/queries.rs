@@ -2,7 +2,7 @@
 //! them (optionally with where they meet), and every pair within a clearance distance. Each is
 //! exact on the triangles; the answers name triangles by the user's original indices.
 
-use crate::cache::{Hit, PairCache, Start};
+use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Front, Pair};
@@ -131,19 +131,26 @@ where
     /// front of the bounding volume test tree, paper 004), not from the top.
     pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
         let hit = match cache {
-            None => self.first_contact(None, None::<std::iter::Empty<Pair>>, &mut (), stats),
+            None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
             Some(cache) => {
-                let trees = (self.a.bvh.id(), self.b.bvh.id());
-                // A gap measured between volumes may be off by the rounding of placing B there,
-                // of placing it here, and of the measuring: each less than the placement's slack.
-                let slack = 3.0 * self.placement_slack(0.0);
-                let hit = {
-                    let Start { last, front, mut next } =
-                        cache.start(trees, &self.b_in_a, || reach(self.b.bvh), slack);
-                    self.first_contact(last, front, &mut next, stats)
-                };
-                cache.remember(trees, hit);
-                hit
+                let last =
+                    cache.start((self.a.bvh.id(), self.b.bvh.id()), &self.b_in_a, || reach(self.b.bvh));
+                match last.and_then(|last| self.contact_near(last, stats)) {
+                    Some(hit) => {
+                        cache.found_near(hit);
+                        Some(hit)
+                    }
+                    None => {
+                        // A gap measured between volumes may be off by the rounding of placing
+                        // B there, of placing it here, and of the measuring: each less than the
+                        // placement's slack.
+                        let hit = cache
+                            .resume(|| 3.0 * self.placement_slack(0.0))
+                            .and_then(|(front, mut next)| self.first_in_trees(front, &mut next, stats));
+                        cache.remember(hit);
+                        hit
+                    }
+                }
             }
         };
         hit.map(|hit| self.triangle_pair(hit.positions))
@@ -163,34 +170,26 @@ where
         TrianglePair { a: self.a.bvh.original_triangle(i), b: self.b.bvh.original_triangle(j) }
     }
 
-    /// Where the first contact is: the `last` one if its triangles still touch, else the first
-    /// found among the triangles around it, else the first found from the top – or, when there
-    /// is a `previous` front (the objects were apart), the first found from its pairs that need
-    /// testing. The search from the top or the front keeps where it stopped in `next`.
-    fn first_contact<S: Stats>(
+    /// The `last` contact if its triangles still touch, else the first found among the
+    /// triangles around it.
+    fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
+        let [i, j] = last.positions;
+        stats.triangle_test();
+        let (ta, tb) = (self.a.bvh.triangle(i), self.moved(self.b.bvh.triangle(j)));
+        if triangles_intersect(ta, &tb) {
+            return Some(last);
+        }
+        self.contact_around(last, &tb, stats)
+    }
+
+    /// The first contact found from the top – or, when there is a `previous` front, from its
+    /// pairs that need testing – keeping where the search stopped in `next`.
+    fn first_in_trees<S: Stats>(
         &self,
-        last: Option<Hit>,
         previous: Option<impl Iterator<Item = Pair>>,
         next: &mut impl Front,
         stats: &mut S,
     ) -> Option<Hit> {
-        let (a, b) = (self.a.bvh, self.b.bvh);
-        if let Some(hit @ Hit { positions: [i, j] }) = last {
-            stats.triangle_test();
-            let (ta, tb) = (a.triangle(i), self.moved(b.triangle(j)));
-            if triangles_intersect(ta, &tb) {
-                return Some(hit);
-            }
-            if let found @ Some(_) = self.contact_around(hit, &tb, stats) {
-                return found;
-            }
-        }
-        let mut previous = previous.map(Iterator::peekable);
-        if previous.as_mut().is_some_and(|pairs| pairs.peek().is_none()) {
-            // Every pair where the last search stopped is still clear: nothing can touch, and
-            // the front stays as it was.
-            return None;
-        }
         let Some(descent) = self.descent(0.0, None, stats) else {
             next.clear();
             return None;
