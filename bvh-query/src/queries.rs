@@ -128,7 +128,8 @@ where
     /// touch, the pair found last time is tried first, then the triangles around it: along a
     /// path the contact usually stays where it was or slides to a neighbour.
     /// While they are apart, the search starts from the pairs where the last one stopped (the
-    /// front of the bounding volume test tree, paper 004), not from the top.
+    /// front of the bounding volume test tree, paper 004), not from the top – and tests nothing
+    /// while B cannot have crossed the gap to any of them.
     pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
         let hit = match cache {
             None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
