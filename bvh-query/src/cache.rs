@@ -51,8 +51,6 @@ pub struct PairCache {
     since_top: usize,
     /// B's pose in A's frame at the last search.
     pose: Option<RelativePose>,
-    /// How far B's points lie from its origin at most (see [`PairCache::start`]).
-    reach: Real,
     /// A bound on how far B's points have moved against A's, summed over the searches since
     /// the front was started (rounded up).
     travelled: f64,
@@ -71,8 +69,8 @@ impl PairCache {
 
     /// Starts a search in `trees` at B's pose `b_in_a`: the last contact, if B moved little
     /// since the last search (its points, all within `reach()` of its origin, moved at most
-    /// [`NEAR_REACH`] of it). A front kept from farther away is dropped. `reach` is asked once
-    /// for each pair of trees.
+    /// [`NEAR_REACH`] of it). A front kept from farther away is dropped. `reach` is asked only
+    /// for the same trees.
     pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
@@ -82,9 +80,8 @@ impl PairCache {
         if self.trees != Some(trees) {
             self.clear();
             self.trees = Some(trees);
-            self.reach = reach();
         }
-        let moved = self.pose.as_ref().map(|last| Motion::between(last, b_in_a, self.reach));
+        let moved = self.pose.as_ref().map(|last| Motion::between(last, b_in_a, reach()));
         let near = moved.is_some_and(|moved| moved.estimate() <= NEAR_REACH * moved.reach);
         if let (true, false, Some(moved)) = (near, self.front.is_empty(), moved) {
             // Rounded up: the sum must never fall short of the travel.

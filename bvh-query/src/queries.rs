@@ -176,7 +176,7 @@ where
     fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
         let [i, j] = last.positions;
         stats.triangle_test();
-        let (ta, tb) = (self.a.bvh.triangle(i), self.moved(self.b.bvh.triangle(j)));
+        let (ta, tb) = (self.a.bvh.triangle(i), self.b.bvh.triangle(j).placed(&self.b_in_a));
         if triangles_intersect(ta, &tb) {
             return Some(last);
         }
@@ -230,7 +230,7 @@ where
         // B's triangles, moved into A's frame where their boxes meet A's, against all of A's.
         let all_a = ring_a.iter().fold(Aabb::EMPTY, |all, (_, _, bounds)| all.merged(bounds));
         for &j in around_b.iter().filter(|&&j| j as usize != j_last) {
-            let tb = self.moved(b.triangle(j as usize));
+            let tb = b.triangle(j as usize).placed(&self.b_in_a);
             let box_b = tb.aabb();
             if !all_a.intersects(&box_b) {
                 continue;
@@ -435,12 +435,6 @@ where
         Ok(None)
     }
 
-    /// B's triangle moved into A's frame.
-    fn moved(&self, t: &Triangle) -> Triangle {
-        let rel = &self.b_in_a;
-        Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
-    }
-
     /// Calls `visit` with every triangle pair under overlapping leaves (their leaf-order
     /// positions, mapped to the user's indices only for the pairs kept), both triangles in A's
     /// frame, until it breaks; returns where it broke. The root volumes are tested first (grown
@@ -522,7 +516,7 @@ where
         let _ = descent.run(start, front, stats, |ra, rb, stats| {
             moved.clear();
             moved.extend(rb.clone().map(|j| {
-                let t = self.moved(b.triangle(j));
+                let t = b.triangle(j).placed(&self.b_in_a);
                 let bounds = match motion {
                     Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
                     None => t.aabb(),

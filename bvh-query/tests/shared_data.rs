@@ -21,12 +21,7 @@ fn load(name: &str) -> TriMesh {
 
 /// Every intersecting pair, B at `rel` in A's frame, by the independent reference.
 fn reference(a: &TriMesh, b: &TriMesh, rel: &RelativePose) -> Vec<TrianglePair> {
-    let moved: Vec<Triangle> = b
-        .triangles()
-        .map(|t| {
-            Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
-        })
-        .collect();
+    let moved: Vec<Triangle> = b.triangles().map(|t| t.placed(rel)).collect();
     let (box_a, box_b) =
         (a.aabb(), Aabb::from_points(moved.iter().flat_map(|t| [t.a, t.b, t.c]).collect::<Vec<_>>().iter()));
     let region = box_a.intersection(&box_b);

@@ -19,7 +19,7 @@ pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
 pub use swept::swept_triangle_intersects;
 
 use crate::aabb::{Aabb, lower, upper};
-use crate::math::{Isometry, Point, Real, Vector};
+use crate::math::{Isometry, Point, Real, RelativePose, Vector};
 
 /// A triangle given by its three vertices.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,5 +79,34 @@ impl Triangle {
     /// The triangle moved by `pose`.
     pub fn transformed(&self, pose: &Isometry) -> Self {
         Self { a: pose * self.a, b: pose * self.b, c: pose * self.c }
+    }
+
+    /// The triangle placed in another frame by `pose` (as a query moves B's into A's).
+    #[inline]
+    pub fn placed(&self, pose: &RelativePose) -> Self {
+        Self::new(pose.transform_point(&self.a), pose.transform_point(&self.b), pose.transform_point(&self.c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    #[test]
+    fn placed_in_a_frame_matches_the_composed_poses() {
+        let t = Triangle::new(
+            Point::new(0.7, -1.3, 2.2),
+            Point::new(3.0, 0.5, -1.0),
+            Point::new(-2.0, 4.0, 0.25),
+        );
+        let a = Isometry::new(Vector::new(1.0, 2.0, 3.0), Vector::new(0.3, -0.2, 0.9));
+        let b = Isometry::new(Vector::new(-4.0, 0.5, 2.0), Vector::new(-1.1, 0.4, 0.2));
+        let placed = t.placed(&RelativePose::between(&a, &b));
+        let expected = t.transformed(&(a.inverse() * b));
+        for (p, q) in placed.vertices().iter().zip(expected.vertices()) {
+            assert_relative_eq!(*p, q, epsilon = 1e-5);
+        }
+        assert_eq!(t.placed(&RelativePose::identity()), t);
     }
 }

@@ -5,11 +5,7 @@ use bvh_core::{RelativePose, TriMesh, Triangle, Vector};
 
 /// B's triangles moved into A's frame by `rel`, point by point as a query moves them.
 pub(crate) fn moved(b: &TriMesh, rel: &RelativePose) -> Vec<Triangle> {
-    b.triangles()
-        .map(|t| {
-            Triangle::new(rel.transform_point(&t.a), rel.transform_point(&t.b), rel.transform_point(&t.c))
-        })
-        .collect()
+    b.triangles().map(|t| t.placed(rel)).collect()
 }
 
 /// Whether B, starting at `start` (its pose in A's frame) and translated by `motion`, touches A
