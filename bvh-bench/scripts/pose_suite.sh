@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The query measurements of docs/query.md: every anchors pair, random poses and a smooth path,
 # first contact (with and without the cache) and all contacts, each against parry3d in the same
-# process, timed pose by pose side by side; then every preset on one pair, the same way. Needs
+# process, timed pose by pose side by side; the cache on five more paths per pair; then every
+# preset on one pair, the same way. Needs
 # python3 with numpy (the anchors' generators) and ../shared beside the repository. With FCL set
 # to the anchors' FCL harness (built by ../shared/anchors/build.sh), FCL's OBB tree and
 # all-contacts runs time the same pose files in the same session, so ratios do not depend on how
@@ -47,6 +48,20 @@ while IFS=: read -r name scene part scale; do
             echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"fcl\",\"result\":$line}" >> "$OUT/results.jsonl"
           done
     fi
+  done
+  # Five more paths (other seeds) for the cache: a single path's cached / uncached ratio moves
+  # by ±0.03 from run to run with the few frames whose contact jumps.
+  for seed in 2 3 4 5 6; do
+    poses=$OUT/$name-path-$seed.txt
+    [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 $seed path "$poses" --scale "$scale" >/dev/null
+    $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query any --cache both --vs-parry --reps 3 \
+      | while read -r line; do
+          case "$line" in
+            *'"cache":true'*) variant="--query any --cache" ;;
+            *) variant="--query any" ;;
+          esac
+          echo "{\"pair\":\"$name\",\"poses_kind\":\"path-$seed\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
+        done
   done
 done <<< "$PAIRS"
 # The presets timed pose by pose side by side in one process, one line each.

@@ -27,10 +27,10 @@ def load(path):
 
 
 def first_contact_runs(runs):
-    """Per pose set with first-contact runs: its pair, kind, every run, and the uncached and
-    cached first-contact results."""
+    """Per pose set with first-contact runs (the random poses and the first path): its pair,
+    kind, every run, and the uncached and cached first-contact results."""
     for (pair, kind), v in runs.items():
-        if "--query any" in v:
+        if "--query any" in v and kind in ("random", "path"):
             yield pair, kind, v, v["--query any"], v["--query any --cache"]
 
 
@@ -82,6 +82,21 @@ def cache_and_parry(runs):
               f"| {a['disagreements']} ({gaps}) |")
 
 
+def cache_over_paths(runs):
+    """Cached over uncached first contact on all of a pair's paths: the means summed over the
+    paths, and the range of the single paths' ratios."""
+    print("| pair | paths | cached / uncached, summed means | single paths |")
+    print("|---|---:|---:|---:|")
+    by_pair = {}
+    for (pair, kind), v in runs.items():
+        if kind.startswith("path") and "--query any --cache" in v:
+            by_pair.setdefault(pair, []).append((v["--query any --cache"]["query_us_mean"], v["--query any"]["query_us_mean"]))
+    for pair, paths in by_pair.items():
+        singles = [c / u for c, u in paths]
+        total = sum(c for c, _ in paths) / sum(u for _, u in paths)
+        print(f"| {NAMES[pair]} | {len(paths)} | {total:.3f} | {min(singles):.2f}–{max(singles):.2f} |")
+
+
 def presets(runs):
     print("| preset | mean / median µs | / parry BVTT: means · medians · per pose "
           "| / parry `intersection_test`: means · medians · per pose | volume tests |")
@@ -105,7 +120,7 @@ def presets(runs):
 
 def main():
     runs = load(sys.argv[1])
-    for table in (first_contact, all_contacts, cache_and_parry, presets):
+    for table in (first_contact, all_contacts, cache_and_parry, cache_over_paths, presets):
         table(runs)
         print()
 
