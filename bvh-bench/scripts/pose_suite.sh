@@ -24,23 +24,28 @@ bay500k:$M/bay500k.obj:$M/part34k.obj:1.189
 lucy-dragon:$E/vtk_lucy.obj:$E/srt_dragon_23k.obj:0.7401
 bunny-bracket:$E/c3d_stanford-bunny.obj:$E/jig_bracket-3.obj:1.682"
 : > "$OUT/results.jsonl"
+# Runs `bvh-bench poses` with parry beside it on pose set KIND of pair NAME and appends each line
+# it prints to the results, labelled: the uncached first contact, the cached, or all contacts.
+record() {
+  local name=$1 kind=$2 scene=$3 part=$4 query=$5
+  $BIN poses --scene "$scene" --part "$part" --poses "$OUT/$name-$kind.txt" $query --vs-parry --reps 3 \
+    | while read -r line; do
+        case "$query,$line" in
+          *'--query all'*) variant="--query all" ;;
+          *'"cache":true'*) variant="--query any --cache" ;;
+          *) variant="--query any" ;;
+        esac
+        echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
+      done
+}
 while IFS=: read -r name scene part scale; do
   for kind in random path; do
     poses=$OUT/$name-$kind.txt
     [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 1 $kind "$poses" --scale "$scale" >/dev/null
     # First contact with and without the cache, and parry's walk, timed pose by pose side by
     # side (one line each, the uncached first); then all contacts.
-    for run in "--query any --cache both" "--query all"; do
-      $BIN poses --scene "$scene" --part "$part" --poses "$poses" $run --vs-parry --reps 3 \
-        | while read -r line; do
-            case "$run,$line" in
-              *all*) variant="--query all" ;;
-              *'"cache":true'*) variant="--query any --cache" ;;
-              *) variant="--query any" ;;
-            esac
-            echo "{\"pair\":\"$name\",\"poses_kind\":\"$kind\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
-          done
-    done
+    record "$name" $kind "$scene" "$part" "--query any --cache both"
+    record "$name" $kind "$scene" "$part" "--query all"
     if [ -n "${FCL:-}" ]; then
       mkdir -p "$OUT/fcl/$name-$kind"
       "$FCL" "$scene" "$part" "$poses" "$OUT/fcl/$name-$kind" --reps 3 --build-reps 1 --variants obb_bool,obbrss_all \
@@ -54,14 +59,7 @@ while IFS=: read -r name scene part scale; do
   for seed in 2 3 4 5 6; do
     poses=$OUT/$name-path-$seed.txt
     [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 $seed path "$poses" --scale "$scale" >/dev/null
-    $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query any --cache both --vs-parry --reps 3 \
-      | while read -r line; do
-          case "$line" in
-            *'"cache":true'*) variant="--query any --cache" ;;
-            *) variant="--query any" ;;
-          esac
-          echo "{\"pair\":\"$name\",\"poses_kind\":\"path-$seed\",\"variant\":\"$variant\",\"result\":$line}" >> "$OUT/results.jsonl"
-        done
+    record "$name" path-$seed "$scene" "$part" "--query any --cache both"
   done
 done <<< "$PAIRS"
 # The presets timed pose by pose side by side in one process, one line each.
