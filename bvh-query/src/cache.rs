@@ -111,14 +111,15 @@ impl PairCache {
         let travelled = self.travelled;
         self.next.clear();
         self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
-        if self.front.is_empty() {
+        let from_front = !self.front.is_empty();
+        if !from_front {
             self.since_top = 0;
         } else if self.next.len() < self.front.len() {
             self.since_top += 1;
         } else {
             return None;
         }
-        let due = (!self.front.is_empty()).then(|| {
+        let due = from_front.then(|| {
             self.front.iter().filter(move |stop| stop.clear_until <= travelled).map(|stop| stop.pair)
         });
         Some((due, Kept { stops: &mut self.next, from: travelled - slack() as f64 }))

@@ -213,17 +213,20 @@ where
         let [i_last, j_last] = last.positions;
         let (around_a, around_b) = (a.neighbours(i_last)?, b.neighbours(j_last)?);
         let hit = |i: usize, j: usize| Some(Hit { positions: [i, j] });
+        // Each side's ring leaves out its last triangle, which is tested on its own.
         let ring_a: SmallVec<[(usize, &Triangle, Aabb); MAX_AROUND]> = around_a
             .iter()
-            .map(|&i| {
-                let t = a.triangle(i as usize);
-                (i as usize, t, t.aabb())
+            .map(|&i| i as usize)
+            .filter(|&i| i != i_last)
+            .map(|i| {
+                let t = a.triangle(i);
+                (i, t, t.aabb())
             })
             .collect();
         // A's triangles against B's last, which needs no moving: most contacts keep one of the two.
         let box_last_b = last_b.aabb();
         for (i, ta, box_a) in &ring_a {
-            if *i != i_last && box_a.intersects(&box_last_b) {
+            if box_a.intersects(&box_last_b) {
                 stats.triangle_test();
                 if triangles_intersect(ta, last_b) {
                     return hit(*i, j_last);
@@ -232,9 +235,9 @@ where
         }
         // B's triangles, moved into A's frame where their boxes meet A's: against A's last as
         // they are moved, then against the others.
-        let all_a = ring_a.iter().fold(Aabb::EMPTY, |all, (_, _, bounds)| all.merged(bounds));
         let ta_last = a.triangle(i_last);
         let box_a_last = ta_last.aabb();
+        let all_a = ring_a.iter().fold(box_a_last, |all, (_, _, bounds)| all.merged(bounds));
         let mut ring_b: SmallVec<[(usize, Triangle, Aabb); MAX_AROUND]> = SmallVec::new();
         for &j in around_b.iter().filter(|&&j| j as usize != j_last) {
             let tb = b.triangle(j as usize).placed(&self.b_in_a);
@@ -252,7 +255,7 @@ where
         }
         for (j, tb, box_b) in &ring_b {
             for (i, ta, box_a) in &ring_a {
-                if *i != i_last && box_a.intersects(box_b) {
+                if box_a.intersects(box_b) {
                     stats.triangle_test();
                     if triangles_intersect(ta, tb) {
                         return hit(*i, *j);

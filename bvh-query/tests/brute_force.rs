@@ -26,7 +26,12 @@ fn meshes() -> Vec<(&'static str, TriMesh)> {
 
 /// B's triangles moved into A's frame, with their boxes.
 fn moved(b: &TriMesh, rel: &RelativePose) -> Vec<(Triangle, Aabb)> {
-    common::moved(b, rel).into_iter().map(|t| (t, t.aabb())).collect()
+    b.triangles()
+        .map(|t| {
+            let t = t.placed(rel);
+            (t, t.aabb())
+        })
+        .collect()
 }
 
 /// All pairs whose exact test (or distance) qualifies; the box prefilter is conservative.
