@@ -17,12 +17,41 @@ pub const MAX_AROUND: usize = 32;
 /// every look, it cost the cached path queries 5–9 % more instructions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TriangleNeighbours {
-    /// Where each triangle's list starts in `triangles`, and where the last ends (the lists
-    /// together can pass `u32`).
-    start: Vec<usize>,
-    /// Triangle indices, grouped by triangle, each group in increasing order; empty for a
-    /// triangle with more than [`MAX_AROUND`] around it.
-    triangles: Vec<u32>,
+    /// Per triangle, one cache line: its list, or where in `longer` it lies.
+    slots: Vec<Slot>,
+    /// The lists too long for their slot, one after another.
+    longer: Vec<u32>,
+}
+
+/// Entries a slot holds itself.
+const IN_SLOT: usize = 15;
+
+/// One triangle's list in one aligned cache line, found from the triangle's index alone. Found
+/// through a table of where each list starts (the same memory), it cost a cached query one more
+/// read from cold memory before the triangles' own: cached ÷ uncached on the anchors' paths
+/// about 2 % higher.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Slot {
+    /// The list's length; zero for a list left out.
+    len: u32,
+    /// The list if it fits; else its start in `longer` first.
+    entries: [u32; IN_SLOT],
+}
+
+impl Slot {
+    /// A slot for `list`, whose entries go to `longer` if they do not fit; `None` if `longer`
+    /// would pass `u32` indices (a mesh of over a hundred million triangles).
+    fn new(list: &[u32], longer: &mut Vec<u32>) -> Option<Self> {
+        let mut entries = [0; IN_SLOT];
+        if list.len() <= IN_SLOT {
+            entries[..list.len()].copy_from_slice(list);
+        } else {
+            entries[0] = u32::try_from(longer.len()).ok()?;
+            longer.extend_from_slice(list);
+        }
+        Some(Self { len: list.len() as u32, entries })
+    }
 }
 
 impl TriangleNeighbours {
@@ -31,24 +60,33 @@ impl TriangleNeighbours {
     pub fn of(mesh: &TriMesh) -> Self {
         let at_points = TrianglesAtPoints::of(mesh);
         let lists = |corners: &[u32; 3]| corners.map(|v| at_points.at(v));
-        let mut start = Vec::with_capacity(mesh.indices().len() + 1);
-        let mut triangles = Vec::new();
-        start.push(0);
+        let mut slots = Vec::with_capacity(mesh.indices().len());
+        let mut longer = Vec::new();
+        let mut list = Vec::with_capacity(MAX_AROUND);
         for corners in mesh.indices() {
-            append_union(lists(corners), &mut triangles);
-            start.push(triangles.len());
+            list.clear();
+            append_union(lists(corners), &mut list);
+            // A list with no room left is left out, as a fan's is: the cache just looks elsewhere.
+            slots.push(Slot::new(&list, &mut longer).unwrap_or_default());
         }
-        Self { start, triangles }
+        Self { slots, longer }
     }
 
     /// The triangles sharing a corner point with triangle `t` of the mesh these neighbours were
     /// made of, `t` included, in increasing order; `None` if there are more than
-    /// [`MAX_AROUND`].
+    /// [`MAX_AROUND`] (or no room was left for them, past a hundred million triangles).
     #[inline]
     pub fn around(&self, t: usize) -> Option<&[u32]> {
-        let list = &self.triangles[self.start[t]..self.start[t + 1]];
-        // A triangle is always around itself: only a list left out is empty.
-        (!list.is_empty()).then_some(list)
+        let slot = &self.slots[t];
+        let len = slot.len as usize;
+        match len {
+            0 => None,
+            1..=IN_SLOT => Some(&slot.entries[..len]),
+            _ => {
+                let start = slot.entries[0] as usize;
+                Some(&self.longer[start..start + len])
+            }
+        }
     }
 }
 
@@ -221,6 +259,6 @@ mod tests {
     #[test]
     fn an_empty_mesh_has_no_neighbours() {
         let n = TriangleNeighbours::of(&TriMesh::default());
-        assert_eq!(n, TriangleNeighbours { start: vec![0], triangles: vec![] });
+        assert_eq!(n, TriangleNeighbours::default());
     }
 }

@@ -28,6 +28,7 @@ mod batch;
 mod cache;
 mod containment;
 mod node_test;
+mod prefetch;
 mod queries;
 mod stats;
 mod traverse;

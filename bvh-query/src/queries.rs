@@ -4,6 +4,7 @@
 
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
+use crate::prefetch::prefetch;
 use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
@@ -175,8 +176,18 @@ where
     /// triangles around it.
     fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
         let [i, j] = last.positions;
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        // The triangles around the two start loading while the pair itself is tested: half the
+        // frames of a path need them, and read from cold memory only then they cost more than
+        // the test (cached ÷ uncached on the anchors' paths 3-4 % lower).
+        for &k in a.neighbours(i).unwrap_or_default() {
+            prefetch(a.triangle(k as usize));
+        }
+        for &k in b.neighbours(j).unwrap_or_default() {
+            prefetch(b.triangle(k as usize));
+        }
         stats.triangle_test();
-        let (ta, tb) = (self.a.bvh.triangle(i), self.b.bvh.triangle(j).placed(&self.b_in_a));
+        let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
         if triangles_intersect(ta, &tb) {
             return Some(last);
         }
