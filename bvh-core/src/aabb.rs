@@ -141,15 +141,16 @@ impl Aabb {
         other.is_empty() || (self.contains_point(&other.mins) && self.contains_point(&other.maxs))
     }
 
-    /// Overlap of two boxes in one frame: the closed intervals meet on all three axes.
+    /// Overlap of two boxes in one frame: the closed intervals meet on all three axes. All six
+    /// comparisons are made, with no branch: whether two boxes meet is rarely predictable.
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
-        self.mins.x <= other.maxs.x
-            && other.mins.x <= self.maxs.x
-            && self.mins.y <= other.maxs.y
-            && other.mins.y <= self.maxs.y
-            && self.mins.z <= other.maxs.z
-            && other.mins.z <= self.maxs.z
+        (self.mins.x <= other.maxs.x)
+            & (other.mins.x <= self.maxs.x)
+            & (self.mins.y <= other.maxs.y)
+            & (other.mins.y <= self.maxs.y)
+            & (self.mins.z <= other.maxs.z)
+            & (other.mins.z <= self.maxs.z)
     }
 
     /// How far apart the two boxes lie along the axis that separates them most (a lower bound

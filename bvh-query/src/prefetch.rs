@@ -4,6 +4,7 @@
 /// after finds them there instead of waiting on memory. Changes nothing but time; a no-op off
 /// x86-64.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     {

@@ -236,12 +236,11 @@ where
             .collect();
         // A's triangles against B's last, which needs no moving: most contacts keep one of the two.
         let box_last_b = last_b.aabb();
-        for (i, ta, box_a) in &ring_a {
-            if box_a.intersects(&box_last_b) {
-                stats.triangle_test();
-                if triangles_intersect(ta, last_b) {
-                    return hit(*i, j_last);
-                }
+        let mut meeting = boxes_meeting(&ring_a, &box_last_b);
+        while let Some((i, ta)) = next_meeting(&ring_a, &mut meeting) {
+            stats.triangle_test();
+            if triangles_intersect(ta, last_b) {
+                return hit(i, j_last);
             }
         }
         // B's triangles, moved into A's frame where their boxes meet A's: against A's last as
@@ -265,12 +264,11 @@ where
             ring_b.push((j as usize, tb, box_b));
         }
         for (j, tb, box_b) in &ring_b {
-            for (i, ta, box_a) in &ring_a {
-                if box_a.intersects(box_b) {
-                    stats.triangle_test();
-                    if triangles_intersect(ta, tb) {
-                        return hit(*i, *j);
-                    }
+            let mut meeting = boxes_meeting(&ring_a, box_b);
+            while let Some((i, ta)) = next_meeting(&ring_a, &mut meeting) {
+                stats.triangle_test();
+                if triangles_intersect(ta, tb) {
+                    return hit(i, *j);
                 }
             }
         }
@@ -587,3 +585,22 @@ fn reach<V: NodeVolume>(tree: &Bvh<V>) -> Real {
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every
 /// thread busy.
 const TASKS_PER_THREAD: usize = 16;
+
+/// A ring of triangles around a contact: leaf-order position, triangle, box. It leaves out
+/// the contact's own triangle, so a ring's boxes fit the bits of a `u32`.
+type Ring<'t> = [(usize, &'t Triangle, Aabb)];
+const _: () = assert!(MAX_AROUND - 1 <= u32::BITS as usize);
+
+/// Which of the ring's boxes meet `bounds`, as bits (a ring holds at most [`MAX_AROUND`]):
+/// one pass with no branch, which boxes meet being unpredictable (cached ÷ uncached about 2 %
+/// lower on the Lucy/dragon and bay150k paths than testing box by box, the same on bay500k).
+fn boxes_meeting(ring: &Ring<'_>, bounds: &Aabb) -> u32 {
+    ring.iter().enumerate().fold(0, |bits, (k, (_, _, b))| bits | u32::from(b.intersects(bounds)) << k)
+}
+
+/// The next triangle of `ring` among the `meeting` bits, which it clears.
+fn next_meeting<'t>(ring: &Ring<'t>, meeting: &mut u32) -> Option<(usize, &'t Triangle)> {
+    let k = (*meeting != 0).then(|| meeting.trailing_zeros() as usize)?;
+    *meeting &= *meeting - 1;
+    Some((ring[k].0, ring[k].1))
+}
