@@ -177,13 +177,14 @@ where
     fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
+        let (around_a, around_b) = (a.neighbours(i), b.neighbours(j));
         // The triangles around the two start loading while the pair itself is tested: half the
         // frames of a path need them, and read from cold memory only then they cost more than
         // the test (cached ÷ uncached on the anchors' paths 3-4 % lower).
-        for &k in a.neighbours(i).unwrap_or_default() {
+        for &k in around_a.unwrap_or_default() {
             prefetch(a.triangle(k as usize));
         }
-        for &k in b.neighbours(j).unwrap_or_default() {
+        for &k in around_b.unwrap_or_default() {
             prefetch(b.triangle(k as usize));
         }
         stats.triangle_test();
@@ -191,7 +192,8 @@ where
         if triangles_intersect(ta, &tb) {
             return Some(last);
         }
-        self.contact_around(last, &tb, stats)
+        // No search around a triangle with more than `MAX_AROUND` around it.
+        self.contact_around(last, [around_a?, around_b?], &tb, stats)
     }
 
     /// The first contact found from the top – or, when there is a `previous` front, from its
@@ -217,12 +219,16 @@ where
     /// since the frame before had a successor there. Most successors keep one of the two
     /// triangles (on the Lucy/dragon path half keep B's, a quarter A's; on the bays 60-80 % and
     /// 3-13 %), so each side's triangles are tried against the other's last before the two
-    /// rings against each other. `None` also when a side has more than [`MAX_AROUND`] triangles
-    /// around it.
-    fn contact_around(&self, last: Hit, last_b: &Triangle, stats: &mut impl Stats) -> Option<Hit> {
+    /// rings against each other. `around`: the two triangles' neighbour lists.
+    fn contact_around(
+        &self,
+        last: Hit,
+        [around_a, around_b]: [&[u32]; 2],
+        last_b: &Triangle,
+        stats: &mut impl Stats,
+    ) -> Option<Hit> {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let [i_last, j_last] = last.positions;
-        let (around_a, around_b) = (a.neighbours(i_last)?, b.neighbours(j_last)?);
         let hit = |i: usize, j: usize| Some(Hit { positions: [i, j] });
         // Each side's ring leaves out its last triangle, which is tested on its own.
         let ring_a: SmallVec<[(usize, &Triangle, Aabb); MAX_AROUND]> = around_a
