@@ -181,12 +181,8 @@ where
         // The triangles around the two start loading while the pair itself is tested: half the
         // frames of a path need them, and read from cold memory only then they cost more than
         // the test (cached ÷ uncached on the anchors' paths 3-4 % lower).
-        for &k in around_a.unwrap_or_default() {
-            prefetch(a.triangle(k as usize));
-        }
-        for &k in around_b.unwrap_or_default() {
-            prefetch(b.triangle(k as usize));
-        }
+        prefetch_triangles(a, around_a);
+        prefetch_triangles(b, around_b);
         stats.triangle_test();
         let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
         if triangles_intersect(ta, &tb) {
@@ -242,8 +238,7 @@ where
             .collect();
         // A's triangles against B's last, which needs no moving: most contacts keep one of the two.
         let box_last_b = last_b.aabb();
-        let mut meeting = boxes_meeting(&ring_a, &box_last_b);
-        while let Some((i, ta)) = next_meeting(&ring_a, &mut meeting) {
+        for (i, ta) in meeting(&ring_a, &box_last_b) {
             stats.triangle_test();
             if triangles_intersect(ta, last_b) {
                 return hit(i, j_last);
@@ -270,8 +265,7 @@ where
             ring_b.push((j as usize, tb, box_b));
         }
         for (j, tb, box_b) in &ring_b {
-            let mut meeting = boxes_meeting(&ring_a, box_b);
-            while let Some((i, ta)) = next_meeting(&ring_a, &mut meeting) {
+            for (i, ta) in meeting(&ring_a, box_b) {
                 stats.triangle_test();
                 if triangles_intersect(ta, tb) {
                     return hit(i, *j);
@@ -597,16 +591,25 @@ const TASKS_PER_THREAD: usize = 16;
 type Ring<'t> = [(usize, &'t Triangle, Aabb)];
 const _: () = assert!(MAX_AROUND - 1 <= u32::BITS as usize);
 
-/// Which of the ring's boxes meet `bounds`, as bits (a ring holds at most [`MAX_AROUND`]):
-/// one pass with no branch, which boxes meet being unpredictable (cached ÷ uncached about 2 %
-/// lower on the Lucy/dragon and bay150k paths than testing box by box, the same on bay500k).
-fn boxes_meeting(ring: &Ring<'_>, bounds: &Aabb) -> u32 {
-    ring.iter().enumerate().fold(0, |bits, (k, (_, _, b))| bits | u32::from(b.intersects(bounds)) << k)
+/// The ring's triangles whose boxes meet `bounds`, in ring order. The boxes are tested in one
+/// pass with no branch, into the bits of a mask, for which boxes meet is unpredictable (cached ÷
+/// uncached about 2 % lower on the Lucy/dragon and bay150k paths than testing box by box, the
+/// same on bay500k).
+fn meeting<'r, 't>(ring: &'r Ring<'t>, bounds: &Aabb) -> impl Iterator<Item = (usize, &'t Triangle)> + 'r {
+    let mut bits = ring
+        .iter()
+        .enumerate()
+        .fold(0u32, |bits, (k, (_, _, b))| bits | u32::from(b.intersects(bounds)) << k);
+    std::iter::from_fn(move || {
+        let k = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+        bits &= bits - 1;
+        Some((ring[k].0, ring[k].1))
+    })
 }
 
-/// The next triangle of `ring` among the `meeting` bits, which it clears.
-fn next_meeting<'t>(ring: &Ring<'t>, meeting: &mut u32) -> Option<(usize, &'t Triangle)> {
-    let k = (*meeting != 0).then(|| meeting.trailing_zeros() as usize)?;
-    *meeting &= *meeting - 1;
-    Some((ring[k].0, ring[k].1))
+/// Starts loading the triangles at leaf-order positions `around` of `tree` (see [`prefetch`]).
+fn prefetch_triangles<V: NodeVolume>(tree: &Bvh<V>, around: Option<&[u32]>) {
+    for &k in around.unwrap_or_default() {
+        prefetch(tree.triangle(k as usize));
+    }
 }
