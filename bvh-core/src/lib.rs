@@ -3,7 +3,8 @@
 //! - Bounding volumes — [`Aabb`], [`CubeAabb`] (paper 000's per-object root), [`Sphere`],
 //!   [`Obb`] — with fitting, merging, containment and rigid motion.
 //! - Overlap tests between volumes in two frames ([`Overlap`], B's pose relative to A given as
-//!   one [`RelativePose`]) and the OBB pre-judge ([`obb_prejudge`]).
+//!   one [`RelativePose`]) and the OBB pre-judge ([`obb_prejudge`]); lower bounds on their
+//!   distance ([`Separation`]).
 //! - Exact triangle predicates ([`triangles_intersect`], [`segment_intersects_triangle`]) built
 //!   on exact orientation signs ([`predicates`]), triangle–box overlap and closest points.
 //! - [`TriMesh`], validated when built, and the sphere deviation rate of paper 004.
@@ -29,6 +30,7 @@ mod obb;
 pub mod overlap;
 mod pca;
 pub mod predicates;
+mod separation;
 mod shape;
 mod sphere;
 pub mod triangle;
@@ -43,6 +45,7 @@ pub use neighbours::{MAX_AROUND, TriangleNeighbours};
 pub use obb::Obb;
 pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};
 pub use pca::{axes_of_covariance, principal_axes};
+pub use separation::Separation;
 pub use shape::{SPHERE_DEVIATION_THRESHOLD, sphere_deviation_rate};
 pub use sphere::Sphere;
 pub use triangle::{

@@ -19,7 +19,7 @@ mod sphere_cube_aabb;
 mod sphere_obb;
 mod sphere_sphere;
 
-pub use obb_obb::{OBB_AXIS_PADDING, PlacedObb};
+pub use obb_obb::{OBB_AXIS_PADDING, PlacedObb, SHORTEST_MEASURED_AXIS};
 pub use obb_prejudge::{PreJudge, obb_prejudge};
 
 use crate::math::RelativePose;

@@ -77,7 +77,7 @@ impl Obb {
     /// tests it there against many.
     #[inline]
     pub fn meets(&self, other: &PlacedObb) -> bool {
-        let separated = fold_axes(self, other, f32x4::ZERO, |separated, distance, radii| {
+        let separated = fold_axes(self, other, f32x4::ZERO, |separated, distance, radii, _| {
             separated | distance.simd_gt(radii)
         });
         separated.to_bitmask() & 0b111 == 0
@@ -89,19 +89,48 @@ impl Obb {
     /// `f32`: a caller trusting it near zero allows for rounding at the boxes' scale.
     pub fn gap(&self, other: &PlacedObb) -> Real {
         // Every number here is finite: no NaN-aware maximum needed.
-        let widest =
-            fold_axes(self, other, f32x4::ZERO, |widest, distance, radii| widest.fast_max(distance - radii));
-        let [x, y, z, w] = widest.to_array();
-        crate::math::max(crate::math::max(x, y), crate::math::max(z, w))
+        let widest = fold_axes(self, other, f32x4::ZERO, |widest, distance, radii, _| {
+            widest.fast_max(distance - radii)
+        });
+        widest_lane(widest)
+    }
+
+    /// [`Obb::gap`] with each edge axis's gap measured along the unit axis: a tighter lower
+    /// bound on the distance, for distance queries, whose pruning lives on it. An axis shorter
+    /// than [`SHORTEST_MEASURED_AXIS`] is divided by that length instead (still a lower bound),
+    /// so near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up.
+    pub fn distance_bound(&self, other: &PlacedObb) -> Real {
+        let floor = f32x4::splat(SHORTEST_MEASURED_AXIS);
+        let widest = fold_axes(self, other, f32x4::ZERO, |widest, distance, radii, length| {
+            widest.fast_max((distance - radii) / length.fast_max(floor))
+        });
+        widest_lane(widest)
     }
 }
 
-/// The separating axis test's 15 comparisons between `a` and `b` (placed in `a`'s frame),
-/// folded into `init` in five groups of lanes: `fold(acc, distance, radii)` takes, per axis, the
-/// distance between the boxes' centres and the sum of their radii along it. Fourth lanes are
-/// zero distance against a positive radius, never separating.
+/// The shortest edge axis whose gap [`Obb::distance_bound`] divides by its length: rounding is
+/// amplified at most by its inverse.
+pub const SHORTEST_MEASURED_AXIS: Real = 0.25;
+
+/// The largest of the four lanes (all finite).
 #[inline(always)]
-fn fold_axes(a: &Obb, b: &PlacedObb, init: f32x4, fold: impl Fn(f32x4, f32x4, f32x4) -> f32x4) -> f32x4 {
+fn widest_lane(v: f32x4) -> Real {
+    let [x, y, z, w] = v.to_array();
+    crate::math::max(crate::math::max(x, y), crate::math::max(z, w))
+}
+
+/// The separating axis test's 15 comparisons between `a` and `b` (placed in `a`'s frame),
+/// folded into `init` in five groups of lanes: `fold(acc, distance, radii, length)` takes, per
+/// axis, the distance between the boxes' centres and the sum of their radii along it, both
+/// scaled by the axis's length (one for face axes; an edge axis `A_i x B_j` is not normalised).
+/// Fourth lanes are zero distance against a positive radius, never separating.
+#[inline(always)]
+fn fold_axes(
+    a: &Obb,
+    b: &PlacedObb,
+    init: f32x4,
+    fold: impl Fn(f32x4, f32x4, f32x4, f32x4) -> f32x4,
+) -> f32x4 {
     // Row `k` of A's axes: component `k` of each axis, lanes over A's axes.
     let rows = [0, 1, 2].map(|k| f32x4::new([a.axes[(k, 0)], a.axes[(k, 1)], a.axes[(k, 2)], 0.0]));
     let axes = &b.axes;
@@ -122,25 +151,28 @@ fn fold_separations(
     c: [f32x4; 3],
     t: f32x4,
     init: f32x4,
-    fold: impl Fn(f32x4, f32x4, f32x4) -> f32x4,
+    fold: impl Fn(f32x4, f32x4, f32x4, f32x4) -> f32x4,
 ) -> f32x4 {
     let padded = c.map(|column| column.abs() + f32x4::splat(OBB_AXIS_PADDING));
     let bs = [0, 1, 2].map(|j| lane(b, j));
+    let unit = f32x4::ONE;
     // A's face normals, lanes over A's axes: |t_i| against a_i + sum_j b_j |C_ij|.
-    let mut acc = fold(init, t.abs(), a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2]);
+    let mut acc = fold(init, t.abs(), a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2], unit);
     // B's face normals, lanes over B's axes: |sum_i C_ij t_i| against sum_i a_i |C_ij| + b_j.
     let [p0, p1, p2, _] = f32x4::transpose([c[0] * t, c[1] * t, c[2] * t, f32x4::ZERO]);
     let [q0, q1, q2, _] = f32x4::transpose([padded[0] * a, padded[1] * a, padded[2] * a, f32x4::ZERO]);
-    acc = fold(acc, (p0 + p1 + p2).abs(), q0 + q1 + q2 + b);
+    acc = fold(acc, (p0 + p1 + p2).abs(), q0 + q1 + q2 + b, unit);
     // Edge axes A_i x B_j, lanes over i for each j (i1, i2 and j1, j2 the next two, cyclically):
-    // |t_i2 C_i1j - t_i1 C_i2j| against a_i1 |C_i2j| + a_i2 |C_i1j| + b_j1 |C_ij2| + b_j2 |C_ij1|.
+    // |t_i2 C_i1j - t_i1 C_i2j| against a_i1 |C_i2j| + a_i2 |C_i1j| + b_j1 |C_ij2| + b_j2 |C_ij1|;
+    // the axis is C_i1j A_i2 - C_i2j A_i1, of length sqrt(C_i1j² + C_i2j²).
     let (t1, t2, a1, a2) = (turn(t, 1), turn(t, 2), turn(a, 1), turn(a, 2));
     for j in 0..3 {
         let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-        let distance = (t2 * turn(c[j], 1) - t1 * turn(c[j], 2)).abs();
+        let (c1, c2) = (turn(c[j], 1), turn(c[j], 2));
+        let distance = (t2 * c1 - t1 * c2).abs();
         let ra = a1 * turn(padded[j], 2) + a2 * turn(padded[j], 1);
         let rb = bs[j1] * padded[j2] + bs[j2] * padded[j1];
-        acc = fold(acc, distance, ra + rb);
+        acc = fold(acc, distance, ra + rb, (c1 * c1 + c2 * c2).sqrt());
     }
     acc
 }

@@ -6,10 +6,9 @@
 
 use super::{Segment, Triangle, triangles_intersect};
 use crate::math::{Point, Real};
-use nalgebra::{Point3, Vector3};
+use nalgebra::Point3;
 
 type P64 = Point3<f64>;
-type V64 = Vector3<f64>;
 
 /// A pair of closest points and their distance.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,11 +37,59 @@ pub fn closest_points_segments(s: &Segment, t: &Segment) -> ClosestPoints {
     finish(x, y)
 }
 
-/// Closest points between two closed triangles; the distance is zero iff they intersect.
+/// Closest points between two closed triangles; the distance is zero iff they intersect
+/// (decided exactly), and then both points are one point of their intersection.
 ///
-/// The nearest pair of two triangles involves an edge of one of them (if they intersect, an edge
-/// of one meets the other), so it is the nearest of the six edge–triangle pairs.
+/// Two triangles that do not meet have a nearest pair in which one point is a corner, or both
+/// lie on edges: it is the nearest of the nine edge–edge pairs and the six corners whose
+/// projection on the other triangle's plane falls inside it (a corner's nearest point on the
+/// boundary is found by an edge–edge pair already). Computed in `f64` from the `f32` corners.
 pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
+    if triangles_intersect(t1, t2) {
+        let shared = shared_point(t1, t2);
+        return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared };
+    }
+    let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2));
+    let mut out = finish(x, y);
+    if out.distance == 0.0 {
+        // Apart, but nearer than rounding can show: keep "zero iff intersecting".
+        out.distance = Real::from_bits(1);
+    }
+    out
+}
+
+/// The nearest pair of two triangles known not to meet (see [`closest_points_triangles`]).
+fn apart(a: &Tri64, b: &Tri64) -> (P64, P64) {
+    let mut best = (a.v[0], b.v[0], f64::INFINITY);
+    let mut consider = |x: P64, y: P64| {
+        let d = (x - y).norm_squared();
+        if d < best.2 {
+            best = (x, y, d);
+        }
+    };
+    for (p, q) in a.edges() {
+        for (u, v) in b.edges() {
+            let (x, y) = segment_segment(&p, &q, &u, &v);
+            consider(x, y);
+        }
+    }
+    for p in a.v {
+        if let Some(y) = projection_inside(&p, b) {
+            consider(p, y);
+        }
+    }
+    for q in b.v {
+        if let Some(x) = projection_inside(&q, a) {
+            consider(x, q);
+        }
+    }
+    (best.0, best.1)
+}
+
+/// A point two intersecting triangles share, up to rounding: where an edge of one comes
+/// nearest the other (when they meet, an edge of one meets the other), the midpoint of that
+/// edge–triangle pair's closest points.
+pub(super) fn shared_point(t1: &Triangle, t2: &Triangle) -> Point {
     let (a, b) = (Tri64::new(t1), Tri64::new(t2));
     let mut best = (P64::origin(), P64::origin(), f64::INFINITY);
     for (edges, tri, swap) in [(a.edges(), &b, false), (b.edges(), &a, true)] {
@@ -54,14 +101,7 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
             }
         }
     }
-    let mut out = finish(best.0, best.1);
-    if triangles_intersect(t1, t2) {
-        out.distance = 0.0;
-    } else if out.distance == 0.0 {
-        // Apart, but nearer than rounding can show: keep "zero iff intersecting".
-        out.distance = Real::from_bits(1);
-    }
-    out
+    lower(&nalgebra::center(&best.0, &best.1))
 }
 
 /// A triangle lifted to `f64`.
@@ -92,17 +132,22 @@ fn on_segment(p: &P64, a: &P64, b: &P64) -> P64 {
 /// nearest point of its boundary (the nearest point of a convex set to an outside point of its
 /// plane is on the boundary).
 fn on_triangle(p: &P64, t: &Tri64) -> P64 {
+    projection_inside(p, t).unwrap_or_else(|| nearest_of(t.edges().map(|(u, v)| on_segment(p, &u, &v)), p))
+}
+
+/// The projection of `p` on the triangle's plane, if it falls inside the triangle (never for a
+/// triangle too thin to have a plane: its edges are all of it).
+#[inline]
+fn projection_inside(p: &P64, t: &Tri64) -> Option<P64> {
     let [a, b, c] = t.v;
     let n = (b - a).cross(&(c - a));
     let n_sq = n.norm_squared();
-    if n_sq > 1e-24 * (b - a).norm_squared() * (c - a).norm_squared() {
-        let q = p - n * ((p - a).dot(&n) / n_sq);
-        let inside = |u: &P64, v: &P64| n.dot(&(v - u).cross(&(q - u))) >= 0.0;
-        if inside(&a, &b) && inside(&b, &c) && inside(&c, &a) {
-            return q;
-        }
+    if n_sq <= 1e-24 * (b - a).norm_squared() * (c - a).norm_squared() {
+        return None;
     }
-    nearest_of(t.edges().map(|(u, v)| on_segment(p, &u, &v)), p)
+    let q = p - n * ((p - a).dot(&n) / n_sq);
+    let inside = |u: &P64, v: &P64| n.dot(&(v - u).cross(&(q - u))) >= 0.0;
+    (inside(&a, &b) && inside(&b, &c) && inside(&c, &a)).then_some(q)
 }
 
 fn nearest_of<const N: usize>(candidates: [P64; N], p: &P64) -> P64 {
@@ -153,7 +198,7 @@ fn segment_triangle(p: &P64, q: &P64, t: &Tri64) -> (P64, P64) {
         consider(x, y);
     }
     let [a, b, c] = t.v;
-    let n: V64 = (b - a).cross(&(c - a));
+    let n = (b - a).cross(&(c - a));
     let (dp, dq) = ((p - a).dot(&n), (q - a).dot(&n));
     if (dp > 0.0 && dq < 0.0) || (dp < 0.0 && dq > 0.0) {
         let x = p + (q - p) * (dp / (dp - dq));
@@ -172,4 +217,67 @@ fn lift(p: &Point) -> P64 {
 
 fn lower(p: &P64) -> Point {
     p.cast::<Real>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The nearest of the six edge–triangle pairs: slower, and right whether or not the
+    /// triangles meet.
+    fn edge_triangle_distance(t1: &Triangle, t2: &Triangle) -> f64 {
+        let (a, b) = (Tri64::new(t1), Tri64::new(t2));
+        let one_way = |edges: [(P64, P64); 3], t: &Tri64| {
+            edges
+                .iter()
+                .map(|(p, q)| segment_triangle(p, q, t))
+                .map(|(x, y)| (x - y).norm())
+                .fold(f64::INFINITY, f64::min)
+        };
+        one_way(a.edges(), &b).min(one_way(b.edges(), &a))
+    }
+
+    /// The fifteen candidates give the distance of the six edge–triangle pairs on triangles
+    /// that do not meet: generic, near-parallel, sharing a plane, and zero-area ones.
+    #[test]
+    fn candidates_agree_with_edge_triangle_pairs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut point = |rng: &mut ChaCha8Rng, s: Real| {
+            Point::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5) * s
+        };
+        let mut apart_cases = 0;
+        for case in 0..4000 {
+            let t1 = Triangle::new(point(&mut rng, 2.0), point(&mut rng, 2.0), point(&mut rng, 2.0));
+            let shift = point(&mut rng, 3.0).coords;
+            let mut t2 = Triangle::new(point(&mut rng, 2.0), point(&mut rng, 2.0), point(&mut rng, 2.0));
+            match case % 4 {
+                // Parallel to the first, above it.
+                1 => t2 = Triangle::new(t1.a + shift, t1.b + shift * 0.9 + shift, t1.c + shift),
+                // In the first's plane.
+                2 => {
+                    let (e1, e2) = (t1.b - t1.a, t1.c - t1.a);
+                    let mut in_plane = || {
+                        t1.a + e1 * (3.0 * rng.r#gen::<Real>() - 1.0) + e2 * (3.0 * rng.r#gen::<Real>() - 1.0)
+                    };
+                    t2 = Triangle::new(in_plane(), in_plane(), in_plane());
+                }
+                // A segment.
+                3 => t2.c = t2.a + (t2.b - t2.a) * 0.5,
+                _ => {}
+            }
+            let c = closest_points_triangles(&t1, &t2);
+            let reference = edge_triangle_distance(&t1, &t2);
+            if c.distance > 0.0 {
+                apart_cases += 1;
+                assert!(
+                    (c.distance as f64 - reference).abs() <= 1e-6 * (1.0 + reference),
+                    "case {case}: {} against {reference}",
+                    c.distance
+                );
+            }
+        }
+        assert!(apart_cases > 2000, "{apart_cases}");
+    }
 }

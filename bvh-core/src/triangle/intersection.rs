@@ -6,11 +6,12 @@
 //! intersect, and triangles any positive distance apart do not. Zero-area triangles are the
 //! segments they span. Only the *geometry* returned by [`triangle_intersection`] is rounded.
 
+use super::closest::shared_point;
 use super::segment::{
     injective_axis, point_in_triangle_2d, project_triangle, segment_intersects_triangle,
     segments_intersect_2d,
 };
-use super::{Segment, Triangle, closest_points_triangles};
+use super::{Segment, Triangle};
 use crate::math::{Point, Real};
 use crate::predicates::{PlaneSide, lift, orient3d};
 use std::cmp::Ordering::{self, Equal, Greater};
@@ -352,10 +353,9 @@ fn on_both(s: &Segment, t1: &Triangle, t2: &Triangle) -> bool {
         .all(|p| [t1, t2].iter().all(|t| (super::closest_point_on_triangle(p, t) - p).norm() <= tolerance))
 }
 
-/// One point where two intersecting triangles meet, as the midpoint of their closest points.
+/// One point where two intersecting triangles meet (see [`shared_point`]).
 fn touching_point(t1: &Triangle, t2: &Triangle) -> Segment {
-    let c = closest_points_triangles(t1, t2);
-    let mid = nalgebra::center(&c.on_a, &c.on_b);
+    let mid = shared_point(t1, t2);
     Segment::new(mid, mid)
 }
 
