@@ -173,7 +173,8 @@ mod tests {
         let mut out = vec![s.center];
         for i in 0..12 {
             for j in 0..=6 {
-                let (theta, phi) = (i as Real * 0.5236, j as Real * 0.5236);
+                let step = std::f32::consts::FRAC_PI_6;
+                let (theta, phi) = (i as Real * step, j as Real * step);
                 let dir = Vector::new(phi.sin() * theta.cos(), phi.sin() * theta.sin(), phi.cos());
                 out.push(s.center + dir * s.radius);
             }

@@ -244,7 +244,7 @@ mod tests {
     #[test]
     fn candidates_agree_with_edge_triangle_pairs() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
-        let mut point = |rng: &mut ChaCha8Rng, s: Real| {
+        let point = |rng: &mut ChaCha8Rng, s: Real| {
             Point::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5) * s
         };
         let mut apart_cases = 0;
