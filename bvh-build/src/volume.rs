@@ -4,7 +4,7 @@
 use crate::fit::ObbFit;
 use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
-use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Sphere, Vector};
+use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Separation, Sphere, Vector};
 
 /// Which node volume a tree carries (the tag stored with serialised trees).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,8 +18,18 @@ pub enum VolumeKind {
 }
 
 /// A node volume: fitted to a node's geometry, tested against another tree's volumes across
-/// frames, and giving the axes along which the node is split.
-pub trait NodeVolume: Copy + Send + Sync + bytemuck::Pod + Overlap<Self> + Overlap<Aabb> + 'static {
+/// frames (overlap, and a lower bound on the distance), and giving the axes along which the node is split.
+pub trait NodeVolume:
+    Copy
+    + Send
+    + Sync
+    + bytemuck::Pod
+    + Overlap<Self>
+    + Overlap<Aabb>
+    + Separation<Self>
+    + Separation<Aabb>
+    + 'static
+{
     /// The tag of this volume type.
     const KIND: VolumeKind;
 

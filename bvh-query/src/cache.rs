@@ -2,7 +2,8 @@
 //! query found its contact – the triangle pair, tested first next time, then the triangles
 //! around it – or, when it found none, the front of tree-pairs where it stopped (paper 004's
 //! BVTT front), from which the next search starts. Each pair of the front remembers how far
-//! apart its volumes were: until B has travelled that far, it is not tested again.
+//! apart its volumes were: until B has travelled that far, it is not tested again. A distance
+//! query keeps the nearest pair it found, to measure first next time.
 
 use crate::traverse::{Front, Pair};
 use bvh_core::{Real, RelativePose, rounding_slack};
@@ -54,6 +55,8 @@ pub struct PairCache {
     /// A bound on how far B's points have moved against A's, summed over the searches since
     /// the front was started (rounded up).
     travelled: f64,
+    /// The nearest pair the last distance query found, and whether it touched.
+    closest: Option<(Hit, bool)>,
 }
 
 impl PairCache {
@@ -92,6 +95,26 @@ impl PairCache {
         }
         self.pose = Some(*b_in_a);
         self.last.filter(|_| near)
+    }
+
+    /// Starts a distance query in `trees`: the nearest pair the last one found (none for other
+    /// trees, whose state is dropped).
+    pub(crate) fn closest_start(&mut self, trees: (u64, u64)) -> Option<Hit> {
+        if self.trees != Some(trees) {
+            self.clear();
+            self.trees = Some(trees);
+        }
+        self.closest.map(|(hit, _)| hit)
+    }
+
+    /// Whether the nearest pair the last distance query found touched.
+    pub(crate) fn closest_touched(&self) -> bool {
+        self.closest.is_some_and(|(_, touched)| touched)
+    }
+
+    /// Remembers the nearest pair a distance query found, with its distance.
+    pub(crate) fn remember_closest(&mut self, found: Option<(Hit, Real)>) {
+        self.closest = found.map(|(hit, distance)| (hit, distance == 0.0));
     }
 
     /// Remembers a contact found near the last one, without a search into the trees.

@@ -27,6 +27,7 @@
 mod batch;
 mod cache;
 mod containment;
+mod distance;
 mod node_test;
 mod prefetch;
 mod queries;
@@ -37,6 +38,7 @@ mod tree_pair;
 pub use batch::{intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use containment::Containment;
+pub use distance::DistanceOptions;
 pub use node_test::NodeTest;
 pub use queries::{Contact, MAX_SWEEP_STEPS, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use stats::{QueryStats, Stats, VolumeTest};

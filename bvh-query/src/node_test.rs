@@ -7,7 +7,7 @@
 
 use crate::stats::{Stats, VolumeTest};
 use bvh_core::overlap::Overlap;
-use bvh_core::{Aabb, Obb, PlacedObb, PreJudge, Real, RelativePose, Sphere};
+use bvh_core::{Aabb, Obb, PlacedObb, PreJudge, Real, RelativePose, Separation, Sphere};
 
 /// A volume of A tested against a volume of type `B` of the other tree.
 pub trait NodeTest<B> {
@@ -29,7 +29,7 @@ pub trait NodeTest<B> {
 
     /// [`NodeTest::test`], telling also how far apart the volumes lie when they do: `None` when
     /// they overlap, else a lower bound on their distance (zero if not measured).
-    fn separation(
+    fn apart_by(
         &self,
         b: &B,
         b_in_a: &RelativePose,
@@ -37,6 +37,17 @@ pub trait NodeTest<B> {
         prejudge: bool,
         stats: &mut impl Stats,
     ) -> Option<Real>;
+
+    /// A lower bound on the distance between this volume and `b` (zero when they overlap), with
+    /// `b` placed and kept as in [`NodeTest::test`]: what a distance query prunes by.
+    fn distance_bound(
+        &self,
+        b: &B,
+        b_in_a: &RelativePose,
+        placed: &mut Option<Self::PlacedB>,
+        prejudge: bool,
+        stats: &mut impl Stats,
+    ) -> Real;
 
     /// The same test with `a` placed in B's frame (`a_in_b`) and kept in `placed`, for a node of
     /// A tested against many of B.
@@ -68,7 +79,7 @@ impl NodeTest<Obb> for Obb {
 
     /// The same steps as the test, the separating axis test measuring the widest gap instead
     /// (a few more instructions); a pre-judged "apart" is measured the same way.
-    fn separation(
+    fn apart_by(
         &self,
         b: &Obb,
         b_in_a: &RelativePose,
@@ -82,6 +93,23 @@ impl NodeTest<Obb> for Obb {
         }
         let gap = self.gap(b);
         (gap > 0.0).then_some(gap)
+    }
+
+    /// The pre-judge's "overlap" settles it at zero; otherwise the 15 axes' widest gap along
+    /// unit axes.
+    #[inline]
+    fn distance_bound(
+        &self,
+        b: &Obb,
+        b_in_a: &RelativePose,
+        placed: &mut Option<PlacedObb>,
+        prejudge: bool,
+        stats: &mut impl Stats,
+    ) -> Real {
+        match placed_and_prejudged(self, b, b_in_a, placed, prejudge, stats) {
+            (_, PreJudge::Overlap) => 0.0,
+            (b, _) => self.distance_bound(b),
+        }
     }
 
     #[inline]
@@ -158,7 +186,7 @@ macro_rules! plain {
             }
 
             /// Not measured: these pairs are tested again at every search from a front.
-            fn separation(
+            fn apart_by(
                 &self,
                 b: &$b,
                 b_in_a: &RelativePose,
@@ -167,6 +195,19 @@ macro_rules! plain {
                 stats: &mut impl Stats,
             ) -> Option<Real> {
                 (!self.test(b, b_in_a, placed, prejudge, stats)).then_some(0.0)
+            }
+
+            #[inline]
+            fn distance_bound(
+                &self,
+                b: &$b,
+                b_in_a: &RelativePose,
+                _: &mut Option<()>,
+                _: bool,
+                stats: &mut impl Stats,
+            ) -> Real {
+                stats.volume_test(VolumeTest::Nodes);
+                self.separation(b, b_in_a)
             }
 
             #[inline]

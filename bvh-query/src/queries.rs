@@ -168,13 +168,13 @@ where
     }
 
     /// The user's indices of the triangles at these leaf-order positions of A and B.
-    fn triangle_pair(&self, [i, j]: [usize; 2]) -> TrianglePair {
+    pub(crate) fn triangle_pair(&self, [i, j]: [usize; 2]) -> TrianglePair {
         TrianglePair { a: self.a.bvh.original_triangle(i), b: self.b.bvh.original_triangle(j) }
     }
 
     /// The `last` contact if its triangles still touch, else the first found among the
     /// triangles around it.
-    fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
+    pub(crate) fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
         let (around_a, around_b) = (a.neighbours(i), b.neighbours(j));
@@ -493,17 +493,40 @@ where
         // Touching pairs of triangles that stay put need no margin on their boxes.
         let exact_boxes = margin == 0.0 && motion.is_none();
         let margin = margin + self.placement_slack(motion.map_or(0.0, |m| m.norm()));
-        let root_a = a.root().inflated(margin);
         // A swept query skips the root test: the roots only bound B where it starts.
-        if motion.is_none() && !root_a.overlaps(b.root(), &self.b_in_a) {
+        if motion.is_none() && !a.root().inflated(margin).overlaps(b.root(), &self.b_in_a) {
             return None;
         }
+        self.descent_below_roots(margin, exact_boxes, motion, self.options.region_culling)
+    }
+
+    /// The traversal of a distance query: no root test (the top nodes bound tighter) and no
+    /// region culling (the nearest pair may lie anywhere), A's volumes grown by the rounding of
+    /// placing B.
+    pub(crate) fn distance_descent(&self) -> Option<Descent<'a, VA, VB>> {
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        if a.node_count() == 0 || b.node_count() == 0 {
+            return None;
+        }
+        self.descent_below_roots(self.placement_slack(0.0), false, None, false)
+    }
+
+    /// The traversal of two non-empty trees below their roots, A's volumes grown by `margin`
+    /// (`None` when region culling, if `cull`, finds no region).
+    fn descent_below_roots(
+        &self,
+        margin: Real,
+        exact_boxes: bool,
+        motion: Option<Vector>,
+        cull: bool,
+    ) -> Option<Descent<'a, VA, VB>> {
+        let (a, b) = (self.a.bvh, self.b.bvh);
         let sweep = motion.map(|m| self.b_in_a.rotation.tr_mul(&m));
         let b_box =
             motion.is_none().then(|| b.volume(0).enclosing_aabb(&self.b_in_a).padded().loosened(margin));
         // The top nodes' boxes bound tighter than the root volumes (a cube AABB is loose by design).
         let region = match b_box {
-            Some(b_box) if self.options.region_culling => {
+            Some(b_box) if cull => {
                 let region = a.node_box(0).loosened(margin).intersection(&b_box);
                 if region.is_empty() {
                     return None;

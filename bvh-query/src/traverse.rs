@@ -12,6 +12,8 @@ use std::ops::{ControlFlow, Range};
 thread_local! {
     /// Each thread's traversal stack, kept between queries.
     static STACK: Cell<Vec<Pair>> = const { Cell::new(Vec::new()) };
+    /// Each thread's stack for distance queries: pairs with a lower bound on their distance.
+    static NEAR_STACK: Cell<Vec<(Pair, Real)>> = const { Cell::new(Vec::new()) };
 }
 
 /// One side of a tree-pair: the volume that bounds it (a node's own, or for a leaf its
@@ -219,6 +221,105 @@ where
         level
     }
 
+    /// The search for the nearest triangle pair: pairs are opened nearer first (by their lower
+    /// bounds, then by their volumes' centres), and a pair whose lower bound on the distance is
+    /// no less than `cutoff` is dropped. `leaves` gets every pair of leaves reached and returns
+    /// the new cutoff (it only shrinks as nearer pairs are found). Depth first, so a good
+    /// candidate comes early and bounds the rest.
+    pub(crate) fn nearest<S: Stats>(
+        &self,
+        mut cutoff: Real,
+        stats: &mut S,
+        mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> Real,
+    ) {
+        let Some(start) = self.start() else { return };
+        let mut stack = NEAR_STACK.take();
+        stack.clear();
+        stack.push((start, 0.0));
+        let mut no_front = ();
+        let mut walk = Walk::new(&mut no_front);
+        while let Some((pair, bound)) = stack.pop() {
+            if bound >= cutoff {
+                stats.front_pair();
+                continue;
+            }
+            if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
+                stats.front_pair();
+                cutoff = leaves(ra, rb, stats);
+                continue;
+            }
+            let split_a = self.splits_a(&pair.a, &pair.b);
+            let before = stack.len();
+            // Pairs already too far go; of two left, the nearer is pushed last, to pop first.
+            for child in self.opened(&pair, split_a, true) {
+                let child_bound = self.pair_bound(&child, cutoff, &mut walk, stats).max(bound);
+                if child_bound < cutoff {
+                    stack.push((child, child_bound));
+                } else {
+                    stats.front_pair();
+                }
+            }
+            if let [first, second] = &mut stack[before..] {
+                let nearer_first = match first.1.total_cmp(&second.1) {
+                    std::cmp::Ordering::Equal => {
+                        let [to_first, to_second] =
+                            self.centre_distances(split_a, &pair, [&first.0, &second.0]);
+                        to_first <= to_second
+                    }
+                    order => order.is_lt(),
+                };
+                if nearer_first {
+                    std::mem::swap(first, second);
+                }
+            }
+        }
+        NEAR_STACK.set(stack);
+    }
+
+    /// A lower bound on the distance between what lies below a pair's two sides (zero for two
+    /// leaves: their triangles' boxes are compared next). Two nodes compare their boxes first,
+    /// in A's frame, and measure their volumes only when the boxes are nearer than `cutoff`.
+    #[inline]
+    fn pair_bound(
+        &self,
+        pair: &Pair,
+        cutoff: Real,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+    ) -> Real {
+        match (pair.a.triangles(), pair.b.triangles()) {
+            (Some(_), Some(_)) => 0.0,
+            (Some(ra), None) => {
+                stats.volume_test(VolumeTest::LeafBox);
+                let leaf = walk.last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
+                self.b.volume(pair.b.volume()).separation(&leaf, &self.a_in_b)
+            }
+            (None, Some(rb)) => {
+                stats.volume_test(VolumeTest::LeafBox);
+                let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb));
+                self.with_a_volume(pair.a.volume(), |va| va.separation(&leaf, &self.b_in_a))
+            }
+            (None, None) => {
+                let (a, b) = (pair.a.volume(), pair.b.volume());
+                let boxes = self.b_box.map_or(0.0, |bb| self.a.node_box(a).distance(&bb) as Real);
+                if boxes >= cutoff {
+                    stats.volume_test(VolumeTest::NodeBox);
+                    return boxes;
+                }
+                let volumes = self.with_a_volume(a, |va| {
+                    va.distance_bound(
+                        self.b.volume(b),
+                        &self.b_in_a,
+                        walk.placed_b.slot(b),
+                        self.prejudge,
+                        stats,
+                    )
+                });
+                volumes.max(boxes)
+            }
+        }
+    }
+
     /// The test of a pair: two node volumes, or a leaf's own box against the other's node.
     /// `split_a` tells which side varies among the pairs tested in a row (A's, so B's node is
     /// the one placed in the other's frame, and kept so in the walk; a pair tested alone passes
@@ -296,7 +397,7 @@ where
         }
         self.with_b_volume(b, |vb| {
             self.with_a_volume(a, |va| {
-                va.separation(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
+                va.apart_by(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
             })
         })
     }
@@ -352,25 +453,13 @@ where
         out: &mut Vec<Pair>,
     ) {
         let split_a = self.splits_a(&pair.a, &pair.b);
-        let node = if split_a { pair.a.volume() } else { pair.b.volume() };
-        let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
         // Pushed, then read back field by field: pairs gathered in an array and copied whole
         // right after they were written stalled on the stores (first contact about 8 % slower).
         let before = out.len();
-        for slot in slots {
-            let (side, culled) = match slot.get() {
-                ChildRef::Node(i) => (Side::node(i), !self.in_region(split_a, i)),
-                ChildRef::Leaf(r) if !r.is_empty() => (Side::leaf(node, r), false),
-                ChildRef::Leaf(_) => continue,
-            };
-            // A full search tests the pairs below; a first-contact search leaves them untested.
-            let untested = self.nearest_first;
-            let child = if split_a {
-                Pair { a: side, b: pair.b, untested }
-            } else {
-                Pair { a: pair.a, b: side, untested }
-            };
-            if culled {
+        // A full search tests the pairs below; a first-contact search leaves them untested.
+        for child in self.opened(pair, split_a, self.nearest_first) {
+            let side = if split_a { &child.a } else { &child.b };
+            if !side.is_leaf() && !self.in_region(split_a, side.volume()) {
                 walk.stop(&child, 0.0, stats);
                 continue;
             }
@@ -399,6 +488,27 @@ where
             }
         }
         out.truncate(kept);
+    }
+
+    /// The pairs `pair` opens into when the side of A (`split_a`) or of B is opened: each child
+    /// of that side's node with the other side.
+    #[inline]
+    fn opened(&self, pair: &Pair, split_a: bool, untested: bool) -> impl Iterator<Item = Pair> {
+        let node = if split_a { pair.a.volume() } else { pair.b.volume() };
+        let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
+        let pair = *pair;
+        slots.iter().filter_map(move |slot| {
+            let side = match slot.get() {
+                ChildRef::Node(i) => Side::node(i),
+                ChildRef::Leaf(r) if !r.is_empty() => Side::leaf(node, r),
+                ChildRef::Leaf(_) => return None,
+            };
+            Some(if split_a {
+                Pair { a: side, untested, ..pair }
+            } else {
+                Pair { b: side, untested, ..pair }
+            })
+        })
     }
 
     /// Squared distances between the volumes' centres of two pairs `parent` opened into (they

@@ -1,0 +1,182 @@
+//! The minimum distance between two posed meshes: the nearest triangle pair, its distance and
+//! a closest point on each mesh, found by a depth-first search of both trees that opens nearer
+//! pairs first and drops every pair whose lower bound cannot beat the best pair found.
+
+use crate::cache::{Hit, PairCache};
+use crate::node_test::NodeTest;
+use crate::queries::{NearPair, Query};
+use crate::stats::Stats;
+use bvh_build::NodeVolume;
+use bvh_core::{ClosestPoints, Real, closest_points_triangles};
+use smallvec::SmallVec;
+
+/// How far a distance query may settle for less than the exact answer, and from what distance
+/// on the answer no longer matters.
+///
+/// The answer `d` for meshes whose distance is `d*` satisfies `d* <= d <= (1 + rel_err) d* +
+/// abs_err` (up to the rounding of placing B's triangles in A's frame): it is always the
+/// distance of a real pair of triangles, never below the true one. The default is exact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceOptions {
+    /// An absolute tolerance (in the meshes' units), at least zero.
+    pub abs_err: Real,
+    /// A relative tolerance, at least zero.
+    pub rel_err: Real,
+    /// Beyond this distance the query answers "farther" (`None`) as soon as it knows: what a
+    /// clearance check or a planner mostly asks, and much cheaper than the distance itself.
+    pub max_distance: Real,
+}
+
+impl Default for DistanceOptions {
+    fn default() -> Self {
+        Self { abs_err: 0.0, rel_err: 0.0, max_distance: Real::INFINITY }
+    }
+}
+
+impl DistanceOptions {
+    /// The exact distance, however large.
+    pub fn exact() -> Self {
+        Self::default()
+    }
+
+    /// The same options, answering "farther" beyond `max_distance`.
+    pub fn within(self, max_distance: Real) -> Self {
+        Self { max_distance, ..self }
+    }
+
+    /// The same options with these tolerances.
+    pub fn tolerant(self, abs_err: Real, rel_err: Real) -> Self {
+        Self { abs_err, rel_err, ..self }
+    }
+
+    /// The bound below which a pair can still matter once a pair at `best` is known: a pair
+    /// whose distance is no less than it cannot make the answer break the promise.
+    fn cutoff(&self, best: Real) -> Real {
+        (best - self.abs_err.max(0.0)) / (1.0 + self.rel_err.max(0.0))
+    }
+
+    /// The bound before any pair is known: pairs farther than `max_distance` never matter (a
+    /// NaN limit is no limit; a negative one leaves nothing).
+    fn first_cutoff(&self) -> Real {
+        match self.max_distance {
+            d if d.is_nan() || d == Real::INFINITY => Real::INFINITY,
+            d if d < 0.0 => Real::NEG_INFINITY,
+            // The smallest float above it: a pair at exactly the limit is still found.
+            d => Real::from_bits(d.abs().to_bits() + 1),
+        }
+    }
+}
+
+/// The best pair found so far, in leaf-order positions, with its closest points in A's frame.
+struct Best {
+    positions: [usize; 2],
+    closest: ClosestPoints,
+}
+
+impl<'a, VA, VB> Query<'a, VA, VB>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    /// The minimum distance between the two meshes, with the nearest triangle pair (the user's
+    /// indices) and a closest point on each (world coordinates): zero, with one shared point,
+    /// when they intersect – exactly when [`Query::intersects`] finds a contact. `None` when the
+    /// meshes are farther apart than `options.max_distance`, or either has no triangles.
+    ///
+    /// With a cache, the pair found last time (and, if it touched, the triangles around it) is
+    /// measured first: along a path it is near the new answer, and bounds the search from the
+    /// start. The answer is the same as without.
+    pub fn distance(
+        &self,
+        options: DistanceOptions,
+        cache: Option<&mut PairCache>,
+        stats: &mut impl Stats,
+    ) -> Option<NearPair> {
+        let mut best: Option<Best> = None;
+        let mut cutoff = options.first_cutoff();
+        let mut cache = cache;
+        if let Some(cache) = cache.as_deref_mut() {
+            let trees = (self.a.bvh.id(), self.b.bvh.id());
+            if let Some(last) = cache.closest_start(trees) {
+                let [i, j] = last.positions;
+                let found = self.measure(i, j, stats);
+                // A contact lost since: the first contact around it is the answer, if any.
+                let near = if found.distance > 0.0 && cache.closest_touched() {
+                    self.contact_near(last, stats).map(|hit| (hit, self.measure_hit(hit, stats)))
+                } else {
+                    None
+                };
+                let (positions, closest) =
+                    near.map_or((last.positions, found), |(hit, c)| (hit.positions, c));
+                if closest.distance < cutoff {
+                    cutoff = options.cutoff(closest.distance);
+                    best = Some(Best { positions, closest });
+                }
+            }
+        }
+        if cutoff > 0.0 {
+            self.nearest_in_trees(&options, cutoff, &mut best, stats);
+        }
+        if let Some(cache) = cache {
+            cache.remember_closest(
+                best.as_ref().map(|b| (Hit { positions: b.positions }, b.closest.distance)),
+            );
+        }
+        let best = best?;
+        Some(NearPair {
+            pair: self.triangle_pair(best.positions),
+            distance: best.closest.distance,
+            on_a: self.a.pose * best.closest.on_a,
+            on_b: self.a.pose * best.closest.on_b,
+        })
+    }
+
+    /// The search of both trees below `cutoff`, improving `best`.
+    fn nearest_in_trees(
+        &self,
+        options: &DistanceOptions,
+        cutoff: Real,
+        best: &mut Option<Best>,
+        stats: &mut impl Stats,
+    ) {
+        let Some(descent) = self.distance_descent() else { return };
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        let mut moved: SmallVec<[(bvh_core::Triangle, bvh_core::Aabb); 4]> = SmallVec::new();
+        descent.nearest(cutoff, stats, |ra, rb, stats| {
+            let mut cutoff = best.as_ref().map_or(cutoff, |b| options.cutoff(b.closest.distance)).min(cutoff);
+            moved.clear();
+            moved.extend(rb.clone().map(|j| {
+                let t = b.triangle(j).placed(&self.b_in_a);
+                (t, t.aabb())
+            }));
+            for i in ra {
+                let ta = a.triangle(i);
+                let box_a = ta.aabb();
+                for (j, (tb, box_b)) in rb.clone().zip(&moved) {
+                    // Boxes of the triangles as measured: their distance bounds the triangles'.
+                    if box_a.distance(box_b) >= cutoff as f64 {
+                        continue;
+                    }
+                    stats.triangle_test();
+                    let closest = closest_points_triangles(ta, tb);
+                    if closest.distance < cutoff {
+                        cutoff = options.cutoff(closest.distance);
+                        *best = Some(Best { positions: [i, j], closest });
+                    }
+                }
+            }
+            cutoff
+        });
+    }
+
+    /// The closest points of the triangles at leaf-order positions `i` of A and `j` of B.
+    fn measure(&self, i: usize, j: usize, stats: &mut impl Stats) -> ClosestPoints {
+        stats.triangle_test();
+        closest_points_triangles(self.a.bvh.triangle(i), &self.b.bvh.triangle(j).placed(&self.b_in_a))
+    }
+
+    fn measure_hit(&self, hit: Hit, stats: &mut impl Stats) -> ClosestPoints {
+        let [i, j] = hit.positions;
+        self.measure(i, j, stats)
+    }
+}
