@@ -2,6 +2,7 @@
 
 mod broadphase_runs;
 mod build_times;
+mod distance;
 mod export_frame;
 mod info;
 mod maintenance;
@@ -64,9 +65,23 @@ enum Command {
         /// Override the preset's leaf size (most triangles per leaf).
         #[arg(long)]
         leaf_size: Option<usize>,
-        /// any (first contact), all (every intersecting pair) or within=D (clearance D).
+        /// any (first contact), all (every intersecting pair), within=D (clearance D) or
+        /// distance (the minimum distance and closest points).
         #[arg(long, default_value = "any")]
         query: poses::QueryKind,
+        /// For `distance`: answer "farther" beyond this distance.
+        #[arg(long)]
+        max_distance: Option<f32>,
+        /// For `distance`: an absolute tolerance (the answer is at most (1 + rel) d + abs).
+        #[arg(long, default_value_t = 0.0)]
+        abs_err: f32,
+        /// For `distance`: a relative tolerance.
+        #[arg(long, default_value_t = 0.0)]
+        rel_err: f32,
+        /// For `distance` with `--vs-parry`: how many of the first poses parry's distance query
+        /// is timed on (it takes milliseconds to seconds a pose on large meshes).
+        #[arg(long, default_value_t = 20)]
+        parry_prefix: usize,
         /// Switch the OBB pre-judge off.
         #[arg(long)]
         no_prejudge: bool,
@@ -74,7 +89,7 @@ enum Command {
         #[arg(long)]
         region_culling: bool,
         /// Carry a pair cache (the last contact, tried first) from each pose to the next; it
-        /// applies to the `any` query. `--cache both` times it with and without, pose by pose
+        /// applies to the `any` and `distance` queries. `--cache both` times it with and without, pose by pose
         /// side by side (one JSON line each).
         #[arg(long, num_args = 0..=1, default_value = "off", default_missing_value = "on")]
         cache: poses::CacheMode,
@@ -86,7 +101,9 @@ enum Command {
         /// distance.
         #[arg(long)]
         vs_parry: bool,
-        /// Write one line per pose: 0/1 for `any`, the number of triangle pairs otherwise.
+        /// Write one line per pose: 0/1 for `any`, the number of triangle pairs for `all` and
+        /// `within`; for `distance` the distance and the closest points on the scene and on the
+        /// part (world frame), or `inf` beyond `--max-distance`.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
         /// Split each `all` query's traversal across the threads.
@@ -294,6 +311,10 @@ fn main() -> std::process::ExitCode {
             preset,
             leaf_size,
             query,
+            max_distance,
+            abs_err,
+            rel_err,
+            parry_prefix,
             no_prejudge,
             region_culling,
             cache,
@@ -319,6 +340,10 @@ fn main() -> std::process::ExitCode {
                 poses: &poses,
                 presets,
                 query,
+                distance: bvh_query::DistanceOptions::exact()
+                    .tolerant(abs_err, rel_err)
+                    .within(max_distance.unwrap_or(f32::INFINITY)),
+                parry_prefix,
                 prejudge: !no_prejudge,
                 region_culling,
                 cache,

@@ -2,13 +2,15 @@
 //! line, the row-major 3×4 `[R|t]` placing the part in the scene's frame), timed, counted and
 //! compared with parry3d in the same run.
 
+use crate::distance;
 use bvh_bench::parry_bridge;
 use bvh_bench::stats::{mean, median};
 use bvh_bench::timing::{clock_overhead, timed};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
 use bvh_query::{
-    NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, TreePairVisitor, visit_tree_pair,
+    DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats,
+    TreePairVisitor, TrianglePair, visit_tree_pair,
 };
 use std::path::Path;
 use std::time::Instant;
@@ -22,6 +24,8 @@ pub(crate) enum QueryKind {
     All,
     /// Every pair within this distance.
     Within(f32),
+    /// The minimum distance and closest points.
+    Distance,
 }
 
 impl std::str::FromStr for QueryKind {
@@ -31,12 +35,13 @@ impl std::str::FromStr for QueryKind {
         match s {
             "any" => Ok(Self::Any),
             "all" => Ok(Self::All),
+            "distance" => Ok(Self::Distance),
             _ => s
                 .strip_prefix("within=")
                 .and_then(|d| d.parse().ok())
                 .filter(|d: &f32| d.is_finite() && *d >= 0.0)
                 .map(Self::Within)
-                .ok_or_else(|| format!("expected any, all or within=D, got {s}")),
+                .ok_or_else(|| format!("expected any, all, within=D or distance, got {s}")),
         }
     }
 }
@@ -116,6 +121,10 @@ pub(crate) struct Args<'a> {
     /// One or more presets; several are timed pose by pose side by side, one line each.
     pub(crate) presets: Vec<Preset>,
     pub(crate) query: QueryKind,
+    /// Tolerances and limit of `distance` queries.
+    pub(crate) distance: DistanceOptions,
+    /// How many of the first poses parry's distance query is timed on (it is slow).
+    pub(crate) parry_prefix: usize,
     pub(crate) prejudge: bool,
     pub(crate) region_culling: bool,
     pub(crate) cache: CacheMode,
@@ -159,6 +168,9 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         .map(|(p, cached)| Variant::new(&scene, &part, p, cached))
         .collect();
     let parry = if args.vs_parry { Some(ParryMeshes::build(&scene, &part, &poses)?) } else { None };
+    if args.query == QueryKind::Distance {
+        return distance_run(&variants, (&scene, &part), &poses, args, parry.as_ref());
+    }
     let (ours, parry_measured) = measure(&variants, &poses, args, parry.as_ref());
     if let (Some(out), Some(first)) = (args.out, ours.first()) {
         let lines: String = first.results.iter().map(|r| format!("{r}\n")).collect();
@@ -168,6 +180,43 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         let mut json = report(variant, ours, &poses, args);
         if let (Some(meshes), Some(parry)) = (&parry, &parry_measured) {
             json += &versus_parry(variant, ours, meshes, parry, &part, &poses, args.query);
+        }
+        println!("{json}}}");
+    }
+    Ok(())
+}
+
+/// The distance query on every variant: timed as the others (parry's walk is not a distance
+/// query, so parry's `query::distance` is timed on its own, on the first poses only), then the
+/// answers of the first variant gathered untimed for `--out` and the comparison.
+fn distance_run(
+    variants: &[Variant],
+    (scene, part): (&TriMesh, &TriMesh),
+    poses: &[Isometry],
+    args: &Args<'_>,
+    parry: Option<&ParryMeshes>,
+) -> Result<(), String> {
+    let (ours, _) = measure(variants, poses, args, None);
+    let first = variants.first().ok_or("no preset")?;
+    let answers: Vec<Option<NearPair>> = poses
+        .iter()
+        .map(|pose| visit_tree_pair(&first.a, &first.b, Nearest { pose, options: args.distance }))
+        .collect();
+    if let Some(out) = args.out {
+        std::fs::write(out, distance::lines(&answers)).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    let compared = parry.map(|meshes| {
+        let prefix = args.parry_prefix.min(poses.len());
+        distance::versus_parry(meshes, &answers[..prefix], args.reps, |k| {
+            let candidates = visit_tree_pair(&first.a, &first.b, Candidates { pose: &poses[k] });
+            distance::reference(scene, part, &poses[k], &candidates)
+        })
+    });
+    for (variant, ours) in variants.iter().zip(&ours) {
+        let mut json = report(variant, ours, poses, args);
+        json += &distance::summary(&answers, &args.distance);
+        if let Some(parry) = &compared {
+            json += &parry.json(&ours.times.per_pose);
         }
         println!("{json}}}");
     }
@@ -237,7 +286,9 @@ fn versus_parry(
         let details: Vec<String> = (0..poses.len())
             .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
             .map(|k| {
-                let gap = visit_tree_pair(&variant.a, &variant.b, Nearest { pose: &poses[k], horizon });
+                let options = DistanceOptions::exact().within(horizon);
+                let gap = visit_tree_pair(&variant.a, &variant.b, Nearest { pose: &poses[k], options })
+                    .map(|n| n.distance);
                 let only = if parry.hits[k] { "parry" } else { "bvh" };
                 gap.map_or(
                     format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance_over\":{horizon:.3e}}}"),
@@ -253,23 +304,23 @@ fn versus_parry(
 
 /// Per-query times: each pose's median over the repetitions (µs), in pose order.
 #[derive(Clone, Debug)]
-struct QueryTimes {
-    per_pose: Vec<f64>,
+pub(crate) struct QueryTimes {
+    pub(crate) per_pose: Vec<f64>,
 }
 
 impl QueryTimes {
     /// From `per_pose[k]`, the times of pose `k` over the repetitions (seconds).
-    fn of(per_pose: &[Vec<f64>]) -> Self {
+    pub(crate) fn of(per_pose: &[Vec<f64>]) -> Self {
         Self { per_pose: per_pose.iter().map(|t| median(t) * 1e6).collect() }
     }
 
     /// The mean over the poses.
-    fn mean(&self) -> f64 {
+    pub(crate) fn mean(&self) -> f64 {
         mean(&self.per_pose)
     }
 
     /// The median over the poses.
-    fn median(&self) -> f64 {
+    pub(crate) fn median(&self) -> f64 {
         median(&self.per_pose)
     }
 
@@ -287,7 +338,7 @@ impl QueryTimes {
 /// the other, ours and parry's ratio moved 0.44-0.74 between runs on this shared machine).
 /// Each time is the query's alone, without the clock's reading (`timing::timed`). Returns each
 /// query's times and per-pose results, in order.
-fn time_poses(
+pub(crate) fn time_poses(
     count: usize,
     reps: usize,
     queries: &mut [&mut dyn FnMut(usize) -> usize],
@@ -431,19 +482,22 @@ where
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
         QueryKind::All => q.intersecting_pairs(stats).len(),
         QueryKind::Within(d) => q.pairs_within(d, stats).len(),
+        QueryKind::Distance => {
+            usize::from(q.distance(args.distance, cache, stats).is_some_and(|n| n.distance == 0.0))
+        }
     }
 }
 
-/// The exact distance between the scene and the part at `pose`, if at most `horizon`.
+/// The distance query's answer with the part at `pose`.
 struct Nearest<'a> {
     pose: &'a Isometry,
-    horizon: f32,
+    options: DistanceOptions,
 }
 
 impl TreePairVisitor for Nearest<'_> {
-    type Output = Option<f32>;
+    type Output = Option<NearPair>;
 
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Option<f32>
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Option<NearPair>
     where
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
@@ -451,15 +505,38 @@ impl TreePairVisitor for Nearest<'_> {
         let identity = Isometry::identity();
         let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default())
             .expect("poses are finite");
-        q.pairs_within(self.horizon, &mut ()).iter().map(|n| n.distance).reduce(f32::min)
+        q.distance(self.options, None, &mut ())
+    }
+}
+
+/// The triangle pairs that may be the nearest at `pose`: those within our distance and a hair,
+/// for the `f64` reference ([`distance::reference`]).
+struct Candidates<'a> {
+    pose: &'a Isometry,
+}
+
+impl TreePairVisitor for Candidates<'_> {
+    type Output = Vec<TrianglePair>;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Vec<TrianglePair>
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let identity = Isometry::identity();
+        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default())
+            .expect("poses are finite");
+        let Some(nearest) = q.distance(DistanceOptions::exact(), None, &mut ()) else { return Vec::new() };
+        let within = nearest.distance * (1.0 + 1e-4) + 1e-6 * (1.0 + self.pose.translation.vector.norm());
+        q.pairs_within(within, &mut ()).into_iter().map(|n| n.pair).collect()
     }
 }
 
 /// parry3d's meshes (with their BVHs) over the same geometry, and the poses in its types.
-struct ParryMeshes {
-    a: parry3d::shape::TriMesh,
-    b: parry3d::shape::TriMesh,
-    poses: Vec<parry3d::math::Pose>,
+pub(crate) struct ParryMeshes {
+    pub(crate) a: parry3d::shape::TriMesh,
+    pub(crate) b: parry3d::shape::TriMesh,
+    pub(crate) poses: Vec<parry3d::math::Pose>,
     build_ms_scene: f64,
     build_ms_part: f64,
 }

@@ -55,8 +55,8 @@ pub struct PairCache {
     /// A bound on how far B's points have moved against A's, summed over the searches since
     /// the front was started (rounded up).
     travelled: f64,
-    /// The nearest pair the last distance query found, and whether it touched.
-    closest: Option<(Hit, bool)>,
+    /// The nearest pair the last distance query found, if the meshes were apart.
+    closest: Option<Hit>,
 }
 
 impl PairCache {
@@ -104,17 +104,13 @@ impl PairCache {
             self.clear();
             self.trees = Some(trees);
         }
-        self.closest.map(|(hit, _)| hit)
+        self.closest
     }
 
-    /// Whether the nearest pair the last distance query found touched.
-    pub(crate) fn closest_touched(&self) -> bool {
-        self.closest.is_some_and(|(_, touched)| touched)
-    }
-
-    /// Remembers the nearest pair a distance query found, with its distance.
-    pub(crate) fn remember_closest(&mut self, found: Option<(Hit, Real)>) {
-        self.closest = found.map(|(hit, distance)| (hit, distance == 0.0));
+    /// Remembers the nearest pair a distance query found between apart meshes (`None` when
+    /// they touched: the contact is remembered as a first-contact search's).
+    pub(crate) fn remember_closest(&mut self, found: Option<Hit>) {
+        self.closest = found;
     }
 
     /// Remembers a contact found near the last one, without a search into the trees.

@@ -7,6 +7,7 @@ use crate::node_test::NodeTest;
 use crate::queries::{NearPair, Query};
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
+use bvh_core::triangle::{closest_points_apart_triangles, triangle_distance_bound};
 use bvh_core::{ClosestPoints, Real, closest_points_triangles};
 use smallvec::SmallVec;
 
@@ -83,55 +84,61 @@ where
     /// when they intersect – exactly when [`Query::intersects`] finds a contact. `None` when the
     /// meshes are farther apart than `options.max_distance`, or either has no triangles.
     ///
-    /// With a cache, the pair found last time (and, if it touched, the triangles around it) is
-    /// measured first: along a path it is near the new answer, and bounds the search from the
-    /// start. The answer is the same as without.
+    /// Touching meshes are found by the first-contact search ([`Query::intersects`]); then,
+    /// with a cache, the nearest pair found last time is measured first: along a path it is near
+    /// the new answer, and bounds the search from the start. The answer is the same as without.
     pub fn distance(
         &self,
         options: DistanceOptions,
         cache: Option<&mut PairCache>,
         stats: &mut impl Stats,
     ) -> Option<NearPair> {
+        if options.first_cutoff() <= 0.0 {
+            return None;
+        }
+        let mut cache = cache;
+        // Touching meshes are settled by the first-contact search, far cheaper than measuring
+        // the pairs on the way there (and, with the cache, mostly answered around the last
+        // contact); it also tells apart meshes at once when their volumes are apart.
+        if let Some(hit) = self.first_contact(cache.as_deref_mut(), stats) {
+            let [i, j] = hit.positions;
+            let closest = self.measure(i, j, stats);
+            if let Some(cache) = cache {
+                cache.remember_closest(None);
+            }
+            return Some(self.near_pair(&Best { positions: hit.positions, closest }));
+        }
         let mut best: Option<Best> = None;
         let mut cutoff = options.first_cutoff();
-        let mut cache = cache;
-        if let Some(cache) = cache.as_deref_mut() {
-            let trees = (self.a.bvh.id(), self.b.bvh.id());
-            if let Some(last) = cache.closest_start(trees) {
-                let [i, j] = last.positions;
-                let found = self.measure(i, j, stats);
-                // A contact lost since: the first contact around it is the answer, if any.
-                let near = if found.distance > 0.0 && cache.closest_touched() {
-                    self.contact_near(last, stats).map(|hit| (hit, self.measure_hit(hit, stats)))
-                } else {
-                    None
-                };
-                let (positions, closest) =
-                    near.map_or((last.positions, found), |(hit, c)| (hit.positions, c));
-                if closest.distance < cutoff {
-                    cutoff = options.cutoff(closest.distance);
-                    best = Some(Best { positions, closest });
-                }
+        let trees = (self.a.bvh.id(), self.b.bvh.id());
+        if let Some(last) = cache.as_deref_mut().and_then(|cache| cache.closest_start(trees)) {
+            let [i, j] = last.positions;
+            let closest = self.measure(i, j, stats);
+            if closest.distance < cutoff {
+                cutoff = options.cutoff(closest.distance);
+                best = Some(Best { positions: last.positions, closest });
             }
         }
         if cutoff > 0.0 {
             self.nearest_in_trees(&options, cutoff, &mut best, stats);
         }
         if let Some(cache) = cache {
-            cache.remember_closest(
-                best.as_ref().map(|b| (Hit { positions: b.positions }, b.closest.distance)),
-            );
+            cache.remember_closest(best.as_ref().map(|b| Hit { positions: b.positions }));
         }
-        let best = best?;
-        Some(NearPair {
+        best.map(|best| self.near_pair(&best))
+    }
+
+    /// The answer for the pair `best`, in the user's indices and world coordinates.
+    fn near_pair(&self, best: &Best) -> NearPair {
+        NearPair {
             pair: self.triangle_pair(best.positions),
             distance: best.closest.distance,
             on_a: self.a.pose * best.closest.on_a,
             on_b: self.a.pose * best.closest.on_b,
-        })
+        }
     }
 
-    /// The search of both trees below `cutoff`, improving `best`.
+    /// The search of both trees below `cutoff`, improving `best`, for meshes known apart.
     fn nearest_in_trees(
         &self,
         options: &DistanceOptions,
@@ -153,12 +160,16 @@ where
                 let ta = a.triangle(i);
                 let box_a = ta.aabb();
                 for (j, (tb, box_b)) in rb.clone().zip(&moved) {
-                    // Boxes of the triangles as measured: their distance bounds the triangles'.
-                    if box_a.distance(box_b) >= cutoff as f64 {
+                    // Boxes of the triangles as measured, then their planes: both bound the
+                    // triangles' distance from below.
+                    if box_a.distance(box_b) >= cutoff as f64
+                        || triangle_distance_bound(ta, tb) >= cutoff as f64
+                    {
                         continue;
                     }
                     stats.triangle_test();
-                    let closest = closest_points_triangles(ta, tb);
+                    // The first-contact search has proved every pair apart.
+                    let closest = closest_points_apart_triangles(ta, tb);
                     if closest.distance < cutoff {
                         cutoff = options.cutoff(closest.distance);
                         *best = Some(Best { positions: [i, j], closest });
@@ -173,10 +184,5 @@ where
     fn measure(&self, i: usize, j: usize, stats: &mut impl Stats) -> ClosestPoints {
         stats.triangle_test();
         closest_points_triangles(self.a.bvh.triangle(i), &self.b.bvh.triangle(j).placed(&self.b_in_a))
-    }
-
-    fn measure_hit(&self, hit: Hit, stats: &mut impl Stats) -> ClosestPoints {
-        let [i, j] = hit.positions;
-        self.measure(i, j, stats)
     }
 }

@@ -132,7 +132,12 @@ where
     /// front of the bounding volume test tree, paper 004), not from the top – and tests nothing
     /// while B cannot have crossed the gap to any of them.
     pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
-        let hit = match cache {
+        self.first_contact(cache, stats).map(|hit| self.triangle_pair(hit.positions))
+    }
+
+    /// [`Query::intersects`], the contact by leaf-order positions.
+    pub(crate) fn first_contact(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<Hit> {
+        match cache {
             None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
             Some(cache) => {
                 let last =
@@ -154,8 +159,7 @@ where
                     }
                 }
             }
-        };
-        hit.map(|hit| self.triangle_pair(hit.positions))
+        }
     }
 
     /// How far a volume test between A and B placed in A's frame, or a triangle of B moved
@@ -174,7 +178,7 @@ where
 
     /// The `last` contact if its triangles still touch, else the first found among the
     /// triangles around it.
-    pub(crate) fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
+    fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
         let (around_a, around_b) = (a.neighbours(i), b.neighbours(j));

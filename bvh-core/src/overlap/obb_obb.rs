@@ -95,14 +95,25 @@ impl Obb {
         widest_lane(widest)
     }
 
-    /// [`Obb::gap`] with each edge axis's gap measured along the unit axis: a tighter lower
-    /// bound on the distance, for distance queries, whose pruning lives on it. An axis shorter
-    /// than [`SHORTEST_MEASURED_AXIS`] is divided by that length instead (still a lower bound),
-    /// so near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up.
+    /// A tighter lower bound than [`Obb::gap`] on the distance, for distance queries, whose
+    /// pruning lives on it: the gaps along each box's three face axes combined as a root sum of
+    /// squares, and each edge axis's gap measured along the unit axis. An edge axis shorter than
+    /// [`SHORTEST_MEASURED_AXIS`] is divided by that length instead (still a lower bound), so
+    /// near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up.
     pub fn distance_bound(&self, other: &PlacedObb) -> Real {
         let floor = f32x4::splat(SHORTEST_MEASURED_AXIS);
         let widest = fold_axes(self, other, f32x4::ZERO, |widest, distance, radii, length| {
-            widest.fast_max((distance - radii) / length.fast_max(floor))
+            let gaps = distance - radii;
+            match length {
+                // Three orthonormal axes: any vector between the boxes spans at least each gap
+                // along its axis, so at least their root sum of squares (exact for boxes whose
+                // axes line up).
+                None => {
+                    let gaps = gaps.fast_max(f32x4::ZERO);
+                    widest.fast_max(f32x4::splat((gaps * gaps).reduce_add().sqrt()))
+                }
+                Some(length) => widest.fast_max(gaps / length.fast_max(floor)),
+            }
         });
         widest_lane(widest)
     }
@@ -122,14 +133,15 @@ fn widest_lane(v: f32x4) -> Real {
 /// The separating axis test's 15 comparisons between `a` and `b` (placed in `a`'s frame),
 /// folded into `init` in five groups of lanes: `fold(acc, distance, radii, length)` takes, per
 /// axis, the distance between the boxes' centres and the sum of their radii along it, both
-/// scaled by the axis's length (one for face axes; an edge axis `A_i x B_j` is not normalised).
+/// scaled by the axis's length: `None` for a box's three face axes (unit, orthonormal), else
+/// the lengths of three edge axes `A_i x B_j`, which are not normalised.
 /// Fourth lanes are zero distance against a positive radius, never separating.
 #[inline(always)]
 fn fold_axes(
     a: &Obb,
     b: &PlacedObb,
     init: f32x4,
-    fold: impl Fn(f32x4, f32x4, f32x4, f32x4) -> f32x4,
+    fold: impl Fn(f32x4, f32x4, f32x4, Option<f32x4>) -> f32x4,
 ) -> f32x4 {
     // Row `k` of A's axes: component `k` of each axis, lanes over A's axes.
     let rows = [0, 1, 2].map(|k| f32x4::new([a.axes[(k, 0)], a.axes[(k, 1)], a.axes[(k, 2)], 0.0]));
@@ -151,17 +163,16 @@ fn fold_separations(
     c: [f32x4; 3],
     t: f32x4,
     init: f32x4,
-    fold: impl Fn(f32x4, f32x4, f32x4, f32x4) -> f32x4,
+    fold: impl Fn(f32x4, f32x4, f32x4, Option<f32x4>) -> f32x4,
 ) -> f32x4 {
     let padded = c.map(|column| column.abs() + f32x4::splat(OBB_AXIS_PADDING));
     let bs = [0, 1, 2].map(|j| lane(b, j));
-    let unit = f32x4::ONE;
     // A's face normals, lanes over A's axes: |t_i| against a_i + sum_j b_j |C_ij|.
-    let mut acc = fold(init, t.abs(), a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2], unit);
+    let mut acc = fold(init, t.abs(), a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2], None);
     // B's face normals, lanes over B's axes: |sum_i C_ij t_i| against sum_i a_i |C_ij| + b_j.
     let [p0, p1, p2, _] = f32x4::transpose([c[0] * t, c[1] * t, c[2] * t, f32x4::ZERO]);
     let [q0, q1, q2, _] = f32x4::transpose([padded[0] * a, padded[1] * a, padded[2] * a, f32x4::ZERO]);
-    acc = fold(acc, (p0 + p1 + p2).abs(), q0 + q1 + q2 + b, unit);
+    acc = fold(acc, (p0 + p1 + p2).abs(), q0 + q1 + q2 + b, None);
     // Edge axes A_i x B_j, lanes over i for each j (i1, i2 and j1, j2 the next two, cyclically):
     // |t_i2 C_i1j - t_i1 C_i2j| against a_i1 |C_i2j| + a_i2 |C_i1j| + b_j1 |C_ij2| + b_j2 |C_ij1|;
     // the axis is C_i1j A_i2 - C_i2j A_i1, of length sqrt(C_i1j² + C_i2j²).
@@ -172,7 +183,7 @@ fn fold_separations(
         let distance = (t2 * c1 - t1 * c2).abs();
         let ra = a1 * turn(padded[j], 2) + a2 * turn(padded[j], 1);
         let rb = bs[j1] * padded[j2] + bs[j2] * padded[j1];
-        acc = fold(acc, distance, ra + rb, (c1 * c1 + c2 * c2).sqrt());
+        acc = fold(acc, distance, ra + rb, Some((c1 * c1 + c2 * c2).sqrt()));
     }
     acc
 }

@@ -6,7 +6,7 @@
 
 use super::{Segment, Triangle, triangles_intersect};
 use crate::math::{Point, Real};
-use nalgebra::Point3;
+use nalgebra::{Point3, Vector3};
 
 type P64 = Point3<f64>;
 
@@ -49,6 +49,13 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
         let shared = shared_point(t1, t2);
         return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared };
     }
+    closest_points_apart_triangles(t1, t2)
+}
+
+/// [`closest_points_triangles`] for two triangles known not to meet (a search that has proved
+/// two meshes apart measures their pairs this way, without the intersection test). The distance
+/// is positive; for triangles that do meet it is meaningless.
+pub fn closest_points_apart_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
     let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2));
     let mut out = finish(x, y);
     if out.distance == 0.0 {
@@ -58,29 +65,60 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
     out
 }
 
+/// A lower bound on the distance between two triangles, far cheaper than the distance: how far
+/// one lies beyond the other's plane, when it lies wholly on one side (zero otherwise). Taken in
+/// `f64` from the `f32` corners. Facing surfaces, the common case near a mesh's nearest pair,
+/// are bounded tightly.
+pub fn triangle_distance_bound(t1: &Triangle, t2: &Triangle) -> f64 {
+    let (a, b) = (Tri64::new(t1), Tri64::new(t2));
+    beyond_plane(&a, &b).max(beyond_plane(&b, &a))
+}
+
+/// How far all of `t` lies beyond the plane of `of` (zero when it meets it, or `of` has none).
+#[inline]
+fn beyond_plane(of: &Tri64, t: &Tri64) -> f64 {
+    let [a, b, c] = of.v;
+    let n = (b - a).cross(&(c - a));
+    let side = t.v.map(|p| (p - a).dot(&n));
+    let nearest = if side.iter().all(|&s| s > 0.0) {
+        side[0].min(side[1]).min(side[2])
+    } else if side.iter().all(|&s| s < 0.0) {
+        -side[0].max(side[1]).max(side[2])
+    } else {
+        return 0.0;
+    };
+    nearest / n.norm()
+}
+
 /// The nearest pair of two triangles known not to meet (see [`closest_points_triangles`]).
 fn apart(a: &Tri64, b: &Tri64) -> (P64, P64) {
     let mut best = (a.v[0], b.v[0], f64::INFINITY);
-    let mut consider = |x: P64, y: P64| {
+    let consider = |best: &mut (P64, P64, f64), x: P64, y: P64| {
         let d = (x - y).norm_squared();
         if d < best.2 {
-            best = (x, y, d);
+            *best = (x, y, d);
         }
     };
-    for (p, q) in a.edges() {
-        for (u, v) in b.edges() {
-            let (x, y) = segment_segment(&p, &q, &u, &v);
-            consider(x, y);
-        }
-    }
     for p in a.v {
         if let Some(y) = projection_inside(&p, b) {
-            consider(p, y);
+            consider(&mut best, p, y);
         }
     }
     for q in b.v {
         if let Some(x) = projection_inside(&q, a) {
-            consider(x, q);
+            consider(&mut best, x, q);
+        }
+    }
+    // An edge pair whose boxes lie farther apart than the best pair so far cannot beat it.
+    let boxes = |t: &Tri64| t.edges().map(|(p, q)| (p.coords.inf(&q.coords), p.coords.sup(&q.coords)));
+    let (boxes_a, boxes_b) = (boxes(a), boxes(b));
+    for ((p, q), (lo_a, hi_a)) in a.edges().into_iter().zip(boxes_a) {
+        for ((u, v), (lo_b, hi_b)) in b.edges().into_iter().zip(boxes_b) {
+            let gap = (lo_b - hi_a).sup(&(lo_a - hi_b)).sup(&Vector3::zeros());
+            if gap.norm_squared() < best.2 {
+                let (x, y) = segment_segment(&p, &q, &u, &v);
+                consider(&mut best, x, y);
+            }
         }
     }
     (best.0, best.1)

@@ -1,0 +1,126 @@
+//! What `bvh-bench poses --query distance` adds to the other queries: the answers written out,
+//! summarised, and compared with parry3d's `query::distance`, disagreements classified by a
+//! reference with B's triangles placed in `f64`.
+
+use crate::poses::{ParryMeshes, QueryTimes, time_poses};
+use bvh_bench::stats::{mean, median};
+use bvh_core::nalgebra::Point3;
+use bvh_core::{Isometry, Point, Real, TriMesh, Triangle, closest_points_triangles};
+use bvh_query::{DistanceOptions, NearPair, TrianglePair};
+use parry3d::math::Pose;
+
+/// One line per pose: the distance, then the closest point on the scene and on the part (world
+/// frame); `inf` and no points for a pose farther than the limit.
+pub(crate) fn lines(answers: &[Option<NearPair>]) -> String {
+    answers
+        .iter()
+        .map(|answer| match answer {
+            Some(n) => format!(
+                "{:.9e} {} {} {} {} {} {}\n",
+                n.distance, n.on_a.x, n.on_a.y, n.on_a.z, n.on_b.x, n.on_b.y, n.on_b.z
+            ),
+            None => "inf\n".to_string(),
+        })
+        .collect()
+}
+
+/// The JSON fields summarising the answers (without the closing brace).
+pub(crate) fn summary(answers: &[Option<NearPair>], options: &DistanceOptions) -> String {
+    let distances: Vec<f64> = answers.iter().flatten().map(|n| n.distance as f64).collect();
+    let touching = distances.iter().filter(|&&d| d == 0.0).count();
+    format!(
+        ",\"abs_err\":{:e},\"rel_err\":{:e},\"max_distance\":{},\"touching\":{touching},\"farther\":{},\"distance_mean\":{:.6e}",
+        options.abs_err,
+        options.rel_err,
+        if options.max_distance.is_finite() { format!("{:e}", options.max_distance) } else { "null".into() },
+        answers.len() - distances.len(),
+        mean(&distances),
+    )
+}
+
+/// The distance between `scene` and `part` at `pose` over the triangle pairs `candidates`
+/// (which must hold the nearest pair), with the part's triangles placed in `f64` and rounded
+/// once: the oracle a disagreement is judged by.
+pub(crate) fn reference(
+    scene: &TriMesh,
+    part: &TriMesh,
+    pose: &Isometry,
+    candidates: &[TrianglePair],
+) -> f64 {
+    let pose = pose.cast::<f64>();
+    let place = |p: &Point| {
+        let q = pose * Point3::new(p.x as f64, p.y as f64, p.z as f64);
+        Point::new(q.x as Real, q.y as Real, q.z as Real)
+    };
+    candidates
+        .iter()
+        .map(|pair| {
+            let t = part.triangle(pair.b as usize);
+            let moved = Triangle::new(place(&t.a), place(&t.b), place(&t.c));
+            closest_points_triangles(&scene.triangle(pair.a as usize), &moved).distance as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// parry3d's `query::distance` timed on the first poses, beside ours.
+pub(crate) struct ParryDistance {
+    times: QueryTimes,
+    /// Poses where the two answers differ by more than rounding: pose, ours, parry's, reference.
+    disagreements: Vec<(usize, f64, f64, f64)>,
+}
+
+/// Times parry's distance query on the poses of `ours` (a prefix of the pose list), and
+/// classifies every answer that differs from ours by `reference(k)`.
+pub(crate) fn versus_parry(
+    meshes: &ParryMeshes,
+    ours: &[Option<NearPair>],
+    reps: usize,
+    reference: impl Fn(usize) -> f64,
+) -> ParryDistance {
+    let mut parry_distance = |k: usize| {
+        let d = parry3d::query::distance(&Pose::IDENTITY, &meshes.a, &meshes.poses[k], &meshes.b);
+        d.map_or(usize::MAX, |d| d.distance.to_bits() as usize)
+    };
+    let (times, answers) = time_poses(ours.len(), reps, &mut [&mut parry_distance]).remove(0);
+    let disagreements = answers
+        .iter()
+        .zip(ours)
+        .enumerate()
+        .filter_map(|(k, (&bits, ours))| {
+            let parry = if bits == usize::MAX { f64::NAN } else { f32::from_bits(bits as u32) as f64 };
+            let ours = ours.map_or(f64::INFINITY, |n| n.distance as f64);
+            let agree =
+                (parry - ours).abs() <= 1e-5 * (1.0 + ours.max(parry)) || (parry == 0.0 && ours == 0.0);
+            (!agree).then(|| (k, ours, parry, reference(k)))
+        })
+        .collect();
+    ParryDistance { times, disagreements }
+}
+
+impl ParryDistance {
+    /// The JSON fields (without the closing brace): parry's times on the prefix, ours on the
+    /// same poses (`ours_per_pose`, µs per pose over the whole list), and the disagreements.
+    pub(crate) fn json(&self, ours_per_pose: &[f64]) -> String {
+        let n = self.times.per_pose.len();
+        let ours = &ours_per_pose[..n.min(ours_per_pose.len())];
+        let details: Vec<String> = self
+            .disagreements
+            .iter()
+            .map(|(k, ours, parry, reference)| {
+                format!(
+                    "{{\"pose\":{k},\"ours\":{ours:.9e},\"parry\":{parry:.9e},\"reference\":{reference:.9e}}}"
+                )
+            })
+            .collect();
+        format!(
+            ",\"parry_poses\":{n},\"parry_distance_us_mean\":{:.3},\"parry_distance_us_median\":{:.3},\"ours_us_mean_same_poses\":{:.3},\"ours_us_median_same_poses\":{:.3},\"ratio_parry_over_ours\":{:.2},\"disagreements\":{},\"disagreement_details\":[{}]",
+            self.times.mean(),
+            self.times.median(),
+            mean(ours),
+            median(ours),
+            self.times.mean() / mean(ours),
+            details.len(),
+            details.join(","),
+        )
+    }
+}
