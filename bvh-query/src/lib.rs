@@ -1,5 +1,5 @@
 //! Exact queries between two posed hierarchies: does A touch B, which triangle pairs intersect
-//! and where, which pairs come within a clearance distance.
+//! and where, which pairs come within a clearance distance, how close the meshes come.
 //!
 //! ```
 //! use bvh_build::{Bvh, BuildConfig};
