@@ -474,10 +474,8 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    let identity = Isometry::identity();
     let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
-    let q = Query::new(Posed::new(a, &identity), Posed::new(b, pose), options).expect("poses are finite");
-    match args.query {
+    at_pose(a, b, pose, options, |q| match args.query {
         QueryKind::Any => usize::from(q.intersects(cache, stats).is_some()),
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
         QueryKind::All => q.intersecting_pairs(stats).len(),
@@ -485,7 +483,7 @@ where
         QueryKind::Distance => {
             usize::from(q.distance(args.distance, cache, stats).is_some_and(|n| n.distance == 0.0))
         }
-    }
+    })
 }
 
 /// The distance query's answer with the part at `pose`.
@@ -502,10 +500,7 @@ impl TreePairVisitor for Nearest<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let identity = Isometry::identity();
-        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default())
-            .expect("poses are finite");
-        q.distance(self.options, None, &mut ())
+        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.distance(self.options, None, &mut ()))
     }
 }
 
@@ -523,13 +518,30 @@ impl TreePairVisitor for Candidates<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let identity = Isometry::identity();
-        let q = Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default())
-            .expect("poses are finite");
-        let Some(nearest) = q.distance(DistanceOptions::exact(), None, &mut ()) else { return Vec::new() };
-        let within = nearest.distance * (1.0 + 1e-4) + 1e-6 * (1.0 + self.pose.translation.vector.norm());
-        q.pairs_within(within, &mut ()).into_iter().map(|n| n.pair).collect()
+        at_pose(a, b, self.pose, QueryOptions::default(), |q| {
+            let Some(nearest) = q.distance(DistanceOptions::exact(), None, &mut ()) else {
+                return Vec::new();
+            };
+            let within = nearest.distance * (1.0 + 1e-4) + 1e-6 * (1.0 + self.pose.translation.vector.norm());
+            q.pairs_within(within, &mut ()).into_iter().map(|n| n.pair).collect()
+        })
     }
+}
+
+/// `f` of the query between the scene at the origin and the part at `pose`.
+fn at_pose<VA, VB, R>(
+    a: &Bvh<VA>,
+    b: &Bvh<VB>,
+    pose: &Isometry,
+    options: QueryOptions,
+    f: impl FnOnce(&Query<'_, VA, VB>) -> R,
+) -> R
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    let identity = Isometry::identity();
+    f(&Query::new(Posed::new(a, &identity), Posed::new(b, pose), options).expect("poses are finite"))
 }
 
 /// parry3d's meshes (with their BVHs) over the same geometry, and the poses in its types.
