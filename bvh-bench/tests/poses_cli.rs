@@ -132,3 +132,38 @@ fn a_bad_pose_file_is_a_one_line_error_naming_the_line() {
     let run = bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
 }
+
+/// `--query distance`: the touching pose at zero, the far one at its distance (the triangles are
+/// 49 apart along x), one `--out` line each with the closest points; a limit below that answers
+/// `inf` for the far pose; parry's distance query runs beside ours, and where it differs the
+/// reference sides with ours (parry's GJK puts the far pose 0.01 too far).
+#[test]
+fn distance_writes_each_pose_nearest_points() {
+    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
+    let out = scratch("distances.txt", "");
+    let (mesh, poses, out) = (mesh.to_str().unwrap(), poses.to_str().unwrap(), out.to_str().unwrap());
+    let common =
+        ["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--query", "distance"];
+    let run = bench(&[&common[..], &["--vs-parry", "--out", out]].concat());
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let json = String::from_utf8(run.stdout).unwrap();
+    for key in ["\"touching\":1,", "\"farther\":0,", "\"parry_distance_us_mean\":"] {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+    let sides_with_ours =
+        json.contains("\"ours\":4.900000000e1,") && json.contains("\"reference\":4.900000000e1");
+    assert!(json.contains("\"disagreements\":0,") || sides_with_ours, "{json}");
+    let lines: Vec<Vec<f32>> = std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0][0], 0.0);
+    assert!((lines[1][0] - 49.0).abs() < 1e-4, "{:?}", lines[1]);
+    assert!((lines[1][4] - lines[1][1] - 49.0).abs() < 1e-4, "closest points {:?}", lines[1]);
+    let limited = bench(&[&common[..], &["--max-distance", "10", "--out", out]].concat());
+    assert!(limited.status.success(), "{}", String::from_utf8_lossy(&limited.stderr));
+    assert!(String::from_utf8(limited.stdout).unwrap().contains("\"farther\":1,"));
+    assert_eq!(std::fs::read_to_string(out).unwrap().lines().nth(1), Some("inf"));
+}
