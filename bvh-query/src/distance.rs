@@ -169,7 +169,7 @@ where
                     }
                     stats.triangle_test();
                     // The first-contact search has proved every pair apart.
-                    let closest = closest_points_apart_triangles(ta, tb);
+                    let Some(closest) = closest_points_apart_triangles(ta, tb, cutoff) else { continue };
                     if closest.distance < cutoff {
                         cutoff = options.cutoff(closest.distance);
                         *best = Some(Best { positions: [i, j], closest });

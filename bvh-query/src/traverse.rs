@@ -7,13 +7,15 @@ use crate::stats::{Stats, VolumeTest};
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::{Aabb, Real, RelativePose, Vector};
 use std::cell::Cell;
+use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
 
 thread_local! {
     /// Each thread's traversal stack, kept between queries.
     static STACK: Cell<Vec<Pair>> = const { Cell::new(Vec::new()) };
-    /// Each thread's stack for distance queries: pairs with a lower bound on their distance.
-    static NEAR_STACK: Cell<Vec<(Pair, Real)>> = const { Cell::new(Vec::new()) };
+    /// Each thread's heap for distance queries: pairs put aside, by a lower bound on their
+    /// distance.
+    static NEAR_HEAP: Cell<Vec<Aside>> = const { Cell::new(Vec::new()) };
 }
 
 /// One side of a tree-pair: the volume that bounds it (a node's own, or for a leaf its
@@ -221,11 +223,12 @@ where
         level
     }
 
-    /// The search for the nearest triangle pair: pairs are opened nearer first (by their lower
-    /// bounds, then by their volumes' centres), and a pair whose lower bound on the distance is
-    /// no less than `cutoff` is dropped. `leaves` gets every pair of leaves reached and returns
-    /// the new cutoff (it only shrinks as nearer pairs are found). Depth first, so a good
-    /// candidate comes early and bounds the rest.
+    /// The search for the nearest triangle pair. From the pair with the least lower bound on
+    /// its distance (a heap keeps the pairs put aside), the search dives to the leaves through
+    /// the nearer child of each pair opened (by lower bound, then by the volumes' centres), and
+    /// puts the farther aside; a pair whose bound is no less than `cutoff` is dropped, and once
+    /// the least bound put aside reaches it the search is over. `leaves` gets every pair of
+    /// leaves reached and returns the new cutoff (it only shrinks as nearer pairs are found).
     pub(crate) fn nearest<S: Stats>(
         &self,
         mut cutoff: Real,
@@ -233,47 +236,54 @@ where
         mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> Real,
     ) {
         let Some(start) = self.start() else { return };
-        let mut stack = NEAR_STACK.take();
-        stack.clear();
-        stack.push((start, 0.0));
+        let mut aside = BinaryHeap::from(NEAR_HEAP.take());
+        aside.clear();
+        aside.push(Aside { bound: 0.0, pair: start });
         let mut no_front = ();
         let mut walk = Walk::new(&mut no_front);
-        while let Some((pair, bound)) = stack.pop() {
+        while let Some(Aside { bound, pair }) = aside.pop() {
             if bound >= cutoff {
                 stats.front_pair();
-                continue;
+                break;
             }
-            if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
-                stats.front_pair();
-                cutoff = leaves(ra, rb, stats);
-                continue;
-            }
-            let split_a = self.splits_a(&pair.a, &pair.b);
-            let before = stack.len();
-            // Pairs already too far go; of two left, the nearer is pushed last, to pop first.
-            for child in self.opened(&pair, split_a, true) {
-                let child_bound = self.pair_bound(&child, cutoff, &mut walk, stats).max(bound);
-                if child_bound < cutoff {
-                    stack.push((child, child_bound));
-                } else {
+            let (mut pair, mut bound) = (pair, bound);
+            loop {
+                if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
                     stats.front_pair();
+                    cutoff = leaves(ra, rb, stats);
+                    break;
                 }
-            }
-            if let [first, second] = &mut stack[before..] {
-                let nearer_first = match first.1.total_cmp(&second.1) {
-                    std::cmp::Ordering::Equal => {
-                        let [to_first, to_second] =
-                            self.centre_distances(split_a, &pair, [&first.0, &second.0]);
-                        to_first <= to_second
+                let split_a = self.splits_a(&pair.a, &pair.b);
+                let mut near: [Option<(Pair, Real)>; 2] = [None, None];
+                for (slot, child) in near.iter_mut().zip(self.opened(&pair, split_a, true)) {
+                    let child_bound = self.pair_bound(&child, cutoff, &mut walk, stats).max(bound);
+                    if child_bound < cutoff {
+                        *slot = Some((child, child_bound));
+                    } else {
+                        stats.front_pair();
                     }
-                    order => order.is_lt(),
-                };
-                if nearer_first {
-                    std::mem::swap(first, second);
                 }
+                let next = match near {
+                    [Some(x), Some(y)] => {
+                        let x_first = match x.1.total_cmp(&y.1) {
+                            std::cmp::Ordering::Equal => {
+                                let [to_x, to_y] = self.centre_distances(split_a, &pair, [&x.0, &y.0]);
+                                to_x <= to_y
+                            }
+                            order => order.is_lt(),
+                        };
+                        let (nearer, farther) = if x_first { (x, y) } else { (y, x) };
+                        aside.push(Aside { bound: farther.1, pair: farther.0 });
+                        nearer
+                    }
+                    [Some(x), None] | [None, Some(x)] => x,
+                    [None, None] => break,
+                };
+                (pair, bound) = next;
             }
         }
-        NEAR_STACK.set(stack);
+        stats_front_rest(stats, aside.len());
+        NEAR_HEAP.set(aside.into_vec());
     }
 
     /// A lower bound on the distance between what lies below a pair's two sides (zero for two
@@ -524,6 +534,42 @@ where
             (shared, pairs.map(|p| self.b.volume(p.b.volume()).center()))
         };
         centres.map(|c| (c - shared).norm_squared())
+    }
+}
+
+/// A pair a distance search put aside, with a lower bound on the distance below it; the heap
+/// pops the least bound first.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Aside {
+    bound: Real,
+    pair: Pair,
+}
+
+impl PartialEq for Aside {
+    fn eq(&self, other: &Self) -> bool {
+        self.bound.total_cmp(&other.bound).is_eq()
+    }
+}
+
+impl Eq for Aside {}
+
+impl PartialOrd for Aside {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Aside {
+    /// Reversed: the standard heap pops its greatest.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.bound.total_cmp(&self.bound)
+    }
+}
+
+/// The pairs left aside when a distance search ends: counted as stops of the front.
+fn stats_front_rest(stats: &mut impl Stats, left: usize) {
+    for _ in 0..left {
+        stats.front_pair();
     }
 }
 

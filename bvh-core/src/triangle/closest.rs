@@ -49,20 +49,23 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
         let shared = shared_point(t1, t2);
         return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared };
     }
-    closest_points_apart_triangles(t1, t2)
+    closest_points_apart_triangles(t1, t2, Real::INFINITY).expect("every pair is nearer than infinity")
 }
 
 /// [`closest_points_triangles`] for two triangles known not to meet (a search that has proved
-/// two meshes apart measures their pairs this way, without the intersection test). The distance
+/// two meshes apart measures their pairs this way, without the intersection test), if they lie
+/// nearer than `below` (`Real::INFINITY`: always): a search only wants pairs that beat its best,
+/// and most candidates are dismissed by a box or a plane before they are measured. The distance
 /// is positive; for triangles that do meet it is meaningless.
-pub fn closest_points_apart_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
-    let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2));
+pub fn closest_points_apart_triangles(t1: &Triangle, t2: &Triangle, below: Real) -> Option<ClosestPoints> {
+    let limit = below as f64;
+    let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit)?;
     let mut out = finish(x, y);
     if out.distance == 0.0 {
         // Apart, but nearer than rounding can show: keep "zero iff intersecting".
         out.distance = Real::from_bits(1);
     }
-    out
+    Some(out)
 }
 
 /// A lower bound on the distance between two triangles, far cheaper than the distance: how far
@@ -90,26 +93,29 @@ fn beyond_plane(of: &Tri64, t: &Tri64) -> f64 {
     nearest / n.norm()
 }
 
-/// The nearest pair of two triangles known not to meet (see [`closest_points_triangles`]).
-fn apart(a: &Tri64, b: &Tri64) -> (P64, P64) {
-    let mut best = (a.v[0], b.v[0], f64::INFINITY);
+/// The nearest pair of two triangles known not to meet (see [`closest_points_triangles`]), if
+/// its squared distance is below `limit_sq`. A corner is projected only when its height over the
+/// other's plane is below the best so far, an edge pair measured only when its boxes are.
+fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
+    let mut best = (a.v[0], b.v[0], limit_sq);
     let consider = |best: &mut (P64, P64, f64), x: P64, y: P64| {
         let d = (x - y).norm_squared();
         if d < best.2 {
             *best = (x, y, d);
         }
     };
-    for p in a.v {
-        if let Some(y) = projection_inside(&p, b) {
-            consider(&mut best, p, y);
+    for (corners, onto, swap) in [(a, b, false), (b, a, true)] {
+        let Some(plane) = onto.plane() else { continue };
+        for p in corners.v {
+            let height = (p - onto.v[0]).dot(&plane.normal);
+            if height * height >= best.2 * plane.normal_sq {
+                continue;
+            }
+            if let Some(q) = onto.projection_inside(&p, &plane) {
+                if swap { consider(&mut best, q, p) } else { consider(&mut best, p, q) }
+            }
         }
     }
-    for q in b.v {
-        if let Some(x) = projection_inside(&q, a) {
-            consider(&mut best, x, q);
-        }
-    }
-    // An edge pair whose boxes lie farther apart than the best pair so far cannot beat it.
     let boxes = |t: &Tri64| t.edges().map(|(p, q)| (p.coords.inf(&q.coords), p.coords.sup(&q.coords)));
     let (boxes_a, boxes_b) = (boxes(a), boxes(b));
     for ((p, q), (lo_a, hi_a)) in a.edges().into_iter().zip(boxes_a) {
@@ -121,7 +127,7 @@ fn apart(a: &Tri64, b: &Tri64) -> (P64, P64) {
             }
         }
     }
-    (best.0, best.1)
+    (best.2 < limit_sq).then_some((best.0, best.1))
 }
 
 /// A point two intersecting triangles share, up to rounding: where an edge of one comes
@@ -147,6 +153,12 @@ struct Tri64 {
     v: [P64; 3],
 }
 
+/// A triangle's plane: the normal `(b - a) × (c - a)` and its squared length.
+struct Plane {
+    normal: Vector3<f64>,
+    normal_sq: f64,
+}
+
 impl Tri64 {
     fn new(t: &Triangle) -> Self {
         Self { v: [lift(&t.a), lift(&t.b), lift(&t.c)] }
@@ -154,6 +166,26 @@ impl Tri64 {
 
     fn edges(&self) -> [(P64, P64); 3] {
         [(self.v[0], self.v[1]), (self.v[1], self.v[2]), (self.v[2], self.v[0])]
+    }
+
+    /// The plane, unless the triangle is too thin to have one (its edges are all of it).
+    #[inline]
+    fn plane(&self) -> Option<Plane> {
+        let [a, b, c] = self.v;
+        let normal = (b - a).cross(&(c - a));
+        let normal_sq = normal.norm_squared();
+        (normal_sq > 1e-24 * (b - a).norm_squared() * (c - a).norm_squared())
+            .then_some(Plane { normal, normal_sq })
+    }
+
+    /// The projection of `p` on the triangle's `plane`, if it falls inside the triangle.
+    #[inline]
+    fn projection_inside(&self, p: &P64, plane: &Plane) -> Option<P64> {
+        let [a, b, c] = self.v;
+        let n = &plane.normal;
+        let q = p - n * ((p - a).dot(n) / plane.normal_sq);
+        let inside = |u: &P64, v: &P64| n.dot(&(v - u).cross(&(q - u))) >= 0.0;
+        (inside(&a, &b) && inside(&b, &c) && inside(&c, &a)).then_some(q)
     }
 }
 
@@ -174,18 +206,9 @@ fn on_triangle(p: &P64, t: &Tri64) -> P64 {
 }
 
 /// The projection of `p` on the triangle's plane, if it falls inside the triangle (never for a
-/// triangle too thin to have a plane: its edges are all of it).
-#[inline]
+/// triangle too thin to have a plane).
 fn projection_inside(p: &P64, t: &Tri64) -> Option<P64> {
-    let [a, b, c] = t.v;
-    let n = (b - a).cross(&(c - a));
-    let n_sq = n.norm_squared();
-    if n_sq <= 1e-24 * (b - a).norm_squared() * (c - a).norm_squared() {
-        return None;
-    }
-    let q = p - n * ((p - a).dot(&n) / n_sq);
-    let inside = |u: &P64, v: &P64| n.dot(&(v - u).cross(&(q - u))) >= 0.0;
-    (inside(&a, &b) && inside(&b, &c) && inside(&c, &a)).then_some(q)
+    t.projection_inside(p, &t.plane()?)
 }
 
 fn nearest_of<const N: usize>(candidates: [P64; N], p: &P64) -> P64 {
