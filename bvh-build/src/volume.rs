@@ -54,6 +54,11 @@ pub trait NodeVolume:
     /// The axis-aligned box, in another frame, around the volume placed there by `pose`.
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb;
 
+    /// A lower bound on the distance between the volume and the convex hull of `points` (in
+    /// the volume's frame): the distance to the points' box taken along the volume's own axes,
+    /// far tighter for a leaf's few triangles than their box in their own tree's frame.
+    fn hull_bound(&self, points: &[Point]) -> Real;
+
     /// A volume holding this one at every point of a translation by `motion` (in the
     /// volume's own frame): for swept tests.
     fn swept(&self, motion: &Vector) -> Self;
@@ -105,6 +110,14 @@ impl NodeVolume for Obb {
         }
     }
 
+    fn hull_bound(&self, points: &[Point]) -> Real {
+        let mut local = Aabb::EMPTY;
+        for p in points {
+            local.take_point(&Point::from(self.axes.tr_mul(&(p - self.center))));
+        }
+        Aabb::from_half_extents(Point::origin(), self.half_extents).distance(&local) as Real
+    }
+
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
         let half = (pose.rotation * self.axes).abs() * self.half_extents;
         Aabb::from_half_extents(pose.transform_point(&self.center), half)
@@ -137,6 +150,10 @@ impl NodeVolume for Aabb {
 
     fn swept(&self, motion: &Vector) -> Self {
         self.merged(&Aabb::new(self.mins + motion, self.maxs + motion))
+    }
+
+    fn hull_bound(&self, points: &[Point]) -> Real {
+        self.distance(&Aabb::from_points(points)) as Real
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
@@ -177,6 +194,12 @@ impl NodeVolume for Sphere {
     fn swept(&self, motion: &Vector) -> Self {
         let radius = (self.radius + motion.norm() * 0.5) * (1.0 + 4.0 * Real::EPSILON);
         Sphere::new(self.center + motion * 0.5, radius)
+    }
+
+    fn hull_bound(&self, points: &[Point]) -> Real {
+        let hull = Aabb::from_points(points);
+        let nearest = self.center.coords.sup(&hull.mins.coords).inf(&hull.maxs.coords);
+        ((nearest - self.center.coords).norm() - self.radius).max(0.0)
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {

@@ -5,7 +5,8 @@
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use bvh_build::{Bvh, ChildRef, NodeVolume};
-use bvh_core::{Aabb, Real, RelativePose, Vector};
+use bvh_core::{Aabb, Point, Real, RelativePose, Triangle, Vector};
+use smallvec::SmallVec;
 use std::cell::Cell;
 use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
@@ -299,15 +300,32 @@ where
     ) -> Real {
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(_), Some(_)) => 0.0,
+            // A leaf's box in its own frame bounds flat geometry along that frame's axes well, its
+            // corners' box along the node's axes the rest; the second only when the first is not
+            // enough. The corners are placed in the other tree's frame once, against its nodes in
+            // turn; A's are not grown by the margin, so the bound gives it up instead.
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = walk.last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
-                self.b.volume(pair.b.volume()).separation(&leaf, &self.a_in_b)
+                let vb = self.b.volume(pair.b.volume());
+                let leaf = walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).loosened(self.margin));
+                let boxed = vb.separation(&leaf, &self.a_in_b);
+                if boxed >= cutoff {
+                    return boxed;
+                }
+                let corners = walk.corners.get(true, ra, |i| self.a.triangle(i).placed(&self.a_in_b));
+                boxed.max(vb.hull_bound(corners) - self.margin)
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb));
-                self.with_a_volume(pair.a.volume(), |va| va.separation(&leaf, &self.b_in_a))
+                let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb.clone()));
+                self.with_a_volume(pair.a.volume(), |va| {
+                    let boxed = va.separation(&leaf, &self.b_in_a);
+                    if boxed >= cutoff {
+                        return boxed;
+                    }
+                    let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a));
+                    boxed.max(va.hull_bound(corners))
+                })
             }
             (None, None) => {
                 let (a, b) = (pair.a.volume(), pair.b.volume());
@@ -593,6 +611,7 @@ enum Step {
 /// What one run of the descent carries from pair to pair.
 struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     last: LastLeaf,
+    corners: LeafCorners,
     /// A's nodes placed in B's frame, and B's in A's.
     placed_a: PlacedNodes<VA::PlacedA>,
     placed_b: PlacedNodes<VA::PlacedB>,
@@ -603,7 +622,13 @@ struct Walk<'f, F, VA: NodeTest<VB>, VB> {
 impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
     /// A run's start: nothing tested or placed yet, stops kept in `front`.
     fn new(front: &'f mut F) -> Self {
-        Self { last: LastLeaf::default(), placed_a: PlacedNodes::new(), placed_b: PlacedNodes::new(), front }
+        Self {
+            last: LastLeaf::default(),
+            corners: LeafCorners::default(),
+            placed_a: PlacedNodes::new(),
+            placed_b: PlacedNodes::new(),
+            front,
+        }
     }
 
     /// The descent stops at `pair`, whose volumes lie `gap` apart or more: counted, and kept
@@ -680,6 +705,28 @@ impl LastLeaf {
                 aabb
             }
         }
+    }
+}
+
+/// The corners of the leaf a distance search measured last, placed in the other tree's frame: a
+/// leaf stays on one side while the other side's nodes are opened below it.
+#[derive(Default)]
+struct LeafCorners {
+    leaf: Option<(bool, usize)>,
+    corners: SmallVec<[Point; 6]>,
+}
+
+impl LeafCorners {
+    /// The corners of the leaf of A (when `of_a`) or B at leaf-order positions `triangles`,
+    /// each triangle placed by `placed`; placed anew for another leaf.
+    #[inline]
+    fn get(&mut self, of_a: bool, triangles: Range<usize>, placed: impl Fn(usize) -> Triangle) -> &[Point] {
+        if self.leaf != Some((of_a, triangles.start)) {
+            self.leaf = Some((of_a, triangles.start));
+            self.corners.clear();
+            self.corners.extend(triangles.flat_map(|i| placed(i).vertices()));
+        }
+        &self.corners
     }
 }
 
