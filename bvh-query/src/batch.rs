@@ -2,8 +2,9 @@
 //! many object pairs. Trees are shared by reference across threads; each query is independent,
 //! so results are the same as running them one by one.
 
+use crate::distance::DistanceOptions;
 use crate::node_test::NodeTest;
-use crate::queries::{Posed, Query, QueryOptions, TrianglePair};
+use crate::queries::{NearPair, Posed, Query, QueryOptions, TrianglePair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::{Isometry, PoseError};
 use rayon::prelude::*;
@@ -40,4 +41,30 @@ where
     VB: NodeVolume,
 {
     pairs.par_iter().map(|(a, b)| Ok(Query::new(*a, *b, options)?.intersects(None, &mut ()))).collect()
+}
+
+/// The distance answer ([`Query::distance`]) for `b` at each of `poses` against `a` at `pose_a`,
+/// in pose order (an error for a pose with a NaN or infinite component).
+pub fn distance_at_poses<VA, VB>(
+    a: &Bvh<VA>,
+    pose_a: &Isometry,
+    b: &Bvh<VB>,
+    poses: &[Isometry],
+    options: QueryOptions,
+    distance: DistanceOptions,
+) -> Vec<Result<Option<NearPair>, PoseError>>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    poses
+        .par_iter()
+        .map(|pose| {
+            Ok(Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options)?.distance(
+                distance,
+                None,
+                &mut (),
+            ))
+        })
+        .collect()
 }

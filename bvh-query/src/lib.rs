@@ -35,7 +35,7 @@ mod stats;
 mod traverse;
 mod tree_pair;
 
-pub use batch::{intersects_at_poses, intersects_pairs};
+pub use batch::{distance_at_poses, intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use containment::Containment;
 pub use distance::DistanceOptions;

@@ -307,7 +307,8 @@ where
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
                 let vb = self.b.volume(pair.b.volume());
-                let leaf = walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).loosened(self.margin));
+                let leaf =
+                    walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).loosened(self.margin));
                 let boxed = vb.separation(&leaf, &self.a_in_b);
                 if boxed >= cutoff {
                     return boxed;

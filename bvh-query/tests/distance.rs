@@ -166,6 +166,37 @@ fn every_preset_matches_brute_force() {
     assert!(touching >= 3 && apart >= 8, "touching {touching}, apart {apart}");
 }
 
+/// The parallel batch gives each pose's answer, in order, and refuses a pose with a NaN.
+#[test]
+fn batch_over_poses() {
+    let (ring, ball) = (torus(1.0, 0.3, 16, 8), TriMesh::uv_sphere(Point::origin(), 0.4, 6, 10));
+    let (a, b) = (
+        Bvh::<bvh_core::Obb>::build(ring, &bvh_build::BuildConfig::co()),
+        Bvh::<bvh_core::Obb>::build(ball, &bvh_build::BuildConfig::co()),
+    );
+    let here = Isometry::identity();
+    let mut poses: Vec<Isometry> =
+        (0..24).map(|k| Isometry::translation(-2.0 + 0.18 * k as Real, 0.1, 0.2)).collect();
+    poses.push(Isometry::translation(Real::NAN, 0.0, 0.0));
+    let batch = bvh_query::distance_at_poses(
+        &a,
+        &here,
+        &b,
+        &poses,
+        QueryOptions::default(),
+        DistanceOptions::exact(),
+    );
+    assert_eq!(batch.len(), poses.len());
+    for (pose, answer) in poses.iter().zip(&batch).take(24) {
+        let query = Query::new(Posed::new(&a, &here), Posed::new(&b, pose), QueryOptions::default()).unwrap();
+        let one = query.distance(DistanceOptions::exact(), None, &mut ()).unwrap();
+        assert_eq!(answer.as_ref().unwrap().unwrap().distance, one.distance);
+    }
+    assert!(batch[24].is_err());
+    assert!(batch.iter().take(24).any(|d| d.unwrap().unwrap().distance == 0.0));
+    assert!(batch.iter().take(24).any(|d| d.unwrap().unwrap().distance > 0.1));
+}
+
 /// Tolerances and limits keep their promises; a limit below the distance answers `None`.
 #[test]
 fn tolerances_and_limits() {
