@@ -2,13 +2,19 @@
 //! an exact reference that shares nothing with the hierarchies: the triangles inside the overlap
 //! of the two objects' boxes, paired by a sort-and-sweep on their boxes, each pair decided by the
 //! exact triangle test. Cached and uncached first-contact queries must agree along the paths.
+//! Distances are checked the same way: every pair whose boxes come within the limit, B's
+//! triangles placed in `f64`, measured.
 //! The generated maintenance bay is checked the same way along its extraction (in the default
 //! suite too, it needs no files). Real meshes are not in the default suite: `.ci/run` runs it when the folder exists
 //! (`cargo test --release -p bvh-query --test shared_data -- --ignored`).
 
 use bvh_build::{BuildConfig, Bvh, Preset};
-use bvh_core::{Aabb, Isometry, Obb, RelativePose, TriMesh, Triangle, Vector, triangles_intersect};
-use bvh_query::{PairCache, Posed, Query, QueryOptions, TrianglePair};
+use bvh_core::nalgebra::Point3;
+use bvh_core::{
+    Aabb, Isometry, Obb, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
+    triangles_intersect,
+};
+use bvh_query::{DistanceOptions, PairCache, Posed, Query, QueryOptions, TrianglePair};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
@@ -57,6 +63,38 @@ fn reference(a: &TriMesh, b: &TriMesh, rel: &RelativePose) -> Vec<TrianglePair> 
     }
     pairs.sort_unstable();
     pairs
+}
+
+/// The least distance over the triangle pairs whose boxes come within `limit` of each other (B
+/// at `pose` in A's frame, its triangles placed in `f64` and rounded once), paired by a
+/// sort-and-sweep on the boxes; infinite when none does.
+fn reference_distance(a: &TriMesh, b: &TriMesh, pose: &Isometry, limit: Real) -> f64 {
+    let pose = pose.cast::<f64>();
+    let place = |p: &Point| {
+        let q = pose * Point3::new(p.x as f64, p.y as f64, p.z as f64);
+        Point::new(q.x as Real, q.y as Real, q.z as Real)
+    };
+    let moved: Vec<Triangle> =
+        b.triangles().map(|t| Triangle::new(place(&t.a), place(&t.b), place(&t.c))).collect();
+    let mut items: Vec<(Aabb, bool, u32)> =
+        a.triangles().enumerate().map(|(i, t)| (t.aabb().loosened(limit), false, i as u32)).collect();
+    items.extend(moved.iter().enumerate().map(|(j, t)| (t.aabb(), true, j as u32)));
+    items.sort_by(|x, y| x.0.mins.x.total_cmp(&y.0.mins.x));
+    let mut best = f64::INFINITY;
+    for (k, (bx, side, i)) in items.iter().enumerate() {
+        for (by, other, j) in &items[k + 1..] {
+            if by.mins.x > bx.maxs.x {
+                break;
+            }
+            if side == other || !bx.intersects(by) {
+                continue;
+            }
+            let (ia, ib) = if *side { (*j, *i) } else { (*i, *j) };
+            best = best
+                .min(closest_points_triangles(&a.triangle(ia as usize), &moved[ib as usize]).distance as f64);
+        }
+    }
+    best
 }
 
 /// Poses of B around A: random ones with B's centre uniform in A's box scaled by `scale` about
@@ -122,6 +160,54 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
         "{scene}/{part}: {colliding} of {} colliding",
         2 * count
     );
+}
+
+/// The distance within a limit (3 % of the part's size) against the reference, on the first
+/// random poses and along the path, with and without the cache.
+fn check_distances(scene: &str, part: &str, count: usize, scale: f32) {
+    let (a, b) = (load(scene), load(part));
+    let tree_a: Bvh<Obb> = Bvh::build(a.clone(), &BuildConfig::co());
+    let tree_b: Bvh<Obb> = Bvh::build(b.clone(), &BuildConfig::co());
+    let limit = 0.03 * b.aabb().extents().norm();
+    let options = DistanceOptions::exact().within(limit);
+    let here = Isometry::identity();
+    let mut cache = PairCache::new();
+    let (mut near, mut farther) = (0, 0);
+    let all = poses(&a, &b, count, scale, 5);
+    for (k, pose) in all.iter().enumerate().filter(|(k, _)| k % (count / 20) == 0) {
+        let slack = 64.0
+            * Real::EPSILON as f64
+            * (a.aabb().reach() + b.aabb().reach() + pose.translation.vector.norm()) as f64;
+        let expected = reference_distance(&a, &b, pose, limit);
+        let query =
+            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, pose), QueryOptions::default())
+                .unwrap();
+        let plain = query.distance(options, None, &mut ());
+        let cached = query.distance(options, Some(&mut cache), &mut ());
+        for (answer, what) in [(plain, "uncached"), (cached, "cached")] {
+            match answer {
+                None => assert!(
+                    expected >= limit as f64 - slack,
+                    "{scene}/{part} pose {k} {what}: none, reference {expected}"
+                ),
+                Some(n) => assert!(
+                    (n.distance as f64 - expected).abs() <= slack,
+                    "{scene}/{part} pose {k} {what}: {} against the reference {expected}",
+                    n.distance
+                ),
+            }
+        }
+        if plain.is_some() { near += 1 } else { farther += 1 }
+    }
+    assert!(near >= 5 && farther >= 3, "{scene}/{part}: {near} within the limit, {farther} beyond");
+}
+
+#[test]
+#[ignore = "needs ../shared/meshes"]
+fn distances_match_the_reference() {
+    check_distances("fcl_env.obj", "fcl_rob.obj", 200, 1.0);
+    check_distances("c3d_stanford-bunny.obj", "jig_bracket-3.obj", 200, 1.682);
+    check_distances("vtk_lucy.obj", "srt_dragon_23k.obj", 200, 0.7401);
 }
 
 #[test]
