@@ -195,6 +195,19 @@ impl<S: Strategy> Broadphase<S> {
         Ok(old)
     }
 
+    /// The objects whose boxes come within `margin` of object `id`'s (its box grown by `margin`
+    /// on every side meets theirs), sorted; the index is brought up to date first. A negative or
+    /// NaN margin is zero.
+    pub fn near(&mut self, id: ObjectId, margin: Real) -> Result<Vec<ObjectId>, BroadphaseError> {
+        let aabb = *self.aabb(id).ok_or(BroadphaseError::UnknownObject(id))?;
+        self.update();
+        let grown = aabb.loosened(margin.max(0.0));
+        let mut near = Vec::new();
+        self.strategy.for_each_overlap(id.0, &grown, &self.boxes, &mut |j| near.push(ObjectId(j)));
+        near.sort_unstable();
+        Ok(near)
+    }
+
     /// Brings the pairs up to date with every insert, move and removal so far.
     pub fn update(&mut self) -> Overlaps<'_> {
         if self.fresh || self.pending.len() as Real > self.rebuild_fraction * self.live as Real {

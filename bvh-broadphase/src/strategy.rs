@@ -20,7 +20,7 @@ pub trait Strategy {
     fn remove(&mut self, id: u32, aabb: &Aabb);
 
     /// Calls `found` exactly once for every indexed id other than `id` whose box overlaps `aabb`
-    /// (`id`'s current box, already indexed).
+    /// (`id`'s current box, already indexed, or a larger box around it: the objects near `id`).
     fn for_each_overlap(&self, id: u32, aabb: &Aabb, boxes: &Boxes, found: &mut dyn FnMut(u32));
 }
 

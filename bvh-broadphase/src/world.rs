@@ -5,10 +5,10 @@ use crate::UniformGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
-use bvh_core::{Aabb, Isometry, rounding_slack};
+use bvh_core::{Aabb, Isometry, Point, Real, rounding_slack};
 use bvh_query::{
-    Contact, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, TreePairVisitor,
-    TrianglePair, visit_tree_pair,
+    Contact, DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats,
+    TreePairVisitor, TrianglePair, visit_tree_pair,
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -60,6 +60,22 @@ pub struct Collision {
     pub contacts: Vec<Contact>,
 }
 
+/// How close another object comes to one object: the nearest triangle pair and a closest point
+/// on each, in world coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clearance {
+    /// The other object.
+    pub other: ObjectId,
+    /// Their distance (zero when they touch).
+    pub distance: Real,
+    /// The nearest triangle pair: `a` the object's triangle, `b` the other's.
+    pub pair: TrianglePair,
+    /// The closest point on the object.
+    pub on_object: Point,
+    /// The closest point on the other object.
+    pub on_other: Point,
+}
+
 /// What a step did, to explain its time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepStats {
@@ -95,6 +111,8 @@ pub struct CollisionWorld<S = UniformGrid> {
     /// Dynamic objects, sorted.
     dynamic: Vec<ObjectId>,
     caches: HashMap<(ObjectId, ObjectId), PairCache>,
+    /// Per (object, other) asked for clearance: the nearest pair found last time.
+    clearance_caches: HashMap<(ObjectId, ObjectId), PairCache>,
     options: QueryOptions,
     detail: ContactDetail,
 }
@@ -113,6 +131,7 @@ impl<S: Strategy> CollisionWorld<S> {
             objects: Vec::new(),
             dynamic: Vec::new(),
             caches: HashMap::new(),
+            clearance_caches: HashMap::new(),
             options: QueryOptions::default(),
             detail: ContactDetail::default(),
         }
@@ -191,7 +210,45 @@ impl<S: Strategy> CollisionWorld<S> {
             self.dynamic.remove(at);
         }
         self.caches.retain(|&(a, b), _| a != id && b != id);
+        self.clearance_caches.retain(|&(a, b), _| a != id && b != id);
         Ok(object)
+    }
+
+    /// The objects within `margin` of object `id`, nearest first, each with its distance and
+    /// closest points: "what does the part come within 5 cm of, and where". The broadphase
+    /// finds the objects whose boxes come within the margin; each is measured exactly
+    /// (`Query::distance` with the margin as its limit, in parallel, with a cache per pair that
+    /// remembers the nearest pair for the next call). A negative or NaN margin is zero.
+    pub fn clearance(&mut self, id: ObjectId, margin: Real) -> Result<Vec<Clearance>, BroadphaseError> {
+        let margin = margin.max(0.0);
+        // Boxes grown by the margin and the rounding of placing the objects.
+        let near = self.broadphase.near(id, margin * (1.0 + 4.0 * Real::EPSILON))?;
+        let mut work: Vec<_> = near
+            .into_iter()
+            .map(|other| (other, self.clearance_caches.remove(&(id, other)).unwrap_or_default()))
+            .collect();
+        self.clearance_caches.retain(|&(a, _), _| a != id);
+        let (objects, options) = (&self.objects, self.options);
+        let object = live(objects, id);
+        let distance = DistanceOptions::exact().within(margin);
+        let mut found: Vec<Clearance> = work
+            .par_iter_mut()
+            .filter_map(|(other, cache)| {
+                let o = live(objects, *other);
+                let pair = PairDistance { pose_a: &object.pose, pose_b: &o.pose, options, distance, cache };
+                let near = visit_tree_pair(&object.shape, &o.shape, pair)?;
+                Some(Clearance {
+                    other: *other,
+                    distance: near.distance,
+                    pair: near.pair,
+                    on_object: near.on_a,
+                    on_other: near.on_b,
+                })
+            })
+            .collect();
+        self.clearance_caches.extend(work.into_iter().map(|(other, cache)| ((id, other), cache)));
+        found.sort_by(|x, y| x.distance.total_cmp(&y.distance).then(x.other.cmp(&y.other)));
+        Ok(found)
     }
 
     /// The colliding object pairs, sorted by `(a, b)`.
@@ -298,6 +355,29 @@ impl Tally for () {
 impl Tally for QueryStats {
     fn add(&mut self, other: Self) {
         *self += other;
+    }
+}
+
+/// One object pair's distance query, for whichever node volumes the two objects have.
+struct PairDistance<'a> {
+    pose_a: &'a Isometry,
+    pose_b: &'a Isometry,
+    options: QueryOptions,
+    distance: DistanceOptions,
+    cache: &'a mut PairCache,
+}
+
+impl TreePairVisitor for PairDistance<'_> {
+    type Output = Option<NearPair>;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        // Finite poses (see `PairQuery`): `ok()` drops nothing.
+        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
+        query.distance(self.distance, Some(self.cache), &mut ())
     }
 }
 

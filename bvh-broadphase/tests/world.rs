@@ -7,7 +7,9 @@ use bvh_broadphase::{
 use bvh_build::generate::object_room;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Vector};
-use bvh_query::{Contact, NodeTest, Posed, Query, QueryOptions, TreePairVisitor, visit_tree_pair};
+use bvh_query::{
+    Contact, DistanceOptions, NodeTest, Posed, Query, QueryOptions, TreePairVisitor, visit_tree_pair,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -212,4 +214,71 @@ fn grazing_contacts_far_from_the_origin_reach_the_narrow_phase() {
         world.set_pose(id, pose_b(hi)).unwrap();
         assert!(world.step().is_empty(), "{name}: apart at {hi}");
     }
+}
+
+/// The distance between two posed objects, exact.
+struct Distance<'a>(&'a Isometry, &'a Isometry);
+
+impl TreePairVisitor for Distance<'_> {
+    type Output = f32;
+
+    fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> f32 {
+        Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default())
+            .unwrap()
+            .distance(DistanceOptions::exact(), None, &mut ())
+            .map_or(f32::INFINITY, |n| n.distance)
+    }
+}
+
+/// An object's clearance lists exactly the objects within the margin (measured one by one over
+/// every object), nearest first, with their distances, for every strategy, as the objects move.
+#[test]
+fn clearance_equals_the_distances_one_by_one() {
+    for (name, mut world) in worlds() {
+        let mut scene = scene(3);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for k in 0..scene.shapes.len() {
+            world.insert(scene.shapes[k].clone(), scene.poses[k], scene.motions[k]).unwrap();
+        }
+        let (mut listed, mut left_out) = (0, 0);
+        for step in 0..6 {
+            for k in [1, 2, 4] {
+                let margin = 0.3;
+                let got = world.clearance(ObjectId::from_index(k), margin).unwrap();
+                let mut want: Vec<(usize, f32)> = (0..scene.shapes.len())
+                    .filter(|&j| j != k)
+                    .map(|j| {
+                        (
+                            j,
+                            visit_tree_pair(
+                                &scene.shapes[k],
+                                &scene.shapes[j],
+                                Distance(&scene.poses[k], &scene.poses[j]),
+                            ),
+                        )
+                    })
+                    .collect();
+                left_out += want.iter().filter(|(_, d)| *d > margin).count();
+                want.retain(|(_, d)| *d <= margin);
+                want.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+                let got_pairs: Vec<(usize, f32)> =
+                    got.iter().map(|c| (c.other.index(), c.distance)).collect();
+                assert_eq!(got_pairs, want, "{name}, step {step}, object {k}");
+                for c in &got {
+                    assert!(((c.on_object - c.on_other).norm() - c.distance).abs() < 1e-4, "{name}: {c:?}");
+                }
+                listed += got.len();
+            }
+            for k in 0..scene.shapes.len() {
+                if scene.motions[k] == Motion::Dynamic {
+                    let shift = Vector::new(rng.gen_range(-0.1..0.1), rng.gen_range(-0.1..0.1), 0.0);
+                    scene.poses[k] = Isometry::translation(shift.x, shift.y, shift.z) * scene.poses[k];
+                    world.set_pose(ObjectId::from_index(k), scene.poses[k]).unwrap();
+                }
+            }
+        }
+        assert!(listed >= 10 && left_out >= 10, "{name}: {listed} listed, {left_out} beyond the margin");
+    }
+    let mut world: CollisionWorld = CollisionWorld::default();
+    assert!(world.clearance(ObjectId::from_index(3), 1.0).is_err());
 }
