@@ -4,12 +4,13 @@
 
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
-use crate::queries::{NearPair, Query};
+use crate::queries::{NearPair, Query, reach};
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::triangle::{closest_points_apart_triangles, triangle_distance_bound};
-use bvh_core::{ClosestPoints, Real, closest_points_triangles};
+use bvh_core::{Aabb, ClosestPoints, Real, Triangle, closest_points_triangles};
 use smallvec::SmallVec;
+use std::ops::Range;
 
 /// How far a distance query may settle for less than the exact answer, and from what distance
 /// on the answer no longer matters.
@@ -120,7 +121,7 @@ where
             }
         }
         if cutoff > 0.0 {
-            self.nearest_in_trees(&options, cutoff, &mut best, stats);
+            self.nearest_in_trees(&options, cutoff, &mut best, cache.as_deref_mut(), stats);
         }
         if let Some(cache) = cache {
             cache.remember_closest(best.as_ref().map(|b| Hit { positions: b.positions }));
@@ -138,19 +139,25 @@ where
         }
     }
 
-    /// The search of both trees below `cutoff`, improving `best`, for meshes known apart.
+    /// The search of both trees below `cutoff`, improving `best`, for meshes known apart. With a
+    /// cache, from the pairs of the last search's front that B may have come near since, the
+    /// front this search leaves kept for the next.
     fn nearest_in_trees(
         &self,
         options: &DistanceOptions,
         cutoff: Real,
         best: &mut Option<Best>,
+        cache: Option<&mut PairCache>,
         stats: &mut impl Stats,
     ) {
         let Some(descent) = self.distance_descent() else { return };
         let (a, b) = (self.a.bvh, self.b.bvh);
-        let mut moved: SmallVec<[(bvh_core::Triangle, bvh_core::Aabb); 4]> = SmallVec::new();
-        descent.nearest(cutoff, stats, |ra, rb, stats| {
-            let mut cutoff = best.as_ref().map_or(cutoff, |b| options.cutoff(b.closest.distance)).min(cutoff);
+        let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
+        // Measures the pairs of two leaves against the cutoff, improving `best`; returns the new
+        // cutoff and a lower bound on the leaves' distance (what measured or dismissed each pair).
+        let leaves = |ra: Range<usize>, rb: Range<usize>, cutoff: Real, stats: &mut _| {
+            let mut cutoff = cutoff;
+            let mut bound = Real::INFINITY;
             moved.clear();
             moved.extend(rb.clone().map(|j| {
                 let t = b.triangle(j).placed(&self.b_in_a);
@@ -162,22 +169,38 @@ where
                 for (j, (tb, box_b)) in rb.clone().zip(&moved) {
                     // Boxes of the triangles as measured, then their planes: both bound the
                     // triangles' distance from below.
-                    if box_a.distance(box_b) >= cutoff as f64
-                        || triangle_distance_bound(ta, tb) >= cutoff as f64
-                    {
+                    let boxes = box_a.distance(box_b);
+                    let apart = if boxes >= cutoff as f64 { boxes } else { triangle_distance_bound(ta, tb) };
+                    if apart >= cutoff as f64 {
+                        bound = bound.min(apart as Real);
                         continue;
                     }
-                    stats.triangle_test();
+                    Stats::triangle_test(stats);
                     // The first-contact search has proved every pair apart.
-                    let Some(closest) = closest_points_apart_triangles(ta, tb, cutoff) else { continue };
+                    let Some(closest) = closest_points_apart_triangles(ta, tb, cutoff) else {
+                        bound = bound.min(cutoff);
+                        continue;
+                    };
+                    bound = bound.min(closest.distance);
                     if closest.distance < cutoff {
                         cutoff = options.cutoff(closest.distance);
                         *best = Some(Best { positions: [i, j], closest });
                     }
                 }
             }
-            cutoff
-        });
+            (cutoff, bound)
+        };
+        match cache {
+            None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, &mut (), stats, leaves),
+            Some(cache) => {
+                // Bounds measured at an earlier pose may be off by the rounding of placing B
+                // there, of placing it here, and of the measuring.
+                let slack = 3.0 * self.placement_slack(0.0);
+                let (due, mut kept) = cache.distance_resume(&self.b_in_a, reach(b), cutoff, slack);
+                descent.nearest(due.map(|d| d.iter().copied()), cutoff, &mut kept, stats, leaves);
+                cache.remember_distance_front();
+            }
+        }
     }
 
     /// The closest points of the triangles at leaf-order positions `i` of A and `j` of B.

@@ -167,7 +167,7 @@ where
     /// origin – a scene at 100 km, a part modelled where it sits in a large assembly – that is
     /// more than the volumes' own padding: growing A's volumes by it keeps every volume test
     /// conservative there too.
-    fn placement_slack(&self, travel: Real) -> Real {
+    pub(crate) fn placement_slack(&self, travel: Real) -> Real {
         rounding_slack(reach(self.a.bvh) + reach(self.b.bvh) + self.b_in_a.translation.norm() + travel)
     }
 
@@ -605,7 +605,7 @@ where
 }
 
 /// How far the tree's points lie from its frame's origin at most (zero for an empty tree).
-fn reach<V: NodeVolume>(tree: &Bvh<V>) -> Real {
+pub(crate) fn reach<V: NodeVolume>(tree: &Bvh<V>) -> Real {
     if tree.node_count() == 0 { 0.0 } else { tree.node_box(0).reach() }
 }
 

@@ -224,44 +224,65 @@ where
         level
     }
 
-    /// The search for the nearest triangle pair. From the pair with the least lower bound on
-    /// its distance (a heap keeps the pairs put aside), the search dives to the leaves through
-    /// the nearer child of each pair opened (by lower bound, then by the volumes' centres), and
-    /// puts the farther aside; a pair whose bound is no less than `cutoff` is dropped, and once
-    /// the least bound put aside reaches it the search is over. `leaves` gets every pair of
-    /// leaves reached and returns the new cutoff (it only shrinks as nearer pairs are found).
+    /// The search for the nearest triangle pair, from the top or from the pairs `start` with
+    /// lower bounds on their distance. From the pair with the least bound (a heap keeps the pairs
+    /// put aside), the search dives to the leaves through the nearer child of each pair opened
+    /// (by lower bound, then by the volumes' centres), and puts the farther aside; a pair whose
+    /// bound is no less than `cutoff` is dropped, and once the least bound put aside reaches it
+    /// the search is over. `leaves` gets every pair of leaves reached with the cutoff, and
+    /// returns the new cutoff (it only shrinks as nearer pairs are found) and a lower bound on
+    /// the leaves' distance. Every pair the search stops at goes to `front` with its bound: with
+    /// the pairs not started from, they cover every pair of leaves.
     pub(crate) fn nearest<S: Stats>(
         &self,
+        start: Option<impl Iterator<Item = (Pair, Real)>>,
         mut cutoff: Real,
+        front: &mut impl Front,
         stats: &mut S,
-        mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> Real,
+        mut leaves: impl FnMut(Range<usize>, Range<usize>, Real, &mut S) -> (Real, Real),
     ) {
-        let Some(start) = self.start() else { return };
         let mut aside = BinaryHeap::from(NEAR_HEAP.take());
         aside.clear();
-        aside.push(Aside { bound: 0.0, pair: start });
-        let mut no_front = ();
-        let mut walk = Walk::new(&mut no_front);
+        match start {
+            // Pairs of an earlier search's front: their bounds, lowered by B's travel since, are
+            // measured afresh when they come up (marked untested).
+            Some(pairs) => aside.extend(pairs.map(|(pair, bound)| Aside { bound, pair: pair.untested() })),
+            None => aside.extend(
+                self.start().map(|pair| Aside { bound: 0.0, pair: Pair { untested: false, ..pair } }),
+            ),
+        }
+        let mut walk = Walk::new(front);
         while let Some(Aside { bound, pair }) = aside.pop() {
             if bound >= cutoff {
-                stats.front_pair();
+                walk.stop(&pair, bound, stats);
                 break;
+            }
+            if pair.untested {
+                let pair = Pair { untested: false, ..pair };
+                let fresh = self.fresh_bound(&pair, cutoff, &mut walk, stats).max(bound);
+                if fresh < cutoff {
+                    aside.push(Aside { bound: fresh, pair });
+                } else {
+                    walk.stop(&pair, fresh, stats);
+                }
+                continue;
             }
             let (mut pair, mut bound) = (pair, bound);
             loop {
                 if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
-                    stats.front_pair();
-                    cutoff = leaves(ra, rb, stats);
+                    let (next_cutoff, leaf_bound) = leaves(ra, rb, cutoff, stats);
+                    cutoff = next_cutoff;
+                    walk.stop(&pair, leaf_bound.max(bound), stats);
                     break;
                 }
                 let split_a = self.splits_a(&pair.a, &pair.b);
                 let mut near: [Option<(Pair, Real)>; 2] = [None, None];
-                for (slot, child) in near.iter_mut().zip(self.opened(&pair, split_a, true)) {
+                for (slot, child) in near.iter_mut().zip(self.opened(&pair, split_a, false)) {
                     let child_bound = self.pair_bound(&child, cutoff, &mut walk, stats).max(bound);
                     if child_bound < cutoff {
                         *slot = Some((child, child_bound));
                     } else {
-                        stats.front_pair();
+                        walk.stop(&child, child_bound, stats);
                     }
                 }
                 let next = match near {
@@ -283,8 +304,29 @@ where
                 (pair, bound) = next;
             }
         }
-        stats_front_rest(stats, aside.len());
+        for Aside { bound, pair } in aside.drain() {
+            walk.stop(&pair, bound, stats);
+        }
         NEAR_HEAP.set(aside.into_vec());
+    }
+
+    /// [`Descent::pair_bound`], and for two leaves the distance between A's leaf box and the box
+    /// of B's leaf triangles placed in A's frame: for a pair kept from an earlier search, whose
+    /// bound B's travel since has lowered.
+    fn fresh_bound(
+        &self,
+        pair: &Pair,
+        cutoff: Real,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+    ) -> Real {
+        let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) else {
+            return self.pair_bound(pair, cutoff, walk, stats);
+        };
+        stats.volume_test(VolumeTest::LeafBox);
+        let leaf_a = leaf_box(self.a, ra).loosened(self.margin);
+        let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a));
+        leaf_a.distance(&Aabb::from_points(corners)) as Real
     }
 
     /// A lower bound on the distance between what lies below a pair's two sides (zero for two
@@ -582,13 +624,6 @@ impl Ord for Aside {
     /// Reversed: the standard heap pops its greatest.
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         other.bound.total_cmp(&self.bound)
-    }
-}
-
-/// The pairs left aside when a distance search ends: counted as stops of the front.
-fn stats_front_rest(stats: &mut impl Stats, left: usize) {
-    for _ in 0..left {
-        stats.front_pair();
     }
 }
 

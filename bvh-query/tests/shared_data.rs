@@ -163,7 +163,8 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
 }
 
 /// The distance within a limit (3 % of the part's size) against the reference, on the first
-/// random poses and along the path, with and without the cache.
+/// random poses and along the path (sparse, then a stretch of consecutive poses), with and
+/// without the cache.
 fn check_distances(scene: &str, part: &str, count: usize, scale: f32) {
     let (a, b) = (load(scene), load(part));
     let tree_a: Bvh<Obb> = Bvh::build(a.clone(), &BuildConfig::co());
@@ -174,7 +175,10 @@ fn check_distances(scene: &str, part: &str, count: usize, scale: f32) {
     let mut cache = PairCache::new();
     let (mut near, mut farther) = (0, 0);
     let all = poses(&a, &b, count, scale, 5);
-    for (k, pose) in all.iter().enumerate().filter(|(k, _)| k % (count / 20) == 0) {
+    // Sparse poses, and a stretch of consecutive path poses for the cache to carry over.
+    for (k, pose) in
+        all.iter().enumerate().filter(|(k, _)| k % (count / 20) == 0 || (count + 60..count + 90).contains(k))
+    {
         let slack = 64.0
             * Real::EPSILON as f64
             * (a.aabb().reach() + b.aabb().reach() + pose.translation.vector.norm()) as f64;
