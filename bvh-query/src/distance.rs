@@ -7,7 +7,7 @@ use crate::node_test::NodeTest;
 use crate::queries::{NearPair, Query, reach};
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
-use bvh_core::triangle::{closest_points_apart_triangles, triangle_distance_bound};
+use bvh_core::triangle::closest_points_apart_triangles;
 use bvh_core::{Aabb, ClosestPoints, Real, Triangle, closest_points_triangles};
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -167,12 +167,10 @@ where
                 let ta = a.triangle(i);
                 let box_a = ta.aabb();
                 for (j, (tb, box_b)) in rb.clone().zip(&moved) {
-                    // Boxes of the triangles as measured, then their planes: both bound the
-                    // triangles' distance from below.
+                    // The boxes of the triangles as measured bound their distance from below.
                     let boxes = box_a.distance(box_b);
-                    let apart = if boxes >= cutoff as f64 { boxes } else { triangle_distance_bound(ta, tb) };
-                    if apart >= cutoff as f64 {
-                        bound = bound.min(apart as Real);
+                    if boxes >= cutoff as f64 {
+                        bound = bound.min(boxes as Real);
                         continue;
                     }
                     Stats::triangle_test(stats);

@@ -68,35 +68,29 @@ pub fn closest_points_apart_triangles(t1: &Triangle, t2: &Triangle, below: Real)
     Some(out)
 }
 
-/// A lower bound on the distance between two triangles, far cheaper than the distance: how far
-/// one lies beyond the other's plane, when it lies wholly on one side (zero otherwise). Taken in
-/// `f64` from the `f32` corners. Facing surfaces, the common case near a mesh's nearest pair,
-/// are bounded tightly.
-pub fn triangle_distance_bound(t1: &Triangle, t2: &Triangle) -> f64 {
-    let (a, b) = (Tri64::new(t1), Tri64::new(t2));
-    beyond_plane(&a, &b).max(beyond_plane(&b, &a))
-}
-
-/// How far all of `t` lies beyond the plane of `of` (zero when it meets it, or `of` has none).
-#[inline]
-fn beyond_plane(of: &Tri64, t: &Tri64) -> f64 {
-    let [a, b, c] = of.v;
-    let n = (b - a).cross(&(c - a));
-    let side = t.v.map(|p| (p - a).dot(&n));
-    let nearest = if side.iter().all(|&s| s > 0.0) {
-        side[0].min(side[1]).min(side[2])
-    } else if side.iter().all(|&s| s < 0.0) {
-        -side[0].max(side[1]).max(side[2])
-    } else {
-        return 0.0;
-    };
-    nearest / n.norm()
-}
-
 /// The nearest pair of two triangles known not to meet (see [`closest_points_triangles`]), if
-/// its squared distance is below `limit_sq`. A corner is projected only when its height over the
-/// other's plane is below the best so far, an edge pair measured only when its boxes are.
+/// its squared distance is below `limit_sq`. First the cheapest bound: a triangle wholly beyond
+/// the other's plane by the limit cannot come nearer (facing surfaces, the common case near a
+/// mesh's nearest pair, are dismissed so). Then a corner is projected only when its height over
+/// the other's plane is below the best so far, an edge pair measured only when its boxes are.
 fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
+    // Each corner's height over the other triangle's plane, scaled by the plane's normal.
+    let over = |corners: &Tri64, onto: &Tri64| {
+        onto.plane().map(|plane| (corners.v.map(|p| (p - onto.v[0]).dot(&plane.normal)), plane))
+    };
+    let heights = [over(a, b), over(b, a)];
+    for (h, plane) in heights.iter().flatten() {
+        let beyond = if h.iter().all(|&x| x > 0.0) {
+            h[0].min(h[1]).min(h[2])
+        } else if h.iter().all(|&x| x < 0.0) {
+            -h[0].max(h[1]).max(h[2])
+        } else {
+            0.0
+        };
+        if beyond * beyond >= limit_sq * plane.normal_sq {
+            return None;
+        }
+    }
     let mut best = (a.v[0], b.v[0], limit_sq);
     let consider = |best: &mut (P64, P64, f64), x: P64, y: P64| {
         let d = (x - y).norm_squared();
@@ -104,15 +98,14 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
             *best = (x, y, d);
         }
     };
-    for (corners, onto, swap) in [(a, b, false), (b, a, true)] {
-        let Some(plane) = onto.plane() else { continue };
-        for p in corners.v {
-            let height = (p - onto.v[0]).dot(&plane.normal);
+    for ((corners, onto, swap), over) in [(a, b, false), (b, a, true)].into_iter().zip(&heights) {
+        let Some((h, plane)) = over else { continue };
+        for (p, height) in corners.v.iter().zip(h) {
             if height * height >= best.2 * plane.normal_sq {
                 continue;
             }
-            if let Some(q) = onto.projection_inside(&p, &plane) {
-                if swap { consider(&mut best, q, p) } else { consider(&mut best, p, q) }
+            if let Some(q) = onto.projection_inside(p, plane) {
+                if swap { consider(&mut best, q, *p) } else { consider(&mut best, *p, q) }
             }
         }
     }
