@@ -39,13 +39,14 @@ pub trait NodeTest<B> {
     ) -> Option<Real>;
 
     /// A lower bound on the distance between this volume and `b` (zero when they overlap), with
-    /// `b` placed and kept as in [`NodeTest::test`]: what a distance query prunes by.
+    /// `b` placed and kept as in [`NodeTest::test`]: what a distance query prunes by. A bound of
+    /// `cutoff` or more is as good as any: a cheaper one may be returned then.
     fn distance_bound(
         &self,
         b: &B,
         b_in_a: &RelativePose,
         placed: &mut Option<Self::PlacedB>,
-        prejudge: bool,
+        cutoff: Real,
         stats: &mut impl Stats,
     ) -> Real;
 
@@ -95,21 +96,19 @@ impl NodeTest<Obb> for Obb {
         (gap > 0.0).then_some(gap)
     }
 
-    /// The pre-judge's "overlap" settles it at zero; otherwise the 15 axes' widest gap along
-    /// unit axes.
+    /// The outer balls' distance when it reaches the cutoff, zero when the inner balls overlap
+    /// (the pre-judge's two balls, measured), else the 15 axes' widest gap along unit axes.
     #[inline]
     fn distance_bound(
         &self,
         b: &Obb,
         b_in_a: &RelativePose,
         placed: &mut Option<PlacedObb>,
-        prejudge: bool,
+        cutoff: Real,
         stats: &mut impl Stats,
     ) -> Real {
-        match placed_and_prejudged(self, b, b_in_a, placed, prejudge, stats) {
-            (_, PreJudge::Overlap) => 0.0,
-            (b, _) => self.distance_bound(b),
-        }
+        stats.volume_test(VolumeTest::Nodes);
+        self.distance_bound_below(placed.get_or_insert_with(|| PlacedObb::new(b, b_in_a)), cutoff)
     }
 
     #[inline]
@@ -203,7 +202,7 @@ macro_rules! plain {
                 b: &$b,
                 b_in_a: &RelativePose,
                 _: &mut Option<()>,
-                _: bool,
+                _: Real,
                 stats: &mut impl Stats,
             ) -> Real {
                 stats.volume_test(VolumeTest::Nodes);

@@ -378,13 +378,7 @@ where
                     return boxes;
                 }
                 let volumes = self.with_a_volume(a, |va| {
-                    va.distance_bound(
-                        self.b.volume(b),
-                        &self.b_in_a,
-                        walk.placed_b.slot(b),
-                        self.prejudge,
-                        stats,
-                    )
+                    va.distance_bound(self.b.volume(b), &self.b_in_a, walk.placed_b.slot(b), cutoff, stats)
                 });
                 volumes.max(boxes)
             }

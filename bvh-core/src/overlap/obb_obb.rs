@@ -119,6 +119,24 @@ impl Obb {
     }
 }
 
+impl Obb {
+    /// [`Obb::distance_bound`] for a search that only cares below `cutoff`: the boxes' outer
+    /// balls first (cheap), whose distance is returned when it reaches the cutoff; zero when the
+    /// inner balls overlap; else the better of the balls' and the axes' bounds.
+    #[inline]
+    pub fn distance_bound_below(&self, other: &PlacedObb, cutoff: Real) -> Real {
+        let apart = other.center_distance_sq(&self.center).sqrt();
+        let balls = apart - self.outer_radius() - other.outer_radius;
+        if balls >= cutoff {
+            return balls;
+        }
+        if apart < self.inner_radius() + other.inner_radius {
+            return 0.0;
+        }
+        self.distance_bound(other).max(balls)
+    }
+}
+
 /// The shortest edge axis whose gap [`Obb::distance_bound`] divides by its length: rounding is
 /// amplified at most by its inverse.
 pub const SHORTEST_MEASURED_AXIS: Real = 0.25;
