@@ -98,6 +98,13 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
             *best = (x, y, d);
         }
     };
+    // The nearest corners: a pair of points of the triangles, so an upper bound that lets the
+    // box tests below dismiss most edge pairs.
+    for p in a.v {
+        for q in b.v {
+            consider(&mut best, p, q);
+        }
+    }
     for ((corners, onto, swap), over) in [(a, b, false), (b, a, true)].into_iter().zip(&heights) {
         let Some((h, plane)) = over else { continue };
         for (p, height) in corners.v.iter().zip(h) {
