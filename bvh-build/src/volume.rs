@@ -209,3 +209,66 @@ impl NodeVolume for Sphere {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers in [-0.5, 0.5) from a fixed seed (xorshift): the test needs no more.
+    fn numbers(seed: u64) -> impl FnMut() -> Real {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 100_000) as Real / 100_000.0 - 0.5
+        }
+    }
+
+    /// Points filling a triangle (corners, edges and inside).
+    fn triangle_samples(t: &[Point; 3]) -> Vec<Point> {
+        let steps = 12;
+        let mut out = Vec::new();
+        for i in 0..=steps {
+            for j in 0..=steps - i {
+                let (u, v) = (i as Real / steps as Real, j as Real / steps as Real);
+                out.push(t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * v);
+            }
+        }
+        out
+    }
+
+    /// Each volume's bound on its distance to a triangle's hull never exceeds the distance from
+    /// the volume to any point of the triangle, and is positive for far triangles.
+    #[test]
+    fn hull_bounds_never_exceed_the_distance() {
+        let mut next = numbers(0x9e37_79b9_7f4a_7c15);
+        let mut point = |scale: Real| Point::new(next() * scale, next() * scale, next() * scale);
+        let cloud: Vec<Point> = (0..40).map(|_| point(2.0)).collect();
+        let obb = Obb::from_points(&cloud);
+        let aabb = Aabb::from_points(&cloud);
+        let sphere = Sphere::from_points(&cloud);
+        let to_obb = |p: &Point| {
+            let local = obb.axes.tr_mul(&(p - obb.center));
+            (local.abs() - obb.half_extents).sup(&Vector::zeros()).norm()
+        };
+        let to_aabb = |p: &Point| ((aabb.mins - p).sup(&(p - aabb.maxs))).sup(&Vector::zeros()).norm();
+        let to_sphere = |p: &Point| ((p - sphere.center).norm() - sphere.radius).max(0.0);
+        let mut positive = 0;
+        for _ in 0..300 {
+            let centre = point(8.0);
+            let t = [centre + point(1.5).coords, centre + point(1.5).coords, centre + point(1.5).coords];
+            let samples = triangle_samples(&t);
+            let nearest = |f: &dyn Fn(&Point) -> Real| samples.iter().map(f).fold(Real::INFINITY, Real::min);
+            for (bound, sampled, what) in [
+                (obb.hull_bound(&t), nearest(&to_obb), "OBB"),
+                (aabb.hull_bound(&t), nearest(&to_aabb), "AABB"),
+                (sphere.hull_bound(&t), nearest(&to_sphere), "sphere"),
+            ] {
+                assert!(bound <= sampled + 1e-4, "{what}: bound {bound} over the sampled distance {sampled}");
+                positive += usize::from(bound > 0.0);
+            }
+        }
+        assert!(positive > 300, "{positive} positive bounds");
+    }
+}

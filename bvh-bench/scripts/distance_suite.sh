@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The distance measurements of docs/distance.md: every anchors pair, random poses and a smooth
+# path, `bvh-bench poses --query distance --cache both`, and FCL's and Coal's distance variants
+# (obbrss_dist, rss_dist) on the same pose files when FCL and COAL name the anchors' harnesses
+# (../shared/anchors/build.sh builds them); then one table: ours against the fastest of them,
+# cached against uncached, and how many distances agree with Coal's (f64) within 1e-5 relative.
+# Needs python3 with numpy (the anchors' generators) and ../shared beside the repository.
+# Usage: [FCL=/tmp/anchors-target/cpp/anchor-fcl] [COAL=/tmp/anchors-target/cpp/anchor-coal] \
+#   bvh-bench/scripts/distance_suite.sh [OUTDIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${1:-/tmp/pose-suite}
+SHARED=../shared
+M=$OUT/meshes
+mkdir -p "$OUT/dist" "$M"
+cargo build --release -q -p bvh-bench
+BIN=target/release/bvh-bench
+[ -f "$M/bay150k.obj" ] || python3 $SHARED/anchors/gen_meshes.py "$M"
+E=$SHARED/meshes
+# name scene part random-scale (the anchors' calibrated scales)
+PAIRS="bay150k:$M/bay150k.obj:$M/part9k.obj:1.189
+bay500k:$M/bay500k.obj:$M/part34k.obj:1.189
+lucy-dragon:$E/vtk_lucy.obj:$E/srt_dragon_23k.obj:0.7401
+bunny-bracket:$E/c3d_stanford-bunny.obj:$E/jig_bracket-3.obj:1.682
+env-rob:$E/fcl_env.obj:$E/fcl_rob.obj:1.0"
+: > "$OUT/dist/results.jsonl"
+while IFS=: read -r name scene part scale; do
+  for kind in random path; do
+    poses=$OUT/$name-$kind.txt
+    [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 1 $kind "$poses" --scale "$scale" >/dev/null
+    mkdir -p "$OUT/dist/ours"
+    $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query distance --cache both --reps 3 \
+      --out "$OUT/dist/ours/$name-$kind.dist" \
+      | while read -r line; do echo "{\"pair\":\"$name\",\"kind\":\"$kind\",\"backend\":\"ours\",\"result\":$line}"; done \
+      >> "$OUT/dist/results.jsonl"
+    for backend in fcl coal; do
+      harness=${FCL:-}; [ $backend = coal ] && harness=${COAL:-}
+      [ -n "$harness" ] || continue
+      mkdir -p "$OUT/dist/$backend/$name-$kind"
+      "$harness" "$scene" "$part" "$poses" "$OUT/dist/$backend/$name-$kind" --reps 3 --build-reps 1 \
+        --variants obbrss_dist,rss_dist \
+        | while read -r line; do echo "{\"pair\":\"$name\",\"kind\":\"$kind\",\"backend\":\"$backend\",\"result\":$line}"; done \
+        >> "$OUT/dist/results.jsonl"
+    done
+  done
+done <<< "$PAIRS"
+python3 bvh-bench/scripts/distance_table.py "$OUT/dist"
