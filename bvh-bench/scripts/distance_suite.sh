@@ -11,17 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/pose-suite}
 SHARED=../shared
-M=$OUT/meshes
-mkdir -p "$OUT/dist" "$M"
-cargo build --release -q -p bvh-bench
-BIN=target/release/bvh-bench
-[ -f "$M/bay150k.obj" ] || python3 $SHARED/anchors/gen_meshes.py "$M"
-E=$SHARED/meshes
-# name scene part random-scale (the anchors' calibrated scales)
-PAIRS="bay150k:$M/bay150k.obj:$M/part9k.obj:1.189
-bay500k:$M/bay500k.obj:$M/part34k.obj:1.189
-lucy-dragon:$E/vtk_lucy.obj:$E/srt_dragon_23k.obj:0.7401
-bunny-bracket:$E/c3d_stanford-bunny.obj:$E/jig_bracket-3.obj:1.682
+. bvh-bench/scripts/anchor_pairs.sh
+mkdir -p "$OUT/dist"
+PAIRS="$PAIRS
 env-rob:$E/fcl_env.obj:$E/fcl_rob.obj:1.0"
 : > "$OUT/dist/results.jsonl"
 while IFS=: read -r name scene part scale; do

@@ -22,12 +22,7 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    poses
-        .par_iter()
-        .map(|pose| {
-            Ok(Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options)?.intersects(None, &mut ()))
-        })
-        .collect()
+    at_poses(a, pose_a, b, poses, options, |query| query.intersects(None, &mut ()))
 }
 
 /// The first-contact answer for each pair of posed objects, in pair order (an error for a pair
@@ -57,14 +52,25 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
+    at_poses(a, pose_a, b, poses, options, |query| query.distance(distance, None, &mut ()))
+}
+
+/// What `answer` makes of the query with `b` at each of `poses` against `a` at `pose_a`, in pose
+/// order, in parallel (an error for a pose with a NaN or infinite component).
+fn at_poses<VA, VB, T: Send>(
+    a: &Bvh<VA>,
+    pose_a: &Isometry,
+    b: &Bvh<VB>,
+    poses: &[Isometry],
+    options: QueryOptions,
+    answer: impl Fn(&Query<'_, VA, VB>) -> T + Sync,
+) -> Vec<Result<T, PoseError>>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
     poses
         .par_iter()
-        .map(|pose| {
-            Ok(Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options)?.distance(
-                distance,
-                None,
-                &mut (),
-            ))
-        })
+        .map(|pose| Ok(answer(&Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options)?)))
         .collect()
 }

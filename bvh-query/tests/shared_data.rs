@@ -45,24 +45,30 @@ fn reference(a: &TriMesh, b: &TriMesh, rel: &RelativePose) -> Vec<TrianglePair> 
     items.extend(
         moved.iter().enumerate().map(|(j, t)| (t.aabb(), true, j as u32)).filter(|e| e.0.intersects(&region)),
     );
-    items.sort_by(|x, y| x.0.mins.x.total_cmp(&y.0.mins.x));
     let mut pairs = Vec::new();
+    sweep(&mut items, |ia, ib| {
+        if triangles_intersect(&a.triangle(ia as usize), &moved[ib as usize]) {
+            pairs.push(TrianglePair { a: ia, b: ib });
+        }
+    });
+    pairs.sort_unstable();
+    pairs
+}
+
+/// Calls `pair` with every (A, B) pair of `items` – (box, of B, index) – whose boxes meet, by a
+/// sort-and-sweep along x.
+fn sweep(items: &mut [(Aabb, bool, u32)], mut pair: impl FnMut(u32, u32)) {
+    items.sort_by(|x, y| x.0.mins.x.total_cmp(&y.0.mins.x));
     for (k, (bx, side, i)) in items.iter().enumerate() {
         for (by, other, j) in &items[k + 1..] {
             if by.mins.x > bx.maxs.x {
                 break;
             }
-            if side == other || !bx.intersects(by) {
-                continue;
-            }
-            let (ia, ib) = if *side { (*j, *i) } else { (*i, *j) };
-            if triangles_intersect(&a.triangle(ia as usize), &moved[ib as usize]) {
-                pairs.push(TrianglePair { a: ia, b: ib });
+            if side != other && bx.intersects(by) {
+                if *side { pair(*j, *i) } else { pair(*i, *j) }
             }
         }
     }
-    pairs.sort_unstable();
-    pairs
 }
 
 /// The least distance over the triangle pairs whose boxes come within `limit` of each other (B
@@ -79,21 +85,11 @@ fn reference_distance(a: &TriMesh, b: &TriMesh, pose: &Isometry, limit: Real) ->
     let mut items: Vec<(Aabb, bool, u32)> =
         a.triangles().enumerate().map(|(i, t)| (t.aabb().loosened(limit), false, i as u32)).collect();
     items.extend(moved.iter().enumerate().map(|(j, t)| (t.aabb(), true, j as u32)));
-    items.sort_by(|x, y| x.0.mins.x.total_cmp(&y.0.mins.x));
     let mut best = f64::INFINITY;
-    for (k, (bx, side, i)) in items.iter().enumerate() {
-        for (by, other, j) in &items[k + 1..] {
-            if by.mins.x > bx.maxs.x {
-                break;
-            }
-            if side == other || !bx.intersects(by) {
-                continue;
-            }
-            let (ia, ib) = if *side { (*j, *i) } else { (*i, *j) };
-            best = best
-                .min(closest_points_triangles(&a.triangle(ia as usize), &moved[ib as usize]).distance as f64);
-        }
-    }
+    sweep(&mut items, |ia, ib| {
+        let d = closest_points_triangles(&a.triangle(ia as usize), &moved[ib as usize]).distance as f64;
+        best = best.min(d);
+    });
     best
 }
 
