@@ -5,8 +5,8 @@
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
 use bvh_core::nalgebra::{Quaternion, UnitQuaternion};
-use bvh_core::{Isometry, Obb, PoseError};
-use bvh_query::{Posed, Query, QueryOptions, SweepError};
+use bvh_core::{Isometry, Obb, PoseError, TriMesh};
+use bvh_query::{DistanceOptions, PairCache, Posed, Query, QueryOptions, SweepError};
 
 /// Poses with one bad component each: in the translation, or in the rotation's quaternion.
 fn bad_poses() -> Vec<Isometry> {
@@ -58,4 +58,36 @@ fn clearances_that_are_not_finite_distances() {
     // Within 4 of each other, only some pairs are (the rings' centres are 5 apart).
     let some = query.pairs_within(4.0, &mut ()).len();
     assert!(some > 0 && some < pairs, "{some} of {pairs}");
+}
+
+/// Distance options that are not finite distances get their documented answers, and a mesh
+/// without triangles has no nearest pair.
+#[test]
+fn distance_options_that_are_not_finite_and_empty_meshes() {
+    let ring: Bvh<Obb> = Bvh::build(torus(1.0, 0.3, 12, 6), &BuildConfig::co());
+    let (here, apart) = (Isometry::identity(), Isometry::translation(5.0, 0.0, 0.0));
+    let query =
+        Query::new(Posed::new(&ring, &here), Posed::new(&ring, &apart), QueryOptions::default()).unwrap();
+    let exact = query.distance(DistanceOptions::exact(), None, &mut ()).expect("a distance").distance;
+    assert!((exact - 2.4).abs() < 0.05, "{exact}");
+    // NaN or negative tolerances are none; a NaN limit is no limit; a negative one leaves nothing.
+    for (abs, rel) in [(f32::NAN, 0.0), (0.0, f32::NAN), (-1.0, -1.0)] {
+        let d = query.distance(DistanceOptions::exact().tolerant(abs, rel), None, &mut ()).unwrap();
+        assert_eq!(d.distance, exact, "{abs} {rel}");
+    }
+    assert_eq!(
+        query.distance(DistanceOptions::exact().within(f32::NAN), None, &mut ()).unwrap().distance,
+        exact
+    );
+    assert!(query.distance(DistanceOptions::exact().within(-1.0), None, &mut ()).is_none());
+    assert!(query.distance(DistanceOptions::exact().within(f32::NEG_INFINITY), None, &mut ()).is_none());
+    assert!(query.distance(DistanceOptions::exact().within(exact * 0.99), None, &mut ()).is_none());
+    // An infinite tolerance answers with some real pair, never below the distance.
+    let loose = query.distance(DistanceOptions::exact().tolerant(f32::INFINITY, 0.0), None, &mut ()).unwrap();
+    assert!(loose.distance >= exact);
+    let empty: Bvh<Obb> = Bvh::build(TriMesh::new(Vec::new(), Vec::new()).unwrap(), &BuildConfig::co());
+    for (a, b) in [(&ring, &empty), (&empty, &ring)] {
+        let query = Query::new(Posed::new(a, &here), Posed::new(b, &apart), QueryOptions::default()).unwrap();
+        assert!(query.distance(DistanceOptions::exact(), Some(&mut PairCache::new()), &mut ()).is_none());
+    }
 }
