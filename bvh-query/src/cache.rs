@@ -59,7 +59,7 @@ pub struct PairCache {
     /// A bound on how far B's points have moved against A's, summed over the searches since
     /// the front was started (rounded up).
     travelled: f64,
-    /// The nearest pair the last distance query found, if the meshes were apart.
+    /// The nearest pair the last distance query found (its contact, if the meshes touched).
     closest: Option<Hit>,
     /// Where the last distance search stopped (each pair with the travel until which nothing
     /// below it can come nearer than the bound it was stopped with), empty if it has none.
@@ -125,8 +125,7 @@ impl PairCache {
         self.closest
     }
 
-    /// Remembers the nearest pair a distance query found between apart meshes (`None` when
-    /// they touched: the contact is remembered as a first-contact search's).
+    /// Remembers the nearest pair a distance query found.
     pub(crate) fn remember_closest(&mut self, found: Option<Hit>) {
         self.closest = found;
     }

@@ -1,6 +1,6 @@
 //! The minimum distance between two posed meshes: the nearest triangle pair, its distance and
-//! a closest point on each mesh, found by a depth-first search of both trees that opens nearer
-//! pairs first and drops every pair whose lower bound cannot beat the best pair found.
+//! a closest point on each mesh, found by a best-first search of both trees (with dives to the
+//! leaves) that drops every pair whose lower bound cannot beat the best pair found.
 
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
@@ -20,9 +20,9 @@ use std::ops::Range;
 /// distance of a real pair of triangles, never below the true one. The default is exact.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DistanceOptions {
-    /// An absolute tolerance (in the meshes' units), at least zero.
+    /// An absolute tolerance (in the meshes' units); a negative or NaN one is none.
     pub abs_err: Real,
-    /// A relative tolerance, at least zero.
+    /// A relative tolerance; a negative or NaN one is none.
     pub rel_err: Real,
     /// Beyond this distance the query answers "farther" (`None`) as soon as it knows: what a
     /// clearance check or a planner mostly asks, and much cheaper than the distance itself.
@@ -85,9 +85,11 @@ where
     /// when they intersect – exactly when [`Query::intersects`] finds a contact. `None` when the
     /// meshes are farther apart than `options.max_distance`, or either has no triangles.
     ///
-    /// Touching meshes are found by the first-contact search ([`Query::intersects`]); then,
-    /// with a cache, the nearest pair found last time is measured first: along a path it is near
-    /// the new answer, and bounds the search from the start. The answer is the same as without.
+    /// Touching meshes are found by the first-contact search ([`Query::intersects`]). With a
+    /// cache, the nearest pair found last time is measured first (along a path it is near the
+    /// new answer, and bounds the search from the start), and the search starts from where the
+    /// last one stopped, passing by what B cannot have come near since. The answer is the same
+    /// as without.
     pub fn distance(
         &self,
         options: DistanceOptions,
@@ -105,7 +107,7 @@ where
             let [i, j] = hit.positions;
             let closest = self.measure(i, j, stats);
             if let Some(cache) = cache {
-                cache.remember_closest(None);
+                cache.remember_closest(Some(hit));
             }
             return Some(self.near_pair(&Best { positions: hit.positions, closest }));
         }
