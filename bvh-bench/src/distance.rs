@@ -4,8 +4,7 @@
 
 use crate::poses::{ParryMeshes, QueryTimes, time_poses};
 use bvh_bench::stats::{mean, median};
-use bvh_core::nalgebra::Point3;
-use bvh_core::{Isometry, Point, Real, TriMesh, Triangle, closest_points_triangles};
+use bvh_core::{Isometry, TriMesh, closest_points_triangles};
 use bvh_query::{DistanceOptions, NearPair, TrianglePair};
 use parry3d::math::Pose;
 
@@ -47,16 +46,10 @@ pub(crate) fn reference(
     pose: &Isometry,
     candidates: &[TrianglePair],
 ) -> f64 {
-    let pose = pose.cast::<f64>();
-    let place = |p: &Point| {
-        let q = pose * Point3::new(p.x as f64, p.y as f64, p.z as f64);
-        Point::new(q.x as Real, q.y as Real, q.z as Real)
-    };
     candidates
         .iter()
         .map(|pair| {
-            let t = part.triangle(pair.b as usize);
-            let moved = Triangle::new(place(&t.a), place(&t.b), place(&t.c));
+            let moved = part.triangle(pair.b as usize).transformed(pose);
             closest_points_triangles(&scene.triangle(pair.a as usize), &moved).distance as f64
         })
         .fold(f64::INFINITY, f64::min)
@@ -77,17 +70,17 @@ pub(crate) fn versus_parry(
     reps: usize,
     reference: impl Fn(usize) -> f64,
 ) -> ParryDistance {
+    // NaN where parry refuses the pair.
     let mut parry_distance = |k: usize| {
         let d = parry3d::query::distance(&Pose::IDENTITY, &meshes.a, &meshes.poses[k], &meshes.b);
-        d.map_or(usize::MAX, |d| d.distance.to_bits() as usize)
+        d.map_or(f64::NAN, |d| d.distance as f64)
     };
     let (times, answers) = time_poses(ours.len(), reps, &mut [&mut parry_distance]).remove(0);
     let disagreements = answers
         .iter()
         .zip(ours)
         .enumerate()
-        .filter_map(|(k, (&bits, ours))| {
-            let parry = if bits == usize::MAX { f64::NAN } else { f32::from_bits(bits as u32) as f64 };
+        .filter_map(|(k, (&parry, ours))| {
             let ours = ours.map_or(f64::INFINITY, |n| n.distance as f64);
             let agree =
                 (parry - ours).abs() <= 1e-5 * (1.0 + ours.max(parry)) || (parry == 0.0 && ours == 0.0);

@@ -338,14 +338,14 @@ impl QueryTimes {
 /// the other, ours and parry's ratio moved 0.44-0.74 between runs on this shared machine).
 /// Each time is the query's alone, without the clock's reading (`timing::timed`). Returns each
 /// query's times and per-pose results, in order.
-pub(crate) fn time_poses(
+pub(crate) fn time_poses<T: Clone + Default>(
     count: usize,
     reps: usize,
-    queries: &mut [&mut dyn FnMut(usize) -> usize],
-) -> Vec<(QueryTimes, Vec<usize>)> {
+    queries: &mut [&mut dyn FnMut(usize) -> T],
+) -> Vec<(QueryTimes, Vec<T>)> {
     let n = queries.len();
     let mut per_pose = vec![vec![Vec::with_capacity(reps); count]; n];
-    let mut results = vec![vec![0; count]; n];
+    let mut results = vec![vec![T::default(); count]; n];
     for rep in 0..reps.max(1) {
         for k in 0..count {
             for q in (0..n).map(|i| (i + k + rep) % n) {

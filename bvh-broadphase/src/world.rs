@@ -5,7 +5,7 @@ use crate::UniformGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
-use bvh_core::{Aabb, Isometry, Point, Real, rounding_slack};
+use bvh_core::{Aabb, Isometry, Real, rounding_slack};
 use bvh_query::{
     Contact, DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats,
     TreePairVisitor, TrianglePair, visit_tree_pair,
@@ -60,20 +60,14 @@ pub struct Collision {
     pub contacts: Vec<Contact>,
 }
 
-/// How close another object comes to one object: the nearest triangle pair and a closest point
-/// on each, in world coordinates.
+/// How close another object comes to one object.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clearance {
     /// The other object.
     pub other: ObjectId,
-    /// Their distance (zero when they touch).
-    pub distance: Real,
-    /// The nearest triangle pair: `a` the object's triangle, `b` the other's.
-    pub pair: TrianglePair,
-    /// The closest point on the object.
-    pub on_object: Point,
-    /// The closest point on the other object.
-    pub on_other: Point,
+    /// Their distance (zero when they touch), the nearest triangle pair and a closest point on
+    /// each in world coordinates, the object as A and the other as B.
+    pub nearest: NearPair,
 }
 
 /// What a step did, to explain its time.
@@ -236,18 +230,12 @@ impl<S: Strategy> CollisionWorld<S> {
             .filter_map(|(other, cache)| {
                 let o = live(objects, *other);
                 let pair = PairDistance { pose_a: &object.pose, pose_b: &o.pose, options, distance, cache };
-                let near = visit_tree_pair(&object.shape, &o.shape, pair)?;
-                Some(Clearance {
-                    other: *other,
-                    distance: near.distance,
-                    pair: near.pair,
-                    on_object: near.on_a,
-                    on_other: near.on_b,
-                })
+                let nearest = visit_tree_pair(&object.shape, &o.shape, pair)?;
+                Some(Clearance { other: *other, nearest })
             })
             .collect();
         self.clearance_caches.extend(work.into_iter().map(|(other, cache)| ((id, other), cache)));
-        found.sort_by(|x, y| x.distance.total_cmp(&y.distance).then(x.other.cmp(&y.other)));
+        found.sort_by(|x, y| x.nearest.distance.total_cmp(&y.nearest.distance).then(x.other.cmp(&y.other)));
         Ok(found)
     }
 

@@ -262,10 +262,11 @@ fn clearance_equals_the_distances_one_by_one() {
                 want.retain(|(_, d)| *d <= margin);
                 want.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
                 let got_pairs: Vec<(usize, f32)> =
-                    got.iter().map(|c| (c.other.index(), c.distance)).collect();
+                    got.iter().map(|c| (c.other.index(), c.nearest.distance)).collect();
                 assert_eq!(got_pairs, want, "{name}, step {step}, object {k}");
                 for c in &got {
-                    assert!(((c.on_object - c.on_other).norm() - c.distance).abs() < 1e-4, "{name}: {c:?}");
+                    let n = &c.nearest;
+                    assert!(((n.on_a - n.on_b).norm() - n.distance).abs() < 1e-4, "{name}: {c:?}");
                 }
                 listed += got.len();
             }

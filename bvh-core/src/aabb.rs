@@ -158,10 +158,24 @@ impl Aabb {
     /// `f32` has the right sign: positive exactly when the boxes do not meet.
     #[inline]
     pub fn gap(&self, other: &Self) -> f64 {
+        let [x, y, z] = self.gaps(other);
+        x.max(y).max(z)
+    }
+
+    /// The distance between two boxes of one frame (zero when they meet), exact up to the
+    /// rounding of one square root.
+    #[inline]
+    pub fn distance(&self, other: &Self) -> f64 {
+        let [x, y, z] = self.gaps(other);
+        (x * x + y * y + z * z).sqrt()
+    }
+
+    /// How far apart the boxes lie along each axis (zero where their intervals meet), taken in
+    /// `f64`, where the difference of two `f32` is exact.
+    #[inline]
+    fn gaps(&self, other: &Self) -> [f64; 3] {
         let apart = |lo: Real, hi: Real| lo as f64 - hi as f64;
-        (0..3)
-            .map(|i| apart(other.mins[i], self.maxs[i]).max(apart(self.mins[i], other.maxs[i])))
-            .fold(0.0, f64::max)
+        [0, 1, 2].map(|i| apart(other.mins[i], self.maxs[i]).max(apart(self.mins[i], other.maxs[i])).max(0.0))
     }
 
     /// The smallest axis-aligned box containing this box moved by `pose`.

@@ -4,9 +4,9 @@
 //!
 //! Frames as in [`crate::overlap`]: the first volume in A's frame, the second in B's, one
 //! [`RelativePose`] for B in A. Every bound is zero when the volumes overlap. Ball pairs and
-//! ball–box pairs are exact distances; box–box pairs across frames take the widest gap along
-//! the separating axis test's 15 axes ([`Obb::distance_bound`]), a cheap bound no more than the
-//! distance. A [`CubeAabb`] bounds its object through the ball it is built around, which lies
+//! ball–box pairs are exact distances; box–box pairs across frames take the gaps along the
+//! separating axis test's 15 axes ([`Obb::distance_bound`]), a cheap bound no more than the
+//! distance (boxes of one frame have their exact distance, [`Aabb::distance`]). A [`CubeAabb`] bounds its object through the ball it is built around, which lies
 //! inside the cube and so gives the tighter bound. Bounds are computed in `f32`: a caller that
 //! needs them certified grows A's volume by the rounding at the scene's scale
 //! ([`crate::rounding_slack`]).
@@ -22,21 +22,6 @@ use crate::sphere::Sphere;
 pub trait Separation<B> {
     /// No more than the distance between the two closed volumes; zero when they overlap.
     fn separation(&self, other: &B, b_in_a: &RelativePose) -> Real;
-}
-
-impl Aabb {
-    /// The distance between two boxes of one frame (zero when they meet), exact up to the
-    /// rounding of one square root: the per-axis gaps are differences of `f32` taken in `f64`.
-    #[inline]
-    pub fn distance(&self, other: &Self) -> f64 {
-        let gap = |i: usize| {
-            let apart =
-                (other.mins[i] as f64 - self.maxs[i] as f64).max(self.mins[i] as f64 - other.maxs[i] as f64);
-            apart.max(0.0)
-        };
-        let (x, y, z) = (gap(0), gap(1), gap(2));
-        (x * x + y * y + z * z).sqrt()
-    }
 }
 
 impl Separation<Obb> for Obb {

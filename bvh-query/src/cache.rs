@@ -29,15 +29,15 @@ pub(crate) struct Hit {
 }
 
 /// A tree-pair of the front, and how far B may travel against A, counted as the cache's
-/// `travelled`, before anything below it can touch: until then searches pass it by.
+/// travel, before anything below it can touch: until then searches pass it by.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Stop {
     pair: Pair,
     clear_until: f64,
 }
 
-/// What one object pair remembers between first-contact queries. Results with and without it
-/// are equally exact; another pair of trees or a cleared cache only costs the shortcut. While
+/// What one object pair remembers between first-contact and distance queries. Results with
+/// and without it are equally exact; another pair of trees or a cleared cache only costs the shortcut. While
 /// the objects are apart it holds the last front: as many tree-pairs as that search stopped at
 /// (its `front` statistic), a few dozen bytes each.
 #[derive(Clone, Debug, Default)]
@@ -54,27 +54,52 @@ pub struct PairCache {
     /// Searches since the last one from the top that tested pairs of the front (one that found
     /// every pair still clear left it as it was).
     since_top: usize,
-    /// B's pose in A's frame at the last search.
-    pose: Option<RelativePose>,
-    /// A bound on how far B's points have moved against A's, summed over the searches since
-    /// the front was started (rounded up).
-    travelled: f64,
-    /// The nearest pair the last distance query found (its contact, if the meshes touched).
+    /// Where B was at the last search, and how far it may have moved since the front.
+    travel: Travel,
+    /// What the last distance query left for the next.
+    distance: DistanceMemory,
+}
+
+/// What a distance query leaves for the next: the nearest pair it found (its contact, if the
+/// meshes touched) and where its search stopped.
+#[derive(Clone, Debug, Default)]
+struct DistanceMemory {
     closest: Option<Hit>,
-    /// Where the last distance search stopped (each pair with the travel until which nothing
-    /// below it can come nearer than the bound it was stopped with), empty if it has none.
-    distance_front: Vec<Stop>,
-    /// Where this distance search stops: swapped with `distance_front` when it is remembered.
-    distance_next: Vec<Stop>,
-    /// The pairs of the front this distance search starts from, with their bounds lowered by
-    /// the travel.
+    /// Where the last search stopped (each pair with the travel until which nothing below it can
+    /// come nearer than the bound it was stopped with), empty if it has none.
+    front: Vec<Stop>,
+    /// Where this search stops: swapped with `front` when it is remembered.
+    next: Vec<Stop>,
+    /// The pairs of the front this search starts from, with their bounds lowered by the travel.
     due: Vec<(Pair, Real)>,
-    /// B's pose in A's frame at the last distance search, and how far B may have moved since
-    /// the distance front was started (rounded up).
-    distance_pose: Option<RelativePose>,
-    distance_travelled: f64,
-    /// Distance searches from the front since the last one from the top.
-    distance_since_top: usize,
+    travel: Travel,
+    /// Searches from the front since the last one from the top.
+    since_top: usize,
+}
+
+/// Where B was at the last search of a kind, and a bound on how far B's points have moved
+/// against A's since that search's front was started: the motions between the searches, summed
+/// and rounded up.
+#[derive(Clone, Copy, Debug, Default)]
+struct Travel {
+    pose: Option<RelativePose>,
+    travelled: f64,
+}
+
+impl Travel {
+    /// B is now at `b_in_a`: whether it moved little since the last search (its points, all
+    /// within `reach()` of its origin, moved at most [`NEAR_REACH`] of it). The motion is added
+    /// to the travel if so and a front is `kept`; otherwise the travel starts again from zero.
+    fn moved_to(&mut self, b_in_a: &RelativePose, reach: impl FnOnce() -> Real, kept: bool) -> bool {
+        let moved = self.pose.replace(*b_in_a).map(|last| Motion::between(&last, b_in_a, reach()));
+        let near = moved.filter(|moved| moved.estimate() <= NEAR_REACH * moved.reach);
+        self.travelled = match near {
+            // Rounded up: the sum must never fall short of the travel.
+            Some(moved) if kept => (self.travelled + moved.bound() as f64) * (1.0 + 4.0 * f64::EPSILON),
+            _ => 0.0,
+        };
+        near.is_some()
+    }
 }
 
 impl PairCache {
@@ -102,32 +127,23 @@ impl PairCache {
             self.clear();
             self.trees = Some(trees);
         }
-        let moved = self.pose.as_ref().map(|last| Motion::between(last, b_in_a, reach()));
-        let near = moved.is_some_and(|moved| moved.estimate() <= NEAR_REACH * moved.reach);
-        if let (true, false, Some(moved)) = (near, self.front.is_empty(), moved) {
-            // Rounded up: the sum must never fall short of the travel.
-            self.travelled = (self.travelled + moved.bound() as f64) * (1.0 + 4.0 * f64::EPSILON);
-        } else {
+        let kept = !self.front.is_empty();
+        let near = self.travel.moved_to(b_in_a, reach, kept);
+        if !(near && kept) {
             self.front.clear();
-            self.travelled = 0.0;
         }
-        self.pose = Some(*b_in_a);
         self.last.filter(|_| near)
     }
 
-    /// Starts a distance query in `trees`: the nearest pair the last one found (none for other
-    /// trees, whose state is dropped).
-    pub(crate) fn closest_start(&mut self, trees: (u64, u64)) -> Option<Hit> {
-        if self.trees != Some(trees) {
-            self.clear();
-            self.trees = Some(trees);
-        }
-        self.closest
+    /// The nearest pair the last distance query found (a distance query's first-contact search
+    /// has started the cache for its trees).
+    pub(crate) fn closest(&self) -> Option<Hit> {
+        self.distance.closest
     }
 
     /// Remembers the nearest pair a distance query found.
     pub(crate) fn remember_closest(&mut self, found: Option<Hit>) {
-        self.closest = found;
+        self.distance.closest = found;
     }
 
     /// Where a distance search at B's pose `b_in_a` starts, once the nearest pair found last
@@ -143,46 +159,30 @@ impl PairCache {
         cutoff: Real,
         slack: Real,
     ) -> (Option<&[(Pair, Real)]>, Kept<'_>) {
-        let moved = self.distance_pose.as_ref().map(|last| Motion::between(last, b_in_a, reach));
-        let near = moved.filter(|m| m.estimate() <= NEAR_REACH * m.reach);
-        self.distance_pose = Some(*b_in_a);
-        self.distance_next.clear();
-        self.due.clear();
-        let from_front = match near {
-            Some(moved)
-                if !self.distance_front.is_empty()
-                    && self.distance_since_top + 1 < DISTANCE_PULL_UP_EVERY =>
-            {
-                // Rounded up: the sum must never fall short of the travel.
-                self.distance_travelled =
-                    (self.distance_travelled + moved.bound() as f64) * (1.0 + 4.0 * f64::EPSILON);
-                self.distance_since_top += 1;
-                true
-            }
-            _ => {
-                self.distance_travelled = 0.0;
-                self.distance_since_top = 0;
-                false
-            }
-        };
-        let travelled = self.distance_travelled;
+        let memory = &mut self.distance;
+        let kept = !memory.front.is_empty() && memory.since_top + 1 < DISTANCE_PULL_UP_EVERY;
+        let from_front = memory.travel.moved_to(b_in_a, || reach, kept) && kept;
+        memory.since_top = if from_front { memory.since_top + 1 } else { 0 };
+        memory.next.clear();
+        memory.due.clear();
+        let travelled = memory.travel.travelled;
         if from_front {
-            for stop in &self.distance_front {
+            for stop in &memory.front {
                 let bound = stop.clear_until - travelled;
                 if bound < cutoff as f64 {
-                    self.due.push((stop.pair, bound.max(0.0) as Real));
+                    memory.due.push((stop.pair, bound.max(0.0) as Real));
                 } else {
-                    self.distance_next.push(*stop);
+                    memory.next.push(*stop);
                 }
             }
         }
-        let kept = Kept { stops: &mut self.distance_next, from: travelled - slack as f64 };
-        (from_front.then_some(&self.due[..]), kept)
+        let kept = Kept { stops: &mut memory.next, from: travelled - slack as f64 };
+        (from_front.then_some(&memory.due[..]), kept)
     }
 
     /// Keeps the front the distance search started by [`PairCache::distance_resume`] left.
     pub(crate) fn remember_distance_front(&mut self) {
-        std::mem::swap(&mut self.distance_front, &mut self.distance_next);
+        std::mem::swap(&mut self.distance.front, &mut self.distance.next);
     }
 
     /// Remembers a contact found near the last one, without a search into the trees.
@@ -199,7 +199,7 @@ impl PairCache {
         &mut self,
         slack: impl FnOnce() -> Real,
     ) -> Option<(Option<impl Iterator<Item = Pair> + '_>, Kept<'_>)> {
-        let travelled = self.travelled;
+        let travelled = self.travel.travelled;
         self.next.clear();
         self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
         let from_front = !self.front.is_empty();

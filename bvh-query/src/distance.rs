@@ -8,7 +8,7 @@ use crate::queries::{NearPair, Query, reach};
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::triangle::closest_points_apart_triangles;
-use bvh_core::{Aabb, ClosestPoints, Real, Triangle, closest_points_triangles};
+use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles};
 use smallvec::SmallVec;
 use std::ops::Range;
 
@@ -113,8 +113,7 @@ where
         }
         let mut best: Option<Best> = None;
         let mut cutoff = options.first_cutoff();
-        let trees = (self.a.bvh.id(), self.b.bvh.id());
-        if let Some(last) = cache.as_deref_mut().and_then(|cache| cache.closest_start(trees)) {
+        if let Some(last) = cache.as_deref().and_then(PairCache::closest) {
             let [i, j] = last.positions;
             let closest = self.measure(i, j, stats);
             if closest.distance < cutoff {
@@ -157,39 +156,40 @@ where
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         // Measures the pairs of two leaves against the cutoff, improving `best`; returns the new
         // cutoff and a lower bound on the leaves' distance (what measured or dismissed each pair).
-        let leaves = |ra: Range<usize>, rb: Range<usize>, cutoff: Real, stats: &mut _| {
-            let mut cutoff = cutoff;
-            let mut bound = Real::INFINITY;
-            moved.clear();
-            moved.extend(rb.clone().map(|j| {
-                let t = b.triangle(j).placed(&self.b_in_a);
-                (t, t.aabb())
-            }));
-            for i in ra {
-                let ta = a.triangle(i);
-                let box_a = ta.aabb();
-                for (j, (tb, box_b)) in rb.clone().zip(&moved) {
-                    // The boxes of the triangles as measured bound their distance from below.
-                    let boxes = box_a.distance(box_b);
-                    if boxes >= cutoff as f64 {
-                        bound = bound.min(boxes as Real);
-                        continue;
-                    }
-                    Stats::triangle_test(stats);
-                    // The first-contact search has proved every pair apart.
-                    let Some(closest) = closest_points_apart_triangles(ta, tb, cutoff) else {
-                        bound = bound.min(cutoff);
-                        continue;
-                    };
-                    bound = bound.min(closest.distance);
-                    if closest.distance < cutoff {
-                        cutoff = options.cutoff(closest.distance);
-                        *best = Some(Best { positions: [i, j], closest });
+        let leaves =
+            |ra: Range<usize>, rb: Range<usize>, b_corners: &[Point], cutoff: Real, stats: &mut _| {
+                let mut cutoff = cutoff;
+                let mut bound = Real::INFINITY;
+                moved.clear();
+                moved.extend(b_corners.chunks_exact(3).map(|c| {
+                    let t = Triangle::new(c[0], c[1], c[2]);
+                    (t, t.aabb())
+                }));
+                for i in ra {
+                    let ta = a.triangle(i);
+                    let box_a = ta.aabb();
+                    for (j, (tb, box_b)) in rb.clone().zip(&moved) {
+                        // The boxes of the triangles as measured bound their distance from below.
+                        let boxes = box_a.distance(box_b);
+                        if boxes >= cutoff as f64 {
+                            bound = bound.min(boxes as Real);
+                            continue;
+                        }
+                        Stats::triangle_test(stats);
+                        // The first-contact search has proved every pair apart.
+                        let Some(closest) = closest_points_apart_triangles(ta, tb, cutoff) else {
+                            bound = bound.min(cutoff);
+                            continue;
+                        };
+                        bound = bound.min(closest.distance);
+                        if closest.distance < cutoff {
+                            cutoff = options.cutoff(closest.distance);
+                            *best = Some(Best { positions: [i, j], closest });
+                        }
                     }
                 }
-            }
-            (cutoff, bound)
-        };
+                (cutoff, bound)
+            };
         match cache {
             None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, &mut (), stats, leaves),
             Some(cache) => {

@@ -229,9 +229,10 @@ where
     /// put aside), the search dives to the leaves through the nearer child of each pair opened
     /// (by lower bound, then by the volumes' centres), and puts the farther aside; a pair whose
     /// bound is no less than `cutoff` is dropped, and once the least bound put aside reaches it
-    /// the search is over. `leaves` gets every pair of leaves reached with the cutoff, and
-    /// returns the new cutoff (it only shrinks as nearer pairs are found) and a lower bound on
-    /// the leaves' distance. Every pair the search stops at goes to `front` with its bound: with
+    /// the search is over. `leaves` gets every pair of leaves reached – A's triangles by
+    /// leaf-order positions, B's also as their corners placed in A's frame (placed once for all
+    /// the leaf's tests) – with the cutoff, and returns the new cutoff (it only shrinks as nearer
+    /// pairs are found) and a lower bound on the leaves' distance. Every pair the search stops at goes to `front` with its bound: with
     /// the pairs not started from, they cover every pair of leaves.
     pub(crate) fn nearest<S: Stats>(
         &self,
@@ -239,7 +240,7 @@ where
         mut cutoff: Real,
         front: &mut impl Front,
         stats: &mut S,
-        mut leaves: impl FnMut(Range<usize>, Range<usize>, Real, &mut S) -> (Real, Real),
+        mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> (Real, Real),
     ) {
         let mut aside = BinaryHeap::from(NEAR_HEAP.take());
         aside.clear();
@@ -270,7 +271,9 @@ where
             let (mut pair, mut bound) = (pair, bound);
             loop {
                 if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
-                    let (next_cutoff, leaf_bound) = leaves(ra, rb, cutoff, stats);
+                    let b_corners =
+                        walk.corners.get(false, rb.clone(), |j| self.b.triangle(j).placed(&self.b_in_a));
+                    let (next_cutoff, leaf_bound) = leaves(ra, rb, b_corners, cutoff, stats);
                     cutoff = next_cutoff;
                     walk.stop(&pair, leaf_bound.max(bound), stats);
                     break;

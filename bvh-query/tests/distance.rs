@@ -5,7 +5,6 @@
 
 use bvh_build::generate::{bracket, torus, tube};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
-use bvh_core::nalgebra::{Isometry3, Point3};
 use bvh_core::triangle::closest_point_on_triangle;
 use bvh_core::{Isometry, Point, Real, TriMesh, Triangle, Vector, closest_points_triangles};
 use bvh_query::{
@@ -15,20 +14,14 @@ use bvh_query::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// B's triangle placed in A's frame in `f64`, rounded once to `f32`.
-fn placed_f64(t: &Triangle, b_in_a: &Isometry3<f64>) -> Triangle {
-    let place = |p: &Point| {
-        let q = b_in_a * Point3::new(p.x as f64, p.y as f64, p.z as f64);
-        Point::new(q.x as Real, q.y as Real, q.z as Real)
-    };
-    Triangle::new(place(&t.a), place(&t.b), place(&t.c))
-}
-
-/// The minimum distance over all triangle pairs, B placed in A's frame in `f64` (the pose
-/// composed in `f64` too), and whether any pair intersects.
+/// The minimum distance over all triangle pairs, B placed in A's frame with the pose composed
+/// and applied in `f64` and each corner rounded once (in the world instead, a part far from
+/// the origin would take the world's rounding).
 fn brute_distance(a: &TriMesh, b: &TriMesh, pose_a: &Isometry, pose_b: &Isometry) -> f64 {
     let b_in_a = pose_a.cast::<f64>().inv_mul(&pose_b.cast::<f64>());
-    let moved: Vec<Triangle> = b.triangles().map(|t| placed_f64(&t, &b_in_a)).collect();
+    let place = |p: &Point| (b_in_a * p.cast::<f64>()).cast::<Real>();
+    let moved: Vec<Triangle> =
+        b.triangles().map(|t| Triangle::new(place(&t.a), place(&t.b), place(&t.c))).collect();
     let mut best = f64::INFINITY;
     for ta in a.triangles() {
         for tb in &moved {

@@ -9,9 +9,8 @@
 //! (`cargo test --release -p bvh-query --test shared_data -- --ignored`).
 
 use bvh_build::{BuildConfig, Bvh, Preset};
-use bvh_core::nalgebra::Point3;
 use bvh_core::{
-    Aabb, Isometry, Obb, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
+    Aabb, Isometry, Obb, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
     triangles_intersect,
 };
 use bvh_query::{DistanceOptions, PairCache, Posed, Query, QueryOptions, TrianglePair};
@@ -72,16 +71,10 @@ fn sweep(items: &mut [(Aabb, bool, u32)], mut pair: impl FnMut(u32, u32)) {
 }
 
 /// The least distance over the triangle pairs whose boxes come within `limit` of each other (B
-/// at `pose` in A's frame, its triangles placed in `f64` and rounded once), paired by a
+/// at `pose` in A's frame, its triangles placed by `Triangle::transformed`: in `f64`, rounded once), paired by a
 /// sort-and-sweep on the boxes; infinite when none does.
 fn reference_distance(a: &TriMesh, b: &TriMesh, pose: &Isometry, limit: Real) -> f64 {
-    let pose = pose.cast::<f64>();
-    let place = |p: &Point| {
-        let q = pose * Point3::new(p.x as f64, p.y as f64, p.z as f64);
-        Point::new(q.x as Real, q.y as Real, q.z as Real)
-    };
-    let moved: Vec<Triangle> =
-        b.triangles().map(|t| Triangle::new(place(&t.a), place(&t.b), place(&t.c))).collect();
+    let moved: Vec<Triangle> = b.triangles().map(|t| t.transformed(pose)).collect();
     let mut items: Vec<(Aabb, bool, u32)> =
         a.triangles().enumerate().map(|(i, t)| (t.aabb().loosened(limit), false, i as u32)).collect();
     items.extend(moved.iter().enumerate().map(|(j, t)| (t.aabb(), true, j as u32)));

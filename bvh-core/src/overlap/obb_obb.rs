@@ -117,9 +117,7 @@ impl Obb {
         });
         widest_lane(widest)
     }
-}
 
-impl Obb {
     /// [`Obb::distance_bound`] for a search that only cares below `cutoff`: the boxes' outer
     /// balls first (cheap), whose distance is returned when it reaches the cutoff; zero when the
     /// inner balls overlap; else the better of the balls' and the axes' bounds.

@@ -76,9 +76,12 @@ impl Triangle {
         Aabb::new(lower(&lower(a, b), c), upper(&upper(a, b), c))
     }
 
-    /// The triangle moved by `pose`.
+    /// The triangle moved by `pose`, each corner computed in `f64` and rounded once: the
+    /// placement a reference compares a query's `f32` placement ([`Triangle::placed`]) with.
     pub fn transformed(&self, pose: &Isometry) -> Self {
-        Self { a: pose * self.a, b: pose * self.b, c: pose * self.c }
+        let pose = pose.cast::<f64>();
+        let moved = |p: &Point| (pose * p.cast::<f64>()).cast::<Real>();
+        Self { a: moved(&self.a), b: moved(&self.b), c: moved(&self.c) }
     }
 
     /// The triangle placed in another frame by `pose` (as a query moves B's into A's).
