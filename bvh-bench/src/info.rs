@@ -1,4 +1,5 @@
-//! `bvh-bench info FILE`: what a mesh file holds, part by part.
+//! `bvh-bench info FILE`: what a mesh file holds, part by part, with each part's bounds in the
+//! file's own frame (a recentred file's origin printed beside them).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -17,19 +18,18 @@ pub(crate) fn run(file: &Path, json: bool) -> ExitCode {
     }
     println!("{}: {} parts, {} triangles", file.display(), scene.parts.len(), scene.triangle_count());
     if scene.origin != [0.0; 3] {
-        println!("coordinates relative to origin {:?} (add it back for the file's own frame)", scene.origin);
+        let [x, y, z] = scene.origin;
+        println!(
+            "recentred: the meshes hold coordinates minus the origin [{x}, {y}, {z}]; bounds are in the file's frame"
+        );
     }
     println!("{:<40} {:>10} {:>10}  bounds", "part", "triangles", "vertices");
     for part in &scene.parts {
-        let b = part.mesh.aabb();
-        let bounds = if b.is_empty() {
-            "empty".to_string()
-        } else {
-            format!(
-                "[{:.4}, {:.4}, {:.4}] – [{:.4}, {:.4}, {:.4}]",
-                b.mins.x, b.mins.y, b.mins.z, b.maxs.x, b.maxs.y, b.maxs.z
-            )
-        };
+        let bvh_io::Bounds { min, max } = part.bounds;
+        let bounds = format!(
+            "[{:.4}, {:.4}, {:.4}] – [{:.4}, {:.4}, {:.4}]",
+            min[0], min[1], min[2], max[0], max[1], max[2]
+        );
         println!(
             "{:<40} {:>10} {:>10}  {bounds}",
             part.path,
@@ -49,12 +49,8 @@ fn as_json(file: &Path, scene: &bvh_io::Scene) -> String {
         .parts
         .iter()
         .map(|part| {
-            let b = part.mesh.aabb();
-            let bounds = if b.is_empty() {
-                "null".to_string()
-            } else {
-                format!("[[{},{},{}],[{},{},{}]]", b.mins.x, b.mins.y, b.mins.z, b.maxs.x, b.maxs.y, b.maxs.z)
-            };
+            let bvh_io::Bounds { min, max } = part.bounds;
+            let bounds = format!("[[{},{},{}],[{},{},{}]]", min[0], min[1], min[2], max[0], max[1], max[2]);
             format!(
                 "{{\"path\":{},\"triangles\":{},\"vertices\":{},\"bounds\":{bounds}}}",
                 quoted(&part.path),

@@ -126,3 +126,29 @@ fn info_json_escapes_part_names() {
     assert!(json.contains(r#""path":"my \"odd\\part""#), "{json}");
     assert!(json.contains(r#""triangles":1"#) && json.trim().starts_with('{') && json.trim().ends_with('}'));
 }
+
+#[path = "../../bvh-io/tests/support/mod.rs"]
+mod file_writers;
+
+#[test]
+fn info_gives_bounds_in_the_files_own_frame() {
+    // A georeferenced OpenFlight triangle: the reader recentres it, `info` must not.
+    let corners = [[4.0e6, -3.0e6, 1.0e3], [4.0e6 + 0.001, -3.0e6, 1.0e3], [4.0e6, -3.0e6 + 0.001, 1.0e3]];
+    let vertices: Vec<(u16, [f64; 3])> = corners.iter().map(|&p| (68, p)).collect();
+    let (mut flt, v) = file_writers::Flt::new(0, &vertices);
+    flt.push().object("tile").push().face(0).push().vertex_list(&v).pop().pop().pop();
+    let file = scratch("georeferenced.flt");
+    std::fs::write(&file, &flt.bytes).unwrap();
+    let run = bench(&["info", file.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(text.contains("origin [4000000, -3000000, 1000]"), "{text}");
+    assert!(
+        text.contains("[4000000.0000, -3000000.0000, 1000.0000] – [4000000.0010, -2999999.9990, 1000.0000]"),
+        "{text}"
+    );
+    let run = bench(&["info", "--json", file.to_str().unwrap()]);
+    let json = String::from_utf8(run.stdout).unwrap();
+    assert!(json.contains(r#""origin":[4000000,-3000000,1000]"#), "{json}");
+    assert!(json.contains(r#""bounds":[[4000000,-3000000,1000],[4000000.001,-2999999.999,1000]]"#), "{json}");
+}

@@ -1,4 +1,4 @@
-//! Reading meshes and scenes: OBJ (through `tobj`), STL (through `stl_io`) and OpenFlight
+//! Reading meshes and scenes: OBJ (through `tobj`), STL (written here) and OpenFlight
 //! (written here). A file yields a [`Scene`] of named [`Part`]s; anything wrong yields an
 //! [`IoError`] naming the file, the place and the problem — never a panic, never an allocation
 //! sized by a count the file has not backed with bytes, never geometry silently dropped (what is
@@ -15,7 +15,7 @@ mod stl;
 pub use error::{ErrorKind, IoError, Location};
 pub use flt::{MAX_REFERENCE_DEPTH, References, read_flt, read_flt_bytes, read_flt_file};
 pub use obj::read_obj;
-pub use scene::{Part, Scene, Skipped};
+pub use scene::{Bounds, Part, Scene, Skipped};
 pub use stl::read_stl;
 
 use std::path::Path;

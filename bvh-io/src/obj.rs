@@ -32,7 +32,7 @@ pub fn read_obj(bytes: &[u8], file: &Path) -> Result<Scene, IoError> {
         let triangles = model.mesh.indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
         let mesh =
             TriMesh::new(vertices, triangles).map_err(|e| IoError::new(file, Location::Unknown, e.into()))?;
-        scene.parts.push(Part { path: model.name.clone(), name: model.name, mesh });
+        scene.parts.push(Part::new(model.name.clone(), model.name, mesh));
     }
     Ok(scene)
 }

@@ -23,6 +23,39 @@ pub struct Part {
     pub path: String,
     /// The triangles, in the file's frame (transforms applied, minus [`Scene::origin`]).
     pub mesh: TriMesh,
+    /// The part's bounding box in the file's own frame, in `f64` as read: before
+    /// [`Scene::origin`] is subtracted and coordinates are narrowed to `f32`.
+    pub bounds: Bounds,
+}
+
+/// An axis-aligned box in `f64`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// The smallest coordinate on each axis.
+    pub min: [f64; 3],
+    /// The largest coordinate on each axis.
+    pub max: [f64; 3],
+}
+
+impl Bounds {
+    /// The box around `points`; inverted (min above max) when there are none.
+    pub fn of(points: impl IntoIterator<Item = [f64; 3]>) -> Self {
+        let mut bounds = Self { min: [f64::INFINITY; 3], max: [f64::NEG_INFINITY; 3] };
+        for p in points {
+            bounds.min = std::array::from_fn(|d| bounds.min[d].min(p[d]));
+            bounds.max = std::array::from_fn(|d| bounds.max[d].max(p[d]));
+        }
+        bounds
+    }
+}
+
+impl Part {
+    /// A part whose mesh is in the file's own frame (no origin subtracted): its bounds are the
+    /// mesh's.
+    pub(crate) fn new(name: String, path: String, mesh: TriMesh) -> Self {
+        let bounds = Bounds::of(mesh.vertices().iter().map(|p| [p.x, p.y, p.z].map(f64::from)));
+        Self { name, path, mesh, bounds }
+    }
 }
 
 /// Something the reader passed over.

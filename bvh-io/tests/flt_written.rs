@@ -4,17 +4,10 @@ mod support;
 
 use bvh_io::{ErrorKind, References, Scene, read_flt_bytes};
 use std::path::Path;
-use support::{Flt, VERTEX_KINDS};
+use support::{BESIDE, Flt, square, with_unknown_records};
 
 fn read(f: &Flt) -> Result<Scene, bvh_io::IoError> {
     read_flt_bytes(&f.bytes, Path::new("test.flt"), &References::Ignore)
-}
-
-/// A unit square's corners, each vertex record kind once.
-fn square(units: i8) -> (Flt, Vec<i32>) {
-    let corners = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
-    let vertices: Vec<(u16, [f64; 3])> = VERTEX_KINDS.iter().copied().zip(corners).collect();
-    Flt::new(units, &vertices)
 }
 
 #[test]
@@ -112,6 +105,9 @@ fn far_coordinates_are_recentred() {
     f.push().face(0).push().vertex_list(&v).pop().pop();
     let scene = read(&f).unwrap();
     assert_eq!(scene.origin, [4.0e6, -3.0e6, 1.0e3]);
+    // The part's bounds are in the file's frame, exactly as read.
+    assert_eq!(scene.parts[0].bounds.min, base);
+    assert_eq!(scene.parts[0].bounds.max, [base[0] + 0.001, base[1] + 0.001, base[2]]);
     // A millimetre triangle keeps its shape in f32 once recentred.
     let t = scene.parts[0].mesh.triangle(0);
     assert!((t.area() - 0.5e-6).abs() < 1e-9, "{}", t.area());
@@ -206,4 +202,20 @@ fn unknown_records_are_skipped_and_counted() {
     let scene = read(&f).unwrap();
     assert_eq!(scene.triangle_count(), 2);
     assert_eq!(scene.skipped.iter().find(|s| s.what == "unknown record 150").map(|s| s.count), Some(1));
+}
+
+#[test]
+fn unknown_records_beside_a_node_change_nothing() {
+    let plain = read(&with_unknown_records(&[])).unwrap();
+    assert_eq!(plain.triangle_count(), 2 + 1 + 2 + 1);
+    assert!(plain.skipped.is_empty(), "{:?}", plain.skipped);
+    for subset in 1..1u32 << BESIDE.len() {
+        let places: Vec<&str> =
+            (0..BESIDE.len()).filter(|&k| subset & (1 << k) != 0).map(|k| BESIDE[k]).collect();
+        let scene = read(&with_unknown_records(&places)).unwrap_or_else(|e| panic!("{places:?}: {e}"));
+        assert_eq!(scene.parts, plain.parts, "{places:?}");
+        let unknown: usize =
+            scene.skipped.iter().filter(|s| s.what.starts_with("unknown record")).map(|s| s.count).sum();
+        assert_eq!(unknown, places.len(), "{places:?}: {:?}", scene.skipped);
+    }
 }

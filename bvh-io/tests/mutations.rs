@@ -1,11 +1,14 @@
 //! Mutated valid files fed to every reader: each must return a scene or an error, never panic.
+//! The valid files include the shapes readers once refused: ASCII STL in every exporter dialect,
+//! binary STL whose header starts with "solid", OpenFlight with unknown records beside nodes.
 
 mod support;
 
 use bvh_io::{References, read_flt_bytes, read_obj, read_stl};
 use proptest::prelude::*;
 use std::path::Path;
-use support::{Flt, VERTEX_KINDS};
+use support::stl::{Style, ascii, binary, sample_triangles};
+use support::{BESIDE, Flt, VERTEX_KINDS, with_unknown_records};
 
 fn flt_sample() -> Vec<u8> {
     let corners = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
@@ -22,17 +25,6 @@ fn flt_sample() -> Vec<u8> {
 
 const OBJ_SAMPLE: &str =
     "o a\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\ng b\nv 0 0 1\nf -1 -2 -3\nf 1/1/1 2//2 5\n";
-
-fn stl_sample() -> Vec<u8> {
-    let mut out = vec![0u8; 80];
-    out.extend(2u32.to_le_bytes());
-    for _ in 0..2 {
-        out.extend([0u8; 12]);
-        out.extend([0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|c| c.to_le_bytes()));
-        out.extend([0u8; 2]);
-    }
-    out
-}
 
 /// Applies edits: (position, new byte) overwrites, then an optional truncation.
 fn mutate(mut bytes: Vec<u8>, edits: &[(usize, u8)], cut: Option<usize>) -> Vec<u8> {
@@ -71,8 +63,21 @@ proptest! {
     }
 
     #[test]
-    fn stl_never_panics(edits in prop::collection::vec((any::<usize>(), any::<u8>()), 0..8), cut in prop::option::of(any::<usize>())) {
-        let bytes = mutate(stl_sample(), &edits, cut);
+    fn openflight_with_unknown_records_never_panics(places in prop::sample::subsequence(BESIDE.to_vec(), 0..=BESIDE.len()), edits in prop::collection::vec((any::<usize>(), any::<u8>()), 0..8), cut in prop::option::of(any::<usize>())) {
+        let bytes = mutate(with_unknown_records(&places).bytes, &edits, cut);
+        let _ = read_flt_bytes(&bytes, Path::new("m.flt"), &References::Ignore);
+    }
+
+    #[test]
+    fn binary_stl_never_panics(solid_header in any::<bool>(), edits in prop::collection::vec((any::<usize>(), any::<u8>()), 0..8), cut in prop::option::of(any::<usize>())) {
+        let header: &[u8] = if solid_header { b"solid written by a binary exporter" } else { b"" };
+        let bytes = mutate(binary(header, &sample_triangles()), &edits, cut);
+        let _ = read_stl(&bytes, Path::new("m.stl"));
+    }
+
+    #[test]
+    fn ascii_stl_never_panics(style in any::<u8>(), edits in prop::collection::vec((any::<usize>(), any::<u8>()), 0..8), cut in prop::option::of(any::<usize>())) {
+        let bytes = mutate(ascii(&sample_triangles(), &Style::numbered(style)), &edits, cut);
         let _ = read_stl(&bytes, Path::new("m.stl"));
     }
 }
@@ -82,5 +87,10 @@ fn the_unmutated_samples_read() {
     let flt = read_flt_bytes(&flt_sample(), Path::new("m.flt"), &References::Ignore).unwrap();
     assert_eq!(flt.triangle_count(), 2 + 1 + 2 + 2);
     assert_eq!(read_obj(OBJ_SAMPLE.as_bytes(), Path::new("m.obj")).unwrap().triangle_count(), 4);
-    assert_eq!(read_stl(&stl_sample(), Path::new("m.stl")).unwrap().triangle_count(), 2);
+    let stl = binary(b"solid", &sample_triangles());
+    assert_eq!(read_stl(&stl, Path::new("m.stl")).unwrap().triangle_count(), 3);
+    let stl = ascii(&sample_triangles(), &Style::windows());
+    assert_eq!(read_stl(&stl, Path::new("m.stl")).unwrap().triangle_count(), 3);
+    let flt = read_flt_bytes(&with_unknown_records(&BESIDE).bytes, Path::new("m.flt"), &References::Ignore);
+    assert_eq!(flt.unwrap().triangle_count(), 6);
 }

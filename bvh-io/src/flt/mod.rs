@@ -20,7 +20,7 @@ mod records;
 mod walker;
 
 use crate::error::{ErrorKind, IoError, Location};
-use crate::scene::{Part, Scene};
+use crate::scene::{Bounds, Part, Scene};
 use bvh_core::{Point, TriMesh};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -75,17 +75,11 @@ pub(crate) fn canonical(path: &Path) -> PathBuf {
 }
 
 fn to_scene(raw: RawScene, file: &Path) -> Result<Scene, IoError> {
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for p in raw.parts.iter().flat_map(|p| p.triangles.iter().flatten()) {
-        if !p.iter().all(|c| c.is_finite()) {
-            return Err(IoError::new(file, Location::Unknown, ErrorKind::NonFinite));
-        }
-        for d in 0..3 {
-            lo[d] = lo[d].min(p[d]);
-            hi[d] = hi[d].max(p[d]);
-        }
+    let points = || raw.parts.iter().flat_map(|p| p.triangles.iter().flatten().copied());
+    if !points().flatten().all(f64::is_finite) {
+        return Err(IoError::new(file, Location::Unknown, ErrorKind::NonFinite));
     }
+    let Bounds { min: lo, max: hi } = Bounds::of(points());
     let far = lo[0] <= hi[0] && (0..3).any(|d| lo[d].abs().max(hi[d].abs()) >= 1e4);
     let origin = if far { std::array::from_fn(|d| ((lo[d] + hi[d]) / 2.0).round()) } else { [0.0; 3] };
     let mut scene = Scene { origin, skipped: raw.skipped.skipped, ..Scene::default() };
@@ -110,7 +104,8 @@ fn to_scene(raw: RawScene, file: &Path) -> Result<Scene, IoError> {
         }
         let mesh =
             TriMesh::new(vertices, triangles).map_err(|e| IoError::new(file, Location::Unknown, e.into()))?;
-        scene.parts.push(Part { name: part.name, path: part.path, mesh });
+        let bounds = Bounds::of(part.triangles.iter().flatten().copied());
+        scene.parts.push(Part { name: part.name, path: part.path, mesh, bounds });
     }
     Ok(scene)
 }

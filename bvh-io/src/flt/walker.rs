@@ -39,63 +39,41 @@ mod op {
     pub(super) const POP_ATTRIBUTE: u16 = 123;
 }
 
-/// Records that only describe (palettes, bounds, comments, …) and never carry collision
-/// geometry; passed over without being counted.
-const DESCRIPTIVE: &[u16] = &[
-    op::COMMENT,
-    32,
-    50,
-    52,
-    53,
-    64,
-    65,
-    66,
-    74,
-    76,
-    78,
-    79,
-    80,
-    81,
-    82,
-    83,
-    90,
-    93,
-    94,
-    97,
-    98,
-    100,
-    101,
-    102,
-    103,
-    104,
-    105,
-    106,
-    107,
-    108,
-    109,
-    110,
-    111,
-    112,
-    113,
-    114,
-    115,
-    116,
-    117,
-    118,
-    119,
-    120,
-    121,
-    124,
-    125,
-    126,
-    127,
-    128,
-    129,
-    130,
-    131,
-    132,
-    133,
-];
+/// Primary records of the format without collision geometry of their own (binary separating
+/// plane, road segment and path, sound, text, clip region, extension, light source, light point,
+/// CAT, curve, road construction, indexed light point, light point system): nodes whose
+/// subtrees are read.
+const OTHER_PRIMARY: &[u16] = &[55, 87, 91, 92, 95, 98, 100, 101, 111, 115, 126, 127, 130, 131];
+
+/// Whether a record only describes (palettes, bounds, comments, the transform steps beside a
+/// Matrix, …) and never carries collision geometry: passed over without being counted.
+fn descriptive(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::COMMENT
+            | 32
+            | 50
+            | 52
+            | 53
+            | 64..=66
+            | 74
+            | 76
+            | 78..=83
+            | 90
+            | 93
+            | 94
+            | 97
+            | 102..=110
+            | 112..=114
+            | 116..=121
+            | 124
+            | 125
+            | 128
+            | 129
+            | 132
+            | 133
+    )
+}
 
 /// A triangle in the file's coordinates.
 type Triangle64 = [[f64; 3]; 3];
@@ -294,13 +272,11 @@ impl Walker<'_> {
                 self.primary(r, chain)?;
                 self.out.skipped.skip(format!("instance record {} (instancing not supported)", r.opcode));
             }
-            opcode if DESCRIPTIVE.contains(&opcode) => {}
-            opcode => {
-                // Unknown primary-like records still open a level when pushed into; their
-                // subtree is read.
-                self.primary(r, chain)?;
-                self.out.skipped.skip(format!("unknown record {opcode}"));
-            }
+            opcode if descriptive(opcode) => {}
+            opcode if OTHER_PRIMARY.contains(&opcode) => self.primary(r, chain)?,
+            // A vendor's or a newer revision's record: ancillary to the node before it, so
+            // that node keeps whatever follows (a face its vertex list, a mesh its pool).
+            opcode => self.out.skipped.skip(format!("unknown record {opcode}")),
         }
         Ok(())
     }

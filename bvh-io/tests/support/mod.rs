@@ -1,7 +1,9 @@
 //! Writes OpenFlight files for the tests: just the records and fields the reader uses, laid
-//! out as the format notes give them.
+//! out as the format notes give them; and STL files (`stl`).
 
 #![allow(dead_code, unreachable_pub)]
+
+pub mod stl;
 
 /// Vertex record kinds by opcode: 68 colour, 69 colour + normal, 70 colour + normal + UV,
 /// 71 colour + UV.
@@ -11,6 +13,62 @@ pub const VERTEX_KINDS: [u16; 4] = [68, 69, 70, 71];
 #[derive(Default)]
 pub struct Flt {
     pub bytes: Vec<u8>,
+}
+
+/// A unit square's corners, each vertex record kind once.
+pub fn square(units: i8) -> (Flt, Vec<i32>) {
+    let corners = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
+    let vertices: Vec<(u16, [f64; 3])> = VERTEX_KINDS.iter().copied().zip(corners).collect();
+    Flt::new(units, &vertices)
+}
+
+/// Places where an ancillary record can sit between a node and its children.
+pub const BESIDE: [&str; 6] = ["group", "object", "face", "subface", "mesh", "lod"];
+
+/// A group holding an object with a face, a subface, a mesh and a LOD, with an unknown record
+/// after each node named in `unknown` (before its push or its vertex pool).
+pub fn with_unknown_records(unknown: &[&str]) -> Flt {
+    let (mut f, v) = square(0);
+    let pool = [[0.0, 0.0, 2.0], [1.0, 0.0, 2.0], [1.0, 1.0, 2.0], [0.0, 1.0, 2.0]];
+    let beside = |f: &mut Flt, place: &str| {
+        if unknown.contains(&place) {
+            f.unknown(1000 + BESIDE.iter().position(|&p| p == place).unwrap_or(0) as u16);
+        }
+    };
+    f.push().group("g");
+    beside(&mut f, "group");
+    f.push().object("o");
+    beside(&mut f, "object");
+    f.push().face(0);
+    beside(&mut f, "face");
+    f.push().vertex_list(&v).pop();
+    f.push_subface().face(0);
+    beside(&mut f, "subface");
+    f.push().vertex_list(&v[..3]).pop().pop_subface();
+    f.mesh();
+    beside(&mut f, "mesh");
+    f.local_vertex_pool(&pool).push().mesh_primitive(2, &[0, 1, 2, 3]).pop();
+    f.lod("l", 10.0);
+    beside(&mut f, "lod");
+    f.push().face(0).push().vertex_list(&v[1..]).pop().pop();
+    f.pop().pop().pop();
+    f
+}
+
+/// Applies a fuzzer's edits to a valid file: each 3 bytes overwrite one byte (little-endian
+/// u16 position, modulo the length, then the value); 2 bytes left over cut the file there.
+pub fn edit(bytes: &mut Vec<u8>, edits: &[u8]) {
+    let mut chunks = edits.chunks_exact(3);
+    for e in &mut chunks {
+        if !bytes.is_empty() {
+            let at = u16::from_le_bytes([e[0], e[1]]) as usize % bytes.len();
+            bytes[at] = e[2];
+        }
+    }
+    if let [a, b] = chunks.remainder() {
+        let cut = u16::from_le_bytes([*a, *b]) as usize % (bytes.len() + 1);
+        bytes.truncate(cut);
+    }
 }
 
 fn id(name: &str) -> [u8; 8] {
@@ -70,6 +128,19 @@ impl Flt {
 
     pub fn pop(&mut self) -> &mut Self {
         self.record(11, &[])
+    }
+
+    pub fn push_subface(&mut self) -> &mut Self {
+        self.record(19, &[])
+    }
+
+    pub fn pop_subface(&mut self) -> &mut Self {
+        self.record(20, &[])
+    }
+
+    /// A record no revision of the format defines (a vendor's, or a newer one's).
+    pub fn unknown(&mut self, opcode: u16) -> &mut Self {
+        self.record(opcode, &[0xAB; 12])
     }
 
     fn named(&mut self, opcode: u16, name: &str, len: usize) -> &mut Self {
