@@ -8,6 +8,7 @@
 //! - Exact triangle predicates ([`triangles_intersect`], [`segment_intersects_triangle`]) built
 //!   on exact orientation signs ([`predicates`]), triangle–box overlap and closest points.
 //! - [`TriMesh`], validated when built, and the sphere deviation rate of paper 004.
+//! - [`RigidMotion`]: the poses between two poses (slerp or screw) and how fast points move.
 //!
 //! ```
 //! use bvh_core::{Isometry, Point, TriMesh, triangles_intersect};
@@ -25,6 +26,7 @@ mod aabb;
 mod cube_aabb;
 mod math;
 mod mesh;
+mod motion;
 mod neighbours;
 mod obb;
 pub mod overlap;
@@ -41,6 +43,7 @@ pub use math::{
     Isometry, Matrix, Point, PoseError, Real, RelativePose, Rotation, Translation, Vector, rounding_slack,
 };
 pub use mesh::{MeshError, TriMesh};
+pub use motion::{Interpolation, RigidMotion};
 pub use neighbours::{MAX_AROUND, TriangleNeighbours};
 pub use obb::Obb;
 pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};

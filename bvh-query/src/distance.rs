@@ -70,9 +70,9 @@ impl DistanceOptions {
 }
 
 /// The best pair found so far, in leaf-order positions, with its closest points in A's frame.
-struct Best {
-    positions: [usize; 2],
-    closest: ClosestPoints,
+pub(crate) struct Best {
+    pub(crate) positions: [usize; 2],
+    pub(crate) closest: ClosestPoints,
 }
 
 impl<'a, VA, VB> Query<'a, VA, VB>
@@ -96,6 +96,16 @@ where
         cache: Option<&mut PairCache>,
         stats: &mut impl Stats,
     ) -> Option<NearPair> {
+        self.nearest(options, cache, stats).map(|best| self.near_pair(&best))
+    }
+
+    /// [`Query::distance`], the pair by leaf-order positions and in A's frame.
+    pub(crate) fn nearest(
+        &self,
+        options: DistanceOptions,
+        cache: Option<&mut PairCache>,
+        stats: &mut impl Stats,
+    ) -> Option<Best> {
         if options.first_cutoff() <= 0.0 {
             return None;
         }
@@ -109,7 +119,7 @@ where
             if let Some(cache) = cache {
                 cache.remember_closest(Some(hit));
             }
-            return Some(self.near_pair(&Best { positions: hit.positions, closest }));
+            return Some(Best { positions: hit.positions, closest });
         }
         let mut best: Option<Best> = None;
         let mut cutoff = options.first_cutoff();
@@ -127,11 +137,11 @@ where
         if let Some(cache) = cache {
             cache.remember_closest(best.as_ref().map(|b| Hit { positions: b.positions }));
         }
-        best.map(|best| self.near_pair(&best))
+        best
     }
 
     /// The answer for the pair `best`, in the user's indices and world coordinates.
-    fn near_pair(&self, best: &Best) -> NearPair {
+    pub(crate) fn near_pair(&self, best: &Best) -> NearPair {
         NearPair {
             pair: self.triangle_pair(best.positions),
             distance: best.closest.distance,

@@ -1,5 +1,6 @@
 //! Exact queries between two posed hierarchies: does A touch B, which triangle pairs intersect
-//! and where, which pairs come within a clearance distance, how close the meshes come.
+//! and where, which pairs come within a clearance distance, how close the meshes come, and when
+//! a moving mesh first touches another.
 //!
 //! ```
 //! use bvh_build::{Bvh, BuildConfig};
@@ -28,6 +29,7 @@ mod batch;
 mod cache;
 mod containment;
 mod distance;
+mod impact;
 mod node_test;
 mod prefetch;
 mod queries;
@@ -39,6 +41,7 @@ pub use batch::{distance_at_poses, intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use containment::Containment;
 pub use distance::DistanceOptions;
+pub use impact::{Impact, MAX_ADVANCES};
 pub use node_test::NodeTest;
 pub use queries::{Contact, MAX_SWEEP_STEPS, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use stats::{QueryStats, Stats, VolumeTest};

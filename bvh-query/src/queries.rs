@@ -10,8 +10,8 @@ use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
-    Aabb, Isometry, MAX_AROUND, Point, PoseError, Real, RelativePose, Segment, Triangle,
-    TriangleIntersection, Vector, closest_points_triangles, rounding_slack, triangle_intersection,
+    Aabb, Interpolation, Isometry, MAX_AROUND, Point, PoseError, Real, RelativePose, RigidMotion, Segment,
+    Triangle, TriangleIntersection, Vector, closest_points_triangles, rounding_slack, triangle_intersection,
     triangles_intersect,
 };
 use rayon::prelude::*;
@@ -51,7 +51,7 @@ pub struct NearPair {
 }
 
 /// Why a swept query was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum SweepError {
     /// The start and end poses differ in rotation; only translations are swept exactly.
     #[error("the motion rotates: only translations are swept exactly (see `sweep_within`)")]
@@ -59,9 +59,18 @@ pub enum SweepError {
     /// The end pose has a NaN or infinite component.
     #[error(transparent)]
     Pose(#[from] PoseError),
-    /// The tolerance of a sub-stepped sweep is not a positive finite distance.
+    /// The tolerance of a sweep is not a positive finite distance.
     #[error("the tolerance must be a positive finite distance")]
     Tolerance,
+    /// The tolerance of a time of impact is too small to certify against the rounding of
+    /// placing B in `f32` at these coordinates.
+    #[error("the tolerance {tolerance} is within twice the rounding {rounding} of placing the meshes")]
+    ToleranceBelowRounding {
+        /// The tolerance asked for.
+        tolerance: Real,
+        /// How far placing B's triangles in `f32` may move them here.
+        rounding: Real,
+    },
     /// The sub-stepped sweep would need more than `MAX_SWEEP_STEPS` steps for this tolerance.
     #[error("the motion needs {0} steps for this tolerance; take a larger tolerance or a shorter motion")]
     TooManySteps(u64),
@@ -111,7 +120,7 @@ pub struct Query<'a, VA, VB> {
     pub(crate) a: Posed<'a, VA>,
     pub(crate) b: Posed<'a, VB>,
     pub(crate) b_in_a: RelativePose,
-    options: QueryOptions,
+    pub(crate) options: QueryOptions,
 }
 
 impl<'a, VA, VB> Query<'a, VA, VB>
@@ -168,7 +177,12 @@ where
     /// more than the volumes' own padding: growing A's volumes by it keeps every volume test
     /// conservative there too.
     pub(crate) fn placement_slack(&self, travel: Real) -> Real {
-        rounding_slack(reach(self.a.bvh) + reach(self.b.bvh) + self.b_in_a.translation.norm() + travel)
+        rounding_slack(self.placement_magnitude() + travel)
+    }
+
+    /// The magnitude of the coordinates placing B in A's frame involves.
+    pub(crate) fn placement_magnitude(&self) -> Real {
+        reach(self.a.bvh) + reach(self.b.bvh) + self.b_in_a.translation.norm()
     }
 
     /// The user's indices of the triangles at these leaf-order positions of A and B.
@@ -421,8 +435,8 @@ where
         Ok(found)
     }
 
-    /// Whether B, moving from its pose in this query to `end` along the interpolated motion
-    /// (translation linear, rotation by slerp about B's origin), comes within `tolerance` of A at
+    /// Whether B, moving from its pose in this query to `end` along the slerp motion
+    /// ([`Interpolation::Slerp`]: translation linear, rotation about B's origin), comes within `tolerance` of A at
     /// any moment: the closest triangle pair at the first sub-step that does.
     ///
     /// The motion is cut into `n` steps so that no point of B moves more than `tolerance` within
@@ -443,21 +457,15 @@ where
         }
         // The steps below interpolate between the poses: a bad end pose is refused here.
         RelativePose::checked_between(self.a.pose, end)?;
-        let start = self.b.pose;
-        // The turn from start to end the short way round (at most half a turn).
-        let turn = start.rotation.rotation_to(&end.rotation);
-        let angle = turn.angle() as f64;
-        let reach = self.b.bvh.mesh().vertices().iter().map(|p| p.coords.norm()).fold(0.0, Real::max) as f64;
-        let travel = (end.translation.vector - start.translation.vector).norm() as f64;
-        let steps = ((travel + angle * reach) / tolerance as f64).ceil().max(1.0);
+        let motion = RigidMotion::new(self.b.pose, end, Interpolation::Slerp)?;
+        let reach = self.b.bvh.mesh().vertices().iter().map(|p| p.coords.norm()).fold(0.0, Real::max);
+        let steps = (motion.speed_bound(reach) / tolerance as f64).ceil().max(1.0);
         if steps > MAX_SWEEP_STEPS as f64 {
             return Err(SweepError::TooManySteps(steps as u64));
         }
         let steps = steps as u64;
         for k in 0..=steps {
-            let t = (k as f64 / steps as f64) as Real;
-            let shift = start.translation.vector.lerp(&end.translation.vector, t);
-            let pose = Isometry::from_parts(shift.into(), turn.powf(t) * start.rotation);
+            let pose = motion.pose_at(k as f64 / steps as f64);
             let query = Query::new(self.a, Posed::new(self.b.bvh, &pose), self.options)?;
             let near = query.pairs_within(tolerance, stats);
             if let Some(closest) = near.into_iter().min_by(|x, y| x.distance.total_cmp(&y.distance)) {

@@ -1,0 +1,132 @@
+//! The time of impact: when B, moving along a rigid motion, first comes within a tolerance of
+//! A. Conservative advancement: at each pose the distance query bounds the gap from below, and
+//! no point of B can close that gap before `t` has advanced by the gap over the motion's speed
+//! bound, so each advance skips only time without contact.
+
+use crate::cache::PairCache;
+use crate::distance::{Best, DistanceOptions};
+use crate::node_test::NodeTest;
+use crate::queries::{Posed, Query, SweepError, TrianglePair, reach};
+use crate::stats::Stats;
+use bvh_build::NodeVolume;
+use bvh_core::{Interpolation, Isometry, Point, Real, RelativePose, RigidMotion, Vector};
+
+/// Most advances [`Query::time_of_impact`] takes before giving up (a motion that grazes A for
+/// its whole length at just above the tolerance needs about its length over the tolerance).
+pub const MAX_ADVANCES: u64 = 1_000_000;
+
+/// Where and when B first comes within the tolerance of A along a motion.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impact {
+    /// The motion's parameter: no contact happens before it, and at it the meshes are at most
+    /// the tolerance apart.
+    pub time: f64,
+    /// The nearest triangle pair at `time`.
+    pub pair: TrianglePair,
+    /// Their distance at `time` (zero when the meshes already touch there).
+    pub distance: Real,
+    /// Midway between the pair's closest points, in world coordinates.
+    pub point: Point,
+    /// The unit direction from A's closest point to B's, in world coordinates: moving B along it
+    /// moves it away from A there. When the triangles touch, A's triangle's normal (by its
+    /// winding); zero only if both triangles are degenerate and touch.
+    pub normal: Vector,
+}
+
+impl<'a, VA, VB> Query<'a, VA, VB>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    /// When B, moving from its pose in this query to `end` along
+    /// [`RigidMotion::new`]`(pose, end, interpolation)` with A where it is, first comes within
+    /// `tolerance` of A: `None` if it never does for `t ∈ [0, 1]` (or a mesh has no triangles).
+    ///
+    /// The guarantee: the meshes do not touch at any `t` before the answer's `time` (it is never
+    /// late), and at `time` they are at most `tolerance` apart. Meshes already within the
+    /// tolerance at the start answer `t = 0`. `None` means they never touch. For a motion that
+    /// turns, a pass closer than the tolerance without touching may count as an impact (the
+    /// answer is conservative); a translation is decided exactly by
+    /// [`Query::swept_intersects`] first, so its impacts always lead to contact. Distances are those of B's triangles placed in
+    /// `f32`, as in [`Query::distance`]; the advances leave room for that rounding, so
+    /// `tolerance` must be more than twice it (about 2e-6 of the coordinates' magnitude: the
+    /// meshes' extents plus their distance from the origin), else
+    /// [`SweepError::ToleranceBelowRounding`].
+    pub fn time_of_impact(
+        &self,
+        end: &Isometry,
+        interpolation: Interpolation,
+        tolerance: Real,
+        stats: &mut impl Stats,
+    ) -> Result<Option<Impact>, SweepError> {
+        if !(tolerance.is_finite() && tolerance > 0.0) {
+            return Err(SweepError::Tolerance);
+        }
+        RelativePose::checked_between(self.a.pose, end)?;
+        let motion = RigidMotion::new(self.b.pose, end, interpolation)?;
+        // A translation is swept exactly: whether B touches A at all is known before advancing.
+        if end.rotation == self.b.pose.rotation && self.swept_intersects(end, stats)?.is_none() {
+            return Ok(None);
+        }
+        let reach_b = reach(self.b.bvh);
+        let speed = motion.speed_bound(reach_b);
+        // Settling for a pair a quarter of the tolerance plus a quarter of the distance farther
+        // than the nearest is much cheaper, and still bounds the distance from below.
+        let (abs_err, rel_err) = (0.25 * tolerance, 0.25);
+        let options = DistanceOptions::exact().tolerant(abs_err, rel_err);
+        // Along the motion the poses are close: the cache starts each search where the last
+        // stopped.
+        let mut cache = PairCache::new();
+        let mut t = 0.0;
+        for _ in 0..MAX_ADVANCES {
+            let pose = motion.pose_at(t);
+            let query = Query::new(self.a, Posed::new(self.b.bvh, &pose), self.options)?;
+            let Some(nearest) = query.nearest(options, Some(&mut cache), stats) else { return Ok(None) };
+            let distance = nearest.closest.distance;
+            if distance <= tolerance {
+                return Ok(Some(query.impact(t, &nearest)));
+            }
+            // Rounding the pose to f32, composing it with A's, placing B's corners and measuring
+            // move the distance by a few units in the last place of these magnitudes each.
+            let magnitude = query.placement_magnitude() + pose.translation.vector.norm() + reach_b;
+            let rounding = 8.0 * Real::EPSILON * magnitude;
+            if 2.0 * rounding >= tolerance {
+                return Err(SweepError::ToleranceBelowRounding { tolerance, rounding });
+            }
+            // Above the tolerance this is at least 0.6 of it less the rounding, so more than a
+            // tenth of it: each advance makes progress.
+            let gap = ((distance - abs_err) / (1.0 + rel_err) - rounding) as f64;
+            if speed == 0.0 {
+                return Ok(None);
+            }
+            t += gap / speed;
+            if t > 1.0 {
+                return Ok(None);
+            }
+        }
+        Err(SweepError::TooManySteps(MAX_ADVANCES))
+    }
+
+    /// The answer for the nearest pair `best` at motion time `t`, where this query places B.
+    fn impact(&self, t: f64, best: &Best) -> Impact {
+        let near = self.near_pair(best);
+        let apart = near.on_b - near.on_a;
+        let normal = if near.distance > 0.0 && apart.norm() > 0.0 {
+            apart.normalize()
+        } else {
+            // Touching: A's face normal, else B's turned towards A, both in world coordinates.
+            let [i, j] = best.positions;
+            let face_a = self.a.bvh.triangle(i).scaled_normal();
+            let face_b = -self.b_in_a.rotation * self.b.bvh.triangle(j).scaled_normal();
+            let face = [face_a, face_b].into_iter().find(|n| n.norm() > 0.0);
+            face.map_or(Vector::zeros(), |n| self.a.pose.rotation * n.normalize())
+        };
+        Impact {
+            time: t,
+            pair: near.pair,
+            distance: near.distance,
+            point: Point::from((near.on_a.coords + near.on_b.coords) / 2.0),
+            normal,
+        }
+    }
+}
