@@ -84,13 +84,6 @@ impl TreePairVisitor for Swept<'_> {
     }
 }
 
-fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {
-    let t =
-        Vector::new(rng.gen_range(-reach..reach), rng.gen_range(-reach..reach), rng.gen_range(-reach..reach));
-    let axis = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
-    Isometry::new(t, axis * rng.gen_range(0.0..3.0))
-}
-
 /// Runs every query on one pair of trees at one pose and compares with brute force.
 fn check<VA, VB>(
     a: &Bvh<VA>,
@@ -184,7 +177,7 @@ fn every_preset_pair_matches_brute_force() {
             let a = Hierarchy::build(mesh_a.clone(), &preset);
             let b = Hierarchy::build(mesh_b.clone(), &preset);
             for _ in 0..6 {
-                let (pa, pb) = (random_pose(&mut rng, 0.3), random_pose(&mut rng, 1.2));
+                let (pa, pb) = (common::random_pose(&mut rng, 0.3), common::random_pose(&mut rng, 1.2));
                 let what = format!("{name_a} vs {name_b}, {}", preset.name);
                 let visitor = Check { mesh_a, mesh_b, pose_a: &pa, pose_b: &pb, what: &what };
                 total += 1;
@@ -226,7 +219,7 @@ fn grazing_contacts_far_from_the_origin_match_brute_force() {
     };
     let (mut grazing, mut swept_meets) = (0, 0);
     for _ in 0..25 {
-        let near = random_pose(&mut rng, 0.5);
+        let near = common::random_pose(&mut rng, 0.5);
         let u = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
         let u = u.normalize();
         let touching = |s: Real| {

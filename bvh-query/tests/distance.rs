@@ -3,6 +3,8 @@
 //! at random and path poses, touching, coplanar and degenerate geometry, far from the origin,
 //! and a part inside a closed scene without touching it.
 
+mod common;
+
 use bvh_build::generate::{bracket, torus, tube};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::triangle::closest_point_on_triangle;
@@ -11,7 +13,7 @@ use bvh_query::{
     DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, TreePairVisitor,
     visit_tree_pair,
 };
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// The minimum distance over all triangle pairs, B placed in A's frame with the pose composed
@@ -115,13 +117,6 @@ fn meshes() -> Vec<(&'static str, TriMesh)> {
     ]
 }
 
-fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {
-    let t =
-        Vector::new(rng.gen_range(-reach..reach), rng.gen_range(-reach..reach), rng.gen_range(-reach..reach));
-    let axis = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
-    Isometry::new(t, axis * rng.gen_range(0.0..3.0))
-}
-
 /// Every preset, exact, at random poses near and far (some intersecting), against brute force.
 #[test]
 fn every_preset_matches_brute_force() {
@@ -135,8 +130,8 @@ fn every_preset_matches_brute_force() {
             .map(|p| (Hierarchy::build(mesh_a.clone(), p), Hierarchy::build(mesh_b.clone(), p)))
             .collect();
         for case in 0..6 {
-            let pose_a = random_pose(&mut rng, 1.0);
-            let pose_b = random_pose(&mut rng, 3.0);
+            let pose_a = common::random_pose(&mut rng, 1.0);
+            let pose_b = common::random_pose(&mut rng, 3.0);
             let exact = brute_distance(mesh_a, mesh_b, &pose_a, &pose_b);
             let slack = rounding(mesh_a, mesh_b, &pose_a, &pose_b);
             if exact == 0.0 {
@@ -200,7 +195,7 @@ fn tolerances_and_limits() {
     let mut answered_none = 0;
     for case in 0..12 {
         let pose_a = Isometry::identity();
-        let pose_b = random_pose(&mut rng, 3.5);
+        let pose_b = common::random_pose(&mut rng, 3.5);
         let exact = brute_distance(&a_mesh, &b_mesh, &pose_a, &pose_b);
         let slack = rounding(&a_mesh, &b_mesh, &pose_a, &pose_b);
         for options in [

@@ -3,6 +3,8 @@
 //! form (a thin panel crossed in one step, a bar turning in a slot, a door swinging on its hinge
 //! into a wall, crossing edges under a screw, a grazing pass, meshes touching at the start).
 
+mod common;
+
 use bvh_build::generate::{bracket, torus, tube};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{
@@ -10,7 +12,7 @@ use bvh_core::{
     closest_points_triangles,
 };
 use bvh_query::{Impact, NodeTest, Posed, Query, QueryOptions, SweepError, TreePairVisitor, visit_tree_pair};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::f64::consts::FRAC_PI_2;
 
@@ -103,13 +105,6 @@ fn first_sampled_contact(a: &Bvh<Obb>, b: &Bvh<Obb>, motion: &RigidMotion, sampl
     })
 }
 
-fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {
-    let t =
-        Vector::new(rng.gen_range(-reach..reach), rng.gen_range(-reach..reach), rng.gen_range(-reach..reach));
-    let axis = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
-    Isometry::new(t, axis * rng.gen_range(0.0..3.0))
-}
-
 /// Random motions, turning and not, slerp and screw, for every preset: never after the first
 /// sampled contact, no answer only when no sample touches, within the tolerance at the answer.
 #[test]
@@ -132,8 +127,8 @@ fn every_preset_is_never_late_on_random_motions() {
             .map(|p| (Hierarchy::build(mesh_a.clone(), p), Hierarchy::build(mesh_b.clone(), p)))
             .collect();
         for case in 0..8 {
-            let start = random_pose(&mut rng, 3.0);
-            let mut end = random_pose(&mut rng, 3.0);
+            let start = common::random_pose(&mut rng, 3.0);
+            let mut end = common::random_pose(&mut rng, 3.0);
             if case % 4 == 0 {
                 end.rotation = start.rotation;
             }

@@ -1,7 +1,18 @@
-//! The brute-force references the integration tests share.
+//! The brute-force references and random poses the integration tests share.
+
+#![allow(dead_code)]
 
 use bvh_core::triangle::swept_triangle_intersects;
-use bvh_core::{RelativePose, TriMesh, Triangle, Vector};
+use bvh_core::{Isometry, Real, RelativePose, TriMesh, Triangle, Vector};
+use rand::Rng;
+
+/// A pose within `reach` of the origin on each axis, turned up to 3 radians about a random axis.
+pub(crate) fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {
+    let t =
+        Vector::new(rng.gen_range(-reach..reach), rng.gen_range(-reach..reach), rng.gen_range(-reach..reach));
+    let axis = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+    Isometry::new(t, axis * rng.gen_range(0.0..3.0))
+}
 
 /// Whether B, starting at `start` (its pose in A's frame) and translated by `motion`, touches A
 /// on the way, by brute force over all triangle pairs.
