@@ -10,6 +10,7 @@ mod paper002;
 mod paper004;
 mod poses;
 mod scene;
+mod toi;
 
 use bvh_bench::boxes::Layout;
 use bvh_broadphase::{CellSide, Octree, UniformGrid};
@@ -65,10 +66,17 @@ enum Command {
         /// Override the preset's leaf size (most triangles per leaf).
         #[arg(long)]
         leaf_size: Option<usize>,
-        /// any (first contact), all (every intersecting pair), within=D (clearance D) or
-        /// distance (the minimum distance and closest points).
+        /// any (first contact), all (every intersecting pair), within=D (clearance D),
+        /// distance (the minimum distance and closest points) or toi (the time of impact of
+        /// each pose's motion to the next).
         #[arg(long, default_value = "any")]
         query: poses::QueryKind,
+        /// For `toi`: how the part moves from each pose to the next.
+        #[arg(long, value_enum, default_value_t = toi::MotionKind::Slerp)]
+        motion: toi::MotionKind,
+        /// For `toi`: how close counts as an impact (a distance in the meshes' units).
+        #[arg(long, default_value_t = 1e-3)]
+        tolerance: f32,
         /// For `distance`: answer "farther" beyond this distance.
         #[arg(long)]
         max_distance: Option<f32>,
@@ -103,7 +111,8 @@ enum Command {
         vs_parry: bool,
         /// Write one line per pose: 0/1 for `any`, the number of triangle pairs for `all` and
         /// `within`; for `distance` the distance and the closest points on the scene and on the
-        /// part (world frame), or `inf` beyond `--max-distance`.
+        /// part (world frame), or `inf` beyond `--max-distance`; for `toi` one line per motion,
+        /// its time of impact or `none`.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
         /// Split each `all` query's traversal across the threads.
@@ -221,6 +230,35 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// When the part, moving from one pose to another, first comes within the tolerance of the
+    /// scene: conservative (never after the first contact), with the triangle pair, the point
+    /// and the normal there.
+    Toi {
+        /// The static scene (OBJ, STL or OpenFlight).
+        #[arg(long)]
+        scene: std::path::PathBuf,
+        /// The moving part.
+        #[arg(long)]
+        part: std::path::PathBuf,
+        /// The start pose: 12 numbers, the row-major 3x4 [R|t], in quotes.
+        #[arg(long)]
+        from: String,
+        /// The end pose, likewise.
+        #[arg(long)]
+        to: String,
+        /// slerp (translation along the line, rotation about the part's origin) or screw.
+        #[arg(long, value_enum, default_value_t = toi::MotionKind::Slerp)]
+        motion: toi::MotionKind,
+        /// How close counts as an impact (a distance in the meshes' units).
+        #[arg(long, default_value_t = 1e-3)]
+        tolerance: f32,
+        /// The hierarchy preset.
+        #[arg(long, default_value = "co")]
+        preset: String,
+        /// One JSON object (keys hit, t, pair, point, normal, …) instead of the sentence.
+        #[arg(long)]
+        json: bool,
+    },
     /// Each part of a mesh file (OBJ, STL or OpenFlight) with its triangle and vertex counts
     /// and bounds; exits with status 1 and the reader's message when the file is bad.
     Info {
@@ -242,6 +280,26 @@ fn main() -> std::process::ExitCode {
         }
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file, json } => return info::run(&file, json),
+        Command::Toi { scene, part, from, to, motion, tolerance, preset, json } => {
+            let Some(preset) = bvh_build::Preset::by_name(&preset) else {
+                eprintln!("error: unknown preset {preset}");
+                return std::process::ExitCode::FAILURE;
+            };
+            let args = toi::OneMotion {
+                scene: &scene,
+                part: &part,
+                from: &from,
+                to: &to,
+                motion,
+                tolerance,
+                preset,
+                json,
+            };
+            if let Err(e) = toi::run(&args) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
         Command::Export { scene, part, pose, margin, out } => {
             if let Err(e) = export_frame::run(&scene, &part, &pose, margin, &out) {
                 eprintln!("error: {e}");
@@ -311,6 +369,8 @@ fn main() -> std::process::ExitCode {
             preset,
             leaf_size,
             query,
+            motion,
+            tolerance,
             max_distance,
             abs_err,
             rel_err,
@@ -344,6 +404,8 @@ fn main() -> std::process::ExitCode {
                     .tolerant(abs_err, rel_err)
                     .within(max_distance.unwrap_or(f32::INFINITY)),
                 parry_prefix,
+                motion,
+                tolerance,
                 prejudge: !no_prejudge,
                 region_culling,
                 cache,

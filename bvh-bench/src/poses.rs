@@ -3,6 +3,7 @@
 //! compared with parry3d in the same run.
 
 use crate::distance;
+use crate::toi::{self, MotionKind};
 use bvh_bench::parry_bridge;
 use bvh_bench::stats::{mean, median};
 use bvh_bench::timing::{clock_overhead, timed};
@@ -26,6 +27,8 @@ pub(crate) enum QueryKind {
     Within(f32),
     /// The minimum distance and closest points.
     Distance,
+    /// The time of impact of each pose's motion to the next.
+    Toi,
 }
 
 impl std::str::FromStr for QueryKind {
@@ -36,12 +39,13 @@ impl std::str::FromStr for QueryKind {
             "any" => Ok(Self::Any),
             "all" => Ok(Self::All),
             "distance" => Ok(Self::Distance),
+            "toi" => Ok(Self::Toi),
             _ => s
                 .strip_prefix("within=")
                 .and_then(|d| d.parse().ok())
                 .filter(|d: &f32| d.is_finite() && *d >= 0.0)
                 .map(Self::Within)
-                .ok_or_else(|| format!("expected any, all, within=D or distance, got {s}")),
+                .ok_or_else(|| format!("expected any, all, within=D, distance or toi, got {s}")),
         }
     }
 }
@@ -125,6 +129,9 @@ pub(crate) struct Args<'a> {
     pub(crate) distance: DistanceOptions,
     /// How many of the first poses parry's distance query is timed on (it is slow).
     pub(crate) parry_prefix: usize,
+    /// How `toi` moves the part from each pose to the next, and its tolerance.
+    pub(crate) motion: MotionKind,
+    pub(crate) tolerance: f32,
     pub(crate) prejudge: bool,
     pub(crate) region_culling: bool,
     pub(crate) cache: CacheMode,
@@ -138,12 +145,12 @@ pub(crate) struct Args<'a> {
 /// One timed variant: both objects' trees as a preset builds them, how long each took, and
 /// whether their queries carry the cache. Each variant has trees of its own: two variants
 /// sharing trees would run each other's queries warm.
-struct Variant {
-    preset: Preset,
+pub(crate) struct Variant {
+    pub(crate) preset: Preset,
     cached: bool,
-    a: Hierarchy,
-    b: Hierarchy,
-    build_ms: [f64; 2],
+    pub(crate) a: Hierarchy,
+    pub(crate) b: Hierarchy,
+    pub(crate) build_ms: [f64; 2],
 }
 
 impl Variant {
@@ -170,6 +177,9 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let parry = if args.vs_parry { Some(ParryMeshes::build(&scene, &part, &poses)?) } else { None };
     if args.query == QueryKind::Distance {
         return distance_run(&variants, (&scene, &part), &poses, args, parry.as_ref());
+    }
+    if args.query == QueryKind::Toi {
+        return toi::run_motions(&variants, &poses, args);
     }
     let (ours, parry_measured) = measure(&variants, &poses, args, parry.as_ref());
     if let (Some(out), Some(first)) = (args.out, ours.first()) {
@@ -483,6 +493,7 @@ where
         QueryKind::Distance => {
             usize::from(q.distance(args.distance, cache, stats).is_some_and(|n| n.distance == 0.0))
         }
+        QueryKind::Toi => unreachable!("toi queries take motions, run by toi::run_motions"),
     })
 }
 

@@ -167,3 +167,58 @@ fn distance_writes_each_pose_nearest_points() {
     assert!(String::from_utf8(limited.stdout).unwrap().contains("\"farther\":1,"));
     assert_eq!(std::fs::read_to_string(out).unwrap().lines().nth(1), Some("inf"));
 }
+
+/// A cube of side 2 about the origin.
+const CUBE: &str = "v -1 -1 -1\nv 1 -1 -1\nv -1 1 -1\nv 1 1 -1\nv -1 -1 1\nv 1 -1 1\nv -1 1 1\nv 1 1 1\n\
+f 1 3 2\nf 2 3 4\nf 5 6 7\nf 6 8 7\nf 1 2 5\nf 2 6 5\nf 3 7 4\nf 4 7 8\nf 1 5 3\nf 3 5 7\nf 2 4 6\nf 4 8 6\n";
+
+/// `--query toi`: each pose to the next as a motion. The cube coming from x = 10 to 0 meets the
+/// other when its face reaches x = 1 (t = 0.8); the next motion starts overlapping (t = 0); the
+/// last passes far beside it (none).
+#[test]
+fn toi_takes_each_pose_to_the_next() {
+    let poses = "1 0 0 10  0 1 0 0  0 0 1 0\n1 0 0 0  0 1 0 0  0 0 1 0\n\
+                 1 0 0 0  0 1 0 10  0 0 1 0\n1 0 0 20  0 1 0 10  0 0 1 0\n";
+    let (mesh, poses) = (scratch("cube.obj", CUBE), scratch("poses.txt", poses));
+    let out = scratch("toi.txt", "");
+    let (mesh, poses, out) = (mesh.to_str().unwrap(), poses.to_str().unwrap(), out.to_str().unwrap());
+    let common =
+        ["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--query", "toi"];
+    for motion in ["slerp", "screw"] {
+        let run = bench(&[&common[..], &["--motion", motion, "--tolerance", "1e-3", "--out", out]].concat());
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let json = String::from_utf8(run.stdout).unwrap();
+        for key in ["\"motions\":3,", "\"hits\":2,", "\"touching_at_start\":1,", "\"advances_mean\":"] {
+            assert!(json.contains(key), "{key} missing in {json}");
+        }
+        let lines: Vec<String> = std::fs::read_to_string(out).unwrap().lines().map(String::from).collect();
+        let t: f64 = lines[0].parse().unwrap();
+        assert!((0.8 - 1e-4..=0.8).contains(&t), "{t}");
+        assert_eq!(lines[1..], ["0.000000000", "none"]);
+    }
+}
+
+/// `bvh-bench toi`: one motion as JSON, the contact's normal pointing from the scene to the part;
+/// a tolerance that is no distance is a one-line error.
+#[test]
+fn toi_answers_one_motion() {
+    let mesh = scratch("cube.obj", CUBE);
+    let mesh = mesh.to_str().unwrap();
+    let one = |extra: &[&str]| {
+        let args = ["toi", "--scene", mesh, "--part", mesh, "--from", "1 0 0 10 0 1 0 0 0 0 1 0", "--to"];
+        bench(&[&args[..], &["1 0 0 0 0 1 0 0 0 0 1 0"], extra].concat())
+    };
+    let run = one(&["--json"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let json = String::from_utf8(run.stdout).unwrap();
+    assert!(json.contains("\"hit\":true,\"t\":0.7999") && json.contains("\"normal\":[1,0,0]"), "{json}");
+    let text = String::from_utf8(one(&["--motion", "screw"]).stdout).unwrap();
+    assert!(text.starts_with("first within 0.001 at t = 0.7999"), "{text}");
+    let bad = one(&["--tolerance=-1"]);
+    assert!(!bad.status.success());
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.starts_with("error: the tolerance must be a positive") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}

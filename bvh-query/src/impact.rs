@@ -79,6 +79,7 @@ where
         let mut cache = PairCache::new();
         let mut t = 0.0;
         for _ in 0..MAX_ADVANCES {
+            stats.advance();
             let pose = motion.pose_at(t);
             let query = Query::new(self.a, Posed::new(self.b.bvh, &pose), self.options)?;
             let Some(nearest) = query.nearest(options, Some(&mut cache), stats) else { return Ok(None) };

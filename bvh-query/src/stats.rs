@@ -28,6 +28,8 @@ pub trait Stats {
     /// The descent stopped at a pair: its volumes are apart, or both are leaves handed to the
     /// triangle tests. These pairs are the front of the bounding volume test tree.
     fn front_pair(&mut self);
+    /// A time of impact measured the distance at one more pose of the motion.
+    fn advance(&mut self);
 }
 
 /// Counts nothing, costs nothing.
@@ -40,6 +42,8 @@ impl Stats for () {
     fn triangle_test(&mut self) {}
     #[inline(always)]
     fn front_pair(&mut self) {}
+    #[inline(always)]
+    fn advance(&mut self) {}
 }
 
 /// Counts of a query's work, to explain its speed.
@@ -63,6 +67,8 @@ pub struct QueryStats {
     pub triangle_tests: u64,
     /// Pairs where the descent stopped (the size of the test tree's front).
     pub front: u64,
+    /// Poses at which a time of impact measured the distance.
+    pub advances: u64,
 }
 
 impl QueryStats {
@@ -83,6 +89,7 @@ impl std::ops::AddAssign for QueryStats {
         self.prejudge_undecided += other.prejudge_undecided;
         self.triangle_tests += other.triangle_tests;
         self.front += other.front;
+        self.advances += other.advances;
     }
 }
 
@@ -110,5 +117,9 @@ impl Stats for QueryStats {
 
     fn front_pair(&mut self) {
         self.front += 1;
+    }
+
+    fn advance(&mut self) {
+        self.advances += 1;
     }
 }
