@@ -1,6 +1,7 @@
 # Sourced by the suites: builds the bench, generates the anchors' synthetic meshes into
 # $OUT/meshes if missing, and sets BIN, M, E and PAIRS (one line per anchors pair: name, scene,
-# part, the anchors' calibrated random-pose scale). Expects OUT and SHARED.
+# part, the anchors' calibrated random-pose scale), and PAIRS_AND_ENV_ROB (those and FCL's own
+# env/rob pair). Expects OUT and SHARED.
 mkdir -p "$OUT" "$OUT/meshes"
 cargo build --release -q -p bvh-bench
 BIN=target/release/bvh-bench
@@ -11,3 +12,5 @@ PAIRS="bay150k:$M/bay150k.obj:$M/part9k.obj:1.189
 bay500k:$M/bay500k.obj:$M/part34k.obj:1.189
 lucy-dragon:$E/vtk_lucy.obj:$E/srt_dragon_23k.obj:0.7401
 bunny-bracket:$E/c3d_stanford-bunny.obj:$E/jig_bracket-3.obj:1.682"
+PAIRS_AND_ENV_ROB="$PAIRS
+env-rob:$E/fcl_env.obj:$E/fcl_rob.obj:1.0"

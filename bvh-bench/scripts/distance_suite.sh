@@ -13,8 +13,6 @@ OUT=${1:-/tmp/pose-suite}
 SHARED=../shared
 . bvh-bench/scripts/anchor_pairs.sh
 mkdir -p "$OUT/dist"
-PAIRS="$PAIRS
-env-rob:$E/fcl_env.obj:$E/fcl_rob.obj:1.0"
 : > "$OUT/dist/results.jsonl"
 while IFS=: read -r name scene part scale; do
   for kind in random path; do
@@ -35,5 +33,5 @@ while IFS=: read -r name scene part scale; do
         >> "$OUT/dist/results.jsonl"
     done
   done
-done <<< "$PAIRS"
+done <<< "$PAIRS_AND_ENV_ROB"
 python3 bvh-bench/scripts/distance_table.py "$OUT/dist"

@@ -77,6 +77,12 @@ enum Command {
         /// For `toi`: how close counts as an impact (a distance in the meshes' units).
         #[arg(long, default_value_t = 1e-3)]
         tolerance: f32,
+        /// For `toi`: check every answer against this many evenly spaced poses of its motion
+        /// (the first that touches must not come before the answer) and against the exact
+        /// distance at the answer (within the tolerance); counts go in the JSON line and `--out`
+        /// gets the first touching sample and the motion's time (µs) beside each answer.
+        #[arg(long, default_value_t = 0)]
+        verify: u32,
         /// For `distance`: answer "farther" beyond this distance.
         #[arg(long)]
         max_distance: Option<f32>,
@@ -371,6 +377,7 @@ fn main() -> std::process::ExitCode {
             query,
             motion,
             tolerance,
+            verify,
             max_distance,
             abs_err,
             rel_err,
@@ -406,6 +413,7 @@ fn main() -> std::process::ExitCode {
                 parry_prefix,
                 motion,
                 tolerance,
+                verify,
                 prejudge: !no_prejudge,
                 region_culling,
                 cache,

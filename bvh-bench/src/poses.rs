@@ -132,6 +132,8 @@ pub(crate) struct Args<'a> {
     /// How `toi` moves the part from each pose to the next, and its tolerance.
     pub(crate) motion: MotionKind,
     pub(crate) tolerance: f32,
+    /// Samples per motion `toi` answers are checked against (none when zero).
+    pub(crate) verify: u32,
     pub(crate) prejudge: bool,
     pub(crate) region_culling: bool,
     pub(crate) cache: CacheMode,

@@ -3,12 +3,13 @@
 //! timed and counted like the other queries.
 
 use crate::poses::{Args, QueryTimes, Variant, load_mesh, pose_from_numbers, time_poses};
+use bvh_bench::stats::mean;
 use bvh_bench::timing::timed;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
-use bvh_core::{Interpolation, Isometry, Real};
+use bvh_core::{Interpolation, Isometry, Real, RigidMotion};
 use bvh_query::{
-    Impact, NodeTest, Posed, Query, QueryOptions, QueryStats, Stats, SweepError, TreePairVisitor,
-    visit_tree_pair,
+    DistanceOptions, Impact, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, SweepError,
+    TreePairVisitor, visit_tree_pair,
 };
 use std::path::Path;
 
@@ -125,7 +126,8 @@ pub(crate) fn run(args: &OneMotion<'_>) -> Result<(), String> {
 
 /// `poses --query toi`: each pose to the next as a motion, on every variant, timed motion by
 /// motion side by side; one JSON line per variant, and `--out` with one line per motion (`t`, or
-/// `none`).
+/// `none`; with `--verify`, then the first touching sample, or `none`, and the motion's time in
+/// µs).
 pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<'_>) -> Result<(), String> {
     let motions = poses.len().saturating_sub(1);
     let (interpolation, tolerance) = (args.motion.into(), args.tolerance);
@@ -149,24 +151,119 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
     let mut queries: Vec<&mut dyn FnMut(usize) -> bool> =
         queries.iter_mut().map(|q| q as &mut dyn FnMut(usize) -> bool).collect();
     let timed = time_poses(motions, args.reps, &mut queries);
+    let checks: Vec<Check> = (0..motions)
+        .filter(|_| args.verify > 0)
+        .map(|k| {
+            let motion =
+                RigidMotion::new(&poses[k], &poses[k + 1], interpolation).map_err(|e| e.to_string())?;
+            let sampled = Sampled { motion: &motion, samples: args.verify, at: answers[k].map(|i| i.time) };
+            Ok(visit_tree_pair(&first.a, &first.b, sampled))
+        })
+        .collect::<Result<_, String>>()?;
     if let Some(out) = args.out {
-        let lines: String =
-            answers.iter().map(|a| a.map_or("none\n".to_string(), |i| format!("{:.9}\n", i.time))).collect();
+        let time = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t:.9}"));
+        let lines: String = answers
+            .iter()
+            .enumerate()
+            .map(|(k, a)| match checks.get(k) {
+                Some(check) => {
+                    let us = timed[0].0.per_pose[k];
+                    format!("{} {} {us:.3}\n", time(a.map(|i| i.time)), time(check.first_contact))
+                }
+                None => format!("{}\n", time(a.map(|i| i.time))),
+            })
+            .collect();
         std::fs::write(out, lines).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     let hits: Vec<f64> = answers.iter().flatten().map(|i| i.time).collect();
     let at_start = hits.iter().filter(|&&t| t == 0.0).count();
+    let verified = (!checks.is_empty()).then(|| verdicts(&answers, &checks, tolerance, args.verify));
     for (variant, (times, _)) in variants.iter().zip(timed) {
         let mut stats = QueryStats::default();
         for k in 0..motions {
             let _ = impact(&variant.a, &variant.b, k, &mut stats);
         }
-        println!("{}", summary(variant, &times, &stats, motions, args, (hits.len(), at_start)));
+        let mut json = summary(variant, &times, &stats, motions, args, (hits.len(), at_start));
+        // Motions that start touching cost one first-contact search: the others show the
+        // advancement.
+        let (start, during): (Vec<_>, Vec<_>) =
+            times.per_pose.iter().zip(&answers).partition(|(_, a)| a.is_some_and(|i| i.time == 0.0));
+        let mean_of = |v: &[(&f64, _)]| mean(&v.iter().map(|(t, _)| **t).collect::<Vec<_>>());
+        json += &format!(
+            ",\"query_us_mean_touching_at_start\":{:.3},\"query_us_mean_others\":{:.3}",
+            mean_of(&start),
+            mean_of(&during)
+        );
+        println!("{json}{}}}", verified.as_deref().unwrap_or(""));
     }
     Ok(())
 }
 
-/// One variant's JSON line.
+/// What sampling a motion found: the first sample at which the meshes intersect, and the exact
+/// distance at the answer's time.
+struct Check {
+    first_contact: Option<f64>,
+    distance_at_answer: Option<Real>,
+}
+
+/// Samples one motion at `samples + 1` evenly spaced times, and measures the distance at `at`.
+struct Sampled<'a> {
+    motion: &'a RigidMotion,
+    samples: u32,
+    at: Option<f64>,
+}
+
+impl TreePairVisitor for Sampled<'_> {
+    type Output = Check;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Check
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let here = Isometry::identity();
+        let query_at = |t: f64, f: &mut dyn FnMut(&Query<'_, VA, VB>) -> bool| {
+            let pose = self.motion.pose_at(t);
+            f(&Query::new(Posed::new(a, &here), Posed::new(b, &pose), QueryOptions::default())
+                .expect("finite poses"))
+        };
+        let mut cache = PairCache::new();
+        let first_contact = (0..=self.samples)
+            .map(|i| i as f64 / self.samples as f64)
+            .find(|&t| query_at(t, &mut |q| q.intersects(Some(&mut cache), &mut ()).is_some()));
+        let distance_at_answer = self.at.map(|t| {
+            let mut distance = Real::INFINITY;
+            query_at(t, &mut |q| {
+                distance = q
+                    .distance(DistanceOptions::exact(), None, &mut ())
+                    .map_or(Real::INFINITY, |n| n.distance);
+                true
+            });
+            distance
+        });
+        Check { first_contact, distance_at_answer }
+    }
+}
+
+/// The JSON fields judging the answers by their checks: late (after the first touching sample),
+/// missed (no answer, yet a sample touches), far (more than the tolerance apart at the answer).
+fn verdicts(answers: &[Option<Impact>], checks: &[Check], tolerance: Real, samples: u32) -> String {
+    let (mut late, mut missed, mut far) = (0, 0, 0);
+    for (answer, check) in answers.iter().zip(checks) {
+        match (answer, check.first_contact) {
+            (Some(i), Some(s)) if i.time > s => late += 1,
+            (None, Some(_)) => missed += 1,
+            _ => {}
+        }
+        far += usize::from(check.distance_at_answer.is_some_and(|d| d > tolerance));
+    }
+    let touching = checks.iter().filter(|c| c.first_contact.is_some()).count();
+    format!(
+        ",\"verify_samples\":{samples},\"sampled_contacts\":{touching},\"late\":{late},\"missed\":{missed},\"far_at_answer\":{far}"
+    )
+}
+
+/// One variant's JSON fields (without the closing brace).
 fn summary(
     variant: &Variant,
     times: &QueryTimes,
@@ -178,7 +275,7 @@ fn summary(
     let n = motions.max(1) as f64;
     let [build_ms_scene, build_ms_part] = variant.build_ms;
     format!(
-        "{{\"preset\":\"{}\",\"query\":\"toi\",\"motion\":\"{:?}\",\"tolerance\":{:e},\"motions\":{motions},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"hits\":{hits},\"touching_at_start\":{at_start},\"volume_tests_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1},\"advances_mean\":{:.2}}}",
+        "{{\"preset\":\"{}\",\"query\":\"toi\",\"motion\":\"{:?}\",\"tolerance\":{:e},\"motions\":{motions},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"hits\":{hits},\"touching_at_start\":{at_start},\"volume_tests_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1},\"advances_mean\":{:.2}",
         variant.preset.name,
         args.motion,
         args.tolerance,

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The table of toi_suite.sh: per pair, pose set and motion, our time of impact (mean and
+median per motion, at-start and other motions apart, advances, late and missed answers against
+1,000 samples per motion) beside FCL's conservative advancement on the prefix it ran: its time,
+how many of its answers our samples contradict (late: after the first touching sample; missed:
+no contact reported where a sample touches), and ours over FCL's time on the motions where FCL
+is right."""
+import json
+import sys
+from pathlib import Path
+
+
+def rows(path):
+    """Per motion, the fields of its line, `none` as None."""
+    return [[None if f == "none" else float(f) for f in line.split()] for line in Path(path).read_text().splitlines() if line]
+
+
+def main(folder):
+    folder = Path(folder)
+    runs = [json.loads(l) for l in (folder / "results.jsonl").read_text().splitlines() if l]
+    print("| pair | poses | motion | ours µs mean / median | at start / others | advances | late / missed (motions) "
+          "| FCL µs mean (motions) | FCL wrong | ours ÷ FCL where FCL is right |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for run in runs:
+        if run["backend"] != "ours":
+            continue
+        pair, kind, motion, r = run["pair"], run["kind"], run["motion"], run["result"]
+        fcl = next((x["result"] for x in runs if x["backend"] == "fcl" and (x["pair"], x["kind"], x["motion"]) == (pair, kind, motion)), None)
+        tag = f"{pair}-{kind}-{motion}"
+        ours = rows(folder / f"ours-{tag}.txt")
+        fcl_cells = ["–", "–", "–"]
+        if fcl is not None:
+            theirs = rows(folder / f"fcl-{tag}.txt")
+            wrong, ours_us, fcl_us = 0, 0.0, 0.0
+            for (toc, us), (answer, sample, our_us) in zip(theirs, ours):
+                # Wrong: later than the first touching sample, or no contact where one touches.
+                if sample is not None and (toc is None or toc > sample):
+                    wrong += 1
+                else:
+                    ours_us += our_us
+                    fcl_us += us
+            ratio = f"{ours_us / fcl_us:.4f}" if fcl_us > 0 else "–"
+            fcl_cells = [f"{fcl['query_us_mean']:.0f} ({fcl['motions']})", f"{wrong} of {len(theirs)}", ratio]
+        print(f"| {pair} | {kind} | {motion} | {r['query_us_mean']:.1f} / {r['query_us_median']:.1f} "
+              f"| {r['query_us_mean_touching_at_start']:.1f} / {r['query_us_mean_others']:.1f} | {r['advances_mean']:.1f} "
+              f"| {r['late']} / {r['missed']} ({r['motions']}) | " + " | ".join(fcl_cells) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/pose-suite/toi")
