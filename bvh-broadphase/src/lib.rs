@@ -21,4 +21,6 @@ pub use cells::CellSide;
 pub use grid::UniformGrid;
 pub use octree::Octree;
 pub use strategy::{Boxes, Strategy};
-pub use world::{Clearance, Collision, CollisionWorld, ContactDetail, Motion, Object, StepStats};
+pub use world::{
+    Clearance, Collision, CollisionWorld, ContactDetail, ImpactPair, Motion, Object, StepError, StepStats,
+};

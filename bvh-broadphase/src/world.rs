@@ -5,10 +5,10 @@ use crate::UniformGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
-use bvh_core::{Aabb, Isometry, Real, rounding_slack};
+use bvh_core::{Aabb, Interpolation, Isometry, Real, RigidMotion, rounding_slack};
 use bvh_query::{
-    Contact, DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats,
-    TreePairVisitor, TrianglePair, visit_tree_pair,
+    Contact, DistanceOptions, Impact, Moving, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions,
+    QueryStats, Stats, SweepError, TreePairVisitor, TrianglePair, time_of_impact, visit_tree_pair,
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -68,6 +68,29 @@ pub struct Clearance {
     /// Their distance (zero when they touch), the nearest triangle pair and a closest point on
     /// each in world coordinates, the object as A and the other as B.
     pub nearest: NearPair,
+}
+
+/// Two objects that come within the tolerance of each other during a continuous step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImpactPair {
+    /// The object with the smaller id (the time of impact's A).
+    pub a: ObjectId,
+    /// The other object.
+    pub b: ObjectId,
+    /// When in the step (`t ∈ [0, 1]`), the nearest triangle pair then, the point and the
+    /// normal (from A towards B), in world coordinates.
+    pub impact: Impact,
+}
+
+/// Why a continuous step was refused (nothing moved).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum StepError {
+    /// An unknown object, or a new pose with a NaN or infinite component.
+    #[error(transparent)]
+    Broadphase(#[from] BroadphaseError),
+    /// A tolerance that is not a positive finite distance above the rounding of the poses.
+    #[error(transparent)]
+    Sweep(#[from] SweepError),
 }
 
 /// What a step did, to explain its time.
@@ -239,6 +262,68 @@ impl<S: Strategy> CollisionWorld<S> {
         Ok(found)
     }
 
+    /// Moves the objects in `moves` from their poses to the new ones along `interpolation`
+    /// (the others stay), and reports every pair that comes within `tolerance` on the way, with
+    /// its time of impact: so fast objects do not pass through each other between steps. Each
+    /// moving object's broadphase box covers its whole motion (its start and end boxes, grown by
+    /// how far a turn bends its points' paths); every candidate pair gets
+    /// [`bvh_query::time_of_impact`] with both objects moving, in parallel. The pairs come
+    /// sorted by time, then by ids; the objects end at their new poses. As in
+    /// [`CollisionWorld::step`], two static objects are never tested against each other.
+    ///
+    /// An unknown object, a non-finite pose or a tolerance that is not a positive finite
+    /// distance refuses the step before anything moves; a tolerance within the rounding of a
+    /// candidate pair's coordinates (see [`bvh_query::time_of_impact`]) is an error once the
+    /// objects have moved.
+    pub fn step_continuous(
+        &mut self,
+        moves: &[(ObjectId, Isometry)],
+        interpolation: Interpolation,
+        tolerance: Real,
+    ) -> Result<Vec<ImpactPair>, StepError> {
+        if !(tolerance.is_finite() && tolerance > 0.0) {
+            return Err(SweepError::Tolerance.into());
+        }
+        let mut motions: HashMap<ObjectId, RigidMotion> = HashMap::new();
+        for &(id, end) in moves {
+            let object = self.get(id).ok_or(BroadphaseError::UnknownObject(id))?;
+            check_pose(&object.shape, &end)?;
+            let motion = RigidMotion::new(&object.pose, &end, interpolation).map_err(SweepError::from)?;
+            motions.insert(id, motion);
+        }
+        for (&id, motion) in &motions {
+            let shape = &live(&self.objects, id).shape;
+            self.broadphase.set_box(id, swept_box(shape, motion))?;
+        }
+        let candidates = self.candidates();
+        let (objects, options) = (&self.objects, self.options);
+        let motion_of = |id: ObjectId| {
+            motions.get(&id).copied().unwrap_or_else(|| {
+                let pose = live(objects, id).pose;
+                RigidMotion::new(&pose, &pose, Interpolation::Slerp).expect("the world's poses are finite")
+            })
+        };
+        let answers: Vec<Result<Option<ImpactPair>, SweepError>> = candidates
+            .into_par_iter()
+            .map(|(a, b)| {
+                let (motion_a, motion_b) = (motion_of(a), motion_of(b));
+                let pair = PairImpact { motion_a: &motion_a, motion_b: &motion_b, tolerance, options };
+                let impact = visit_tree_pair(&live(objects, a).shape, &live(objects, b).shape, pair)?;
+                Ok(impact.map(|impact| ImpactPair { a, b, impact }))
+            })
+            .collect();
+        // The motions end where they were asked to, whatever the pairs answered.
+        for (&id, motion) in &motions {
+            let end = *motion.end();
+            let object = self.objects[id.index()].as_mut().expect("checked above");
+            self.broadphase.set_box(id, world_box(&object.shape, &end))?;
+            object.pose = end;
+        }
+        let mut impacts = answers.into_iter().filter_map(Result::transpose).collect::<Result<Vec<_>, _>>()?;
+        impacts.sort_by(|x, y| x.impact.time.total_cmp(&y.impact.time).then((x.a, x.b).cmp(&(y.a, y.b))));
+        Ok(impacts)
+    }
+
     /// The colliding object pairs, sorted by `(a, b)`.
     pub fn step(&mut self) -> Vec<Collision> {
         self.run::<()>().0
@@ -331,6 +416,22 @@ fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
     world.loosened(rounding_slack(world.reach() + 2.0 * shift))
 }
 
+/// Refuses a pose the broadphase could not place the object at.
+fn check_pose(shape: &Hierarchy, pose: &Isometry) -> Result<(), BroadphaseError> {
+    let aabb = world_box(shape, pose);
+    let finite = aabb.mins.iter().chain(aabb.maxs.iter()).all(|c| c.is_finite());
+    if finite { Ok(()) } else { Err(BroadphaseError::InvalidBox) }
+}
+
+/// A box holding the object all along `motion`: every point lies, at every `t`, within the
+/// motion's deviation bound of the segment between where it starts and where it ends, and that
+/// segment lies in the box around the start and end boxes.
+fn swept_box(shape: &Hierarchy, motion: &RigidMotion) -> Aabb {
+    let (start, end) = (world_box(shape, motion.start()), world_box(shape, motion.end()));
+    let reach = shape.root().world_aabb(&Isometry::identity()).reach();
+    start.merged(&end).loosened(motion.deviation_bound(reach) as Real * (1.0 + 4.0 * Real::EPSILON))
+}
+
 /// Statistics a step can sum over pairs run on different threads.
 trait Tally: Stats + Default + Send {
     fn add(&mut self, other: Self);
@@ -366,6 +467,27 @@ impl TreePairVisitor for PairDistance<'_> {
         // Finite poses (see `PairQuery`): `ok()` drops nothing.
         let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
         query.distance(self.distance, Some(self.cache), &mut ())
+    }
+}
+
+/// One candidate pair's time of impact, both objects moving.
+struct PairImpact<'a> {
+    motion_a: &'a RigidMotion,
+    motion_b: &'a RigidMotion,
+    tolerance: Real,
+    options: QueryOptions,
+}
+
+impl TreePairVisitor for PairImpact<'_> {
+    type Output = Result<Option<Impact>, SweepError>;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let (a, b) = (Moving::new(a, self.motion_a), Moving::new(b, self.motion_b));
+        time_of_impact(a, b, self.tolerance, self.options, &mut ())
     }
 }
 

@@ -283,3 +283,55 @@ fn clearance_equals_the_distances_one_by_one() {
     let mut world: CollisionWorld = CollisionWorld::default();
     assert!(world.clearance(ObjectId::from_index(3), 1.0).is_err());
 }
+
+/// A continuous step: a ball fired through a thin panel between two steps, and a bar turning
+/// half a turn through a ball that neither its start nor its end box reaches, are caught with
+/// their times, for every strategy; a discrete step sees neither; the objects end where they
+/// were sent; bad input refuses the step before anything moves.
+#[test]
+fn a_continuous_step_catches_what_passes_between_steps() {
+    use bvh_core::{Interpolation, Point, Real, TriMesh};
+    let build = |mesh: TriMesh| Arc::new(Hierarchy::build(mesh, &Preset::co()));
+    let panel = build(TriMesh::cuboid(Point::origin(), Vector::new(0.005, 1.0, 1.0)));
+    let ball = build(TriMesh::uv_sphere(Point::origin(), 0.05, 8, 12));
+    // A bar from its origin out to x = 1.
+    let bar = build(TriMesh::cuboid(Point::new(0.5, 0.0, 0.0), Vector::new(0.5, 0.02, 0.02)));
+    let front = ball.mesh().vertices().iter().map(|p| p.x).fold(Real::MIN, Real::max) as f64;
+    for (name, mut world) in worlds() {
+        let wall = world.insert(panel.clone(), Isometry::identity(), Motion::Static).unwrap();
+        let shot =
+            world.insert(ball.clone(), Isometry::translation(-0.5, 0.0, 0.0), Motion::Dynamic).unwrap();
+        let target =
+            world.insert(ball.clone(), Isometry::translation(-5.0, 0.8, 0.0), Motion::Static).unwrap();
+        let arm = world.insert(bar.clone(), Isometry::translation(-5.0, 0.0, 0.0), Motion::Dynamic).unwrap();
+        let through = Isometry::translation(0.5, 0.0, 0.0);
+        let turned = Isometry::new(Vector::new(-5.0, 0.0, 0.0), Vector::new(0.0, 0.0, 170f32.to_radians()));
+        let moves = [(shot, through), (arm, turned)];
+        let impacts = world.step_continuous(&moves, Interpolation::Slerp, 1e-4).unwrap();
+        let pairs: Vec<_> = impacts.iter().map(|i| (i.a, i.b)).collect();
+        assert_eq!(pairs, [(wall, shot), (target, arm)], "{name}: sorted by time");
+        // The ball's front meets the panel at x = -0.005.
+        let t = impacts[0].impact.time;
+        assert!(t <= 0.495 - front + 1e-9 && t > 0.495 - front - 1e-4, "{name}: {t}");
+        // The bar's far end sweeps past the ball above its origin near a quarter turn, 90 of 170
+        // degrees; its side reaches the ball's sphere (radius 0.05, the bar 0.02 thick) a little
+        // before, the polygon inside the sphere no earlier.
+        let t = impacts[1].impact.time;
+        let sphere = (90.0 - (0.07f64 / 0.8).asin().to_degrees()) / 170.0;
+        assert!(t >= sphere - 1e-3 && t <= 90.0 / 170.0, "{name}: {t}");
+        assert_eq!(world.get(shot).unwrap().pose, through);
+        assert_eq!(world.get(arm).unwrap().pose, turned);
+        assert!(world.step().is_empty(), "{name}: the end poses touch nothing");
+        // Sent back the same way, the same pairs again.
+        let back =
+            [(shot, Isometry::translation(-0.5, 0.0, 0.0)), (arm, Isometry::translation(-5.0, 0.0, 0.0))];
+        assert_eq!(world.step_continuous(&back, Interpolation::Screw, 1e-4).unwrap().len(), 2, "{name}");
+        // Bad input moves nothing.
+        let nan = Isometry::translation(Real::NAN, 0.0, 0.0);
+        let unknown = ObjectId::from_index(99);
+        assert!(world.step_continuous(&[(shot, through), (arm, nan)], Interpolation::Slerp, 1e-4).is_err());
+        assert!(world.step_continuous(&[(unknown, through)], Interpolation::Slerp, 1e-4).is_err());
+        assert!(world.step_continuous(&[(shot, through)], Interpolation::Slerp, 0.0).is_err());
+        assert_eq!(world.get(shot).unwrap().pose, Isometry::translation(-0.5, 0.0, 0.0), "{name}");
+    }
+}

@@ -144,16 +144,35 @@ impl RigidMotion {
     /// Screw: at `|s| + θ ρ`, with `ρ` the point's distance from the axis, which the motion keeps
     /// constant and which is at most the origin's distance from the axis plus `reach`.
     pub fn speed_bound(&self, reach: Real) -> f64 {
+        // Rounded up by a few units in the last place: the bound must not fall short.
+        (self.shift.norm() + self.angle * self.turn_radius(reach)) * (1.0 + 1e-12)
+    }
+
+    /// How far any point within `reach` of the object's origin strays, at any `t`, from the
+    /// point `t` of the way along the straight segment from where it starts to where it ends:
+    /// so the box around the object's start and end boxes, grown by this, holds it all along.
+    ///
+    /// The slide is linear in `t`; only the turn bends the path. A point at `ρ` from the axis
+    /// of the turn, turning by `θ = 2α`, is off the chord by at most `ρ (1 − cos α)` across it and
+    /// `ρ (α − sin α)` along it.
+    pub fn deviation_bound(&self, reach: Real) -> f64 {
+        let half = self.angle / 2.0;
+        let off = (1.0 - half.cos()) + (half - half.sin());
+        self.turn_radius(reach) * off * (1.0 + 1e-12)
+    }
+
+    /// The largest distance from the axis of the turn of any point within `reach` of the
+    /// object's origin: `reach` for slerp (the turn is about the origin), and for a screw the
+    /// origin's distance from the axis plus `reach`.
+    fn turn_radius(&self, reach: Real) -> f64 {
         let reach = reach as f64;
-        let radius = match self.interpolation {
+        match self.interpolation {
             Interpolation::Screw if self.angle > NO_TURN => {
                 let from_centre = self.p0 - self.centre;
                 (from_centre - self.axis * self.axis.dot(&from_centre)).norm() + reach
             }
             _ => reach,
-        };
-        // Rounded up by a few units in the last place: the bound must not fall short.
-        (self.shift.norm() + self.angle * radius) * (1.0 + 1e-12)
+        }
     }
 }
 
@@ -243,6 +262,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn no_point_strays_from_its_chord_beyond_the_deviation_bound() {
+        let points = [Point::new(0.0, 0.0, 0.0), Point::new(3.0, -1.0, 2.0), Point::new(-2.0, 2.0, -2.0)];
+        let reach = points.iter().map(|p| p.coords.norm()).fold(0.0, Real::max);
+        let mut largest: f64 = 0.0;
+        for (a, b) in motions() {
+            for interpolation in [Interpolation::Slerp, Interpolation::Screw] {
+                let m = RigidMotion::new(&a, &b, interpolation).unwrap();
+                let bound = m.deviation_bound(reach);
+                for x in points {
+                    let (x0, x1) = (a * x, b * x);
+                    for k in 0..=100 {
+                        let t = k as f64 / 100.0;
+                        let chord = x0.coords.cast::<f64>() * (1.0 - t) + x1.coords.cast::<f64>() * t;
+                        let off = (m.pose_at(t) * x).coords.cast::<f64>() - chord;
+                        largest = largest.max(off.norm() / bound.max(1e-9));
+                        assert!(
+                            off.norm() <= bound + 1e-5,
+                            "{interpolation:?} {t}: {} > {bound}",
+                            off.norm()
+                        );
+                    }
+                }
+            }
+        }
+        // The bound is not idle: some point comes near it.
+        assert!(largest > 0.3, "{largest}");
     }
 
     #[test]

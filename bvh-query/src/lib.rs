@@ -41,7 +41,7 @@ pub use batch::{distance_at_poses, intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use containment::Containment;
 pub use distance::DistanceOptions;
-pub use impact::{Impact, MAX_ADVANCES};
+pub use impact::{Impact, MAX_ADVANCES, Moving, time_of_impact};
 pub use node_test::NodeTest;
 pub use queries::{Contact, MAX_SWEEP_STEPS, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use stats::{QueryStats, Stats, VolumeTest};

@@ -11,7 +11,10 @@ use bvh_core::{
     Interpolation, Isometry, Obb, Point, Real, RigidMotion, TriMesh, Triangle, Vector,
     closest_points_triangles,
 };
-use bvh_query::{Impact, NodeTest, Posed, Query, QueryOptions, SweepError, TreePairVisitor, visit_tree_pair};
+use bvh_query::{
+    Impact, Moving, NodeTest, Posed, Query, QueryOptions, SweepError, TreePairVisitor, time_of_impact,
+    visit_tree_pair,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::f64::consts::FRAC_PI_2;
@@ -164,7 +167,7 @@ fn every_preset_is_never_late_on_random_motions() {
 }
 
 /// The answer for one motion with the CO preset.
-fn time_of_impact(
+fn co_impact(
     a: &TriMesh,
     b: &TriMesh,
     start: &Isometry,
@@ -197,7 +200,7 @@ fn a_thin_panel_crossed_in_one_step() {
     let exact = -0.005 - front + 0.5;
     let tolerance = 1e-4;
     for interpolation in [Interpolation::Slerp, Interpolation::Screw] {
-        let impact = time_of_impact(&panel, &ball, &start, &end, interpolation, tolerance);
+        let impact = co_impact(&panel, &ball, &start, &end, interpolation, tolerance);
         let impact = check_against(impact, exact, 2.0 * tolerance as f64, "panel");
         let motion = RigidMotion::new(&start, &end, interpolation).unwrap();
         check_impact(&impact, &panel, &ball, &motion, tolerance, "panel");
@@ -206,7 +209,7 @@ fn a_thin_panel_crossed_in_one_step() {
     // Turning while it crosses: the same, sampled.
     let spun = Isometry::new(Vector::new(0.5, 0.0, 0.0), Vector::new(0.0, 2.0, 1.0));
     let motion = RigidMotion::new(&start, &spun, Interpolation::Slerp).unwrap();
-    let impact = time_of_impact(&panel, &ball, &start, &spun, Interpolation::Slerp, tolerance).unwrap();
+    let impact = co_impact(&panel, &ball, &start, &spun, Interpolation::Slerp, tolerance).unwrap();
     let t = check_impact(&impact, &panel, &ball, &motion, tolerance, "spinning ball");
     let sampled = first_sampled_contact(&co(&panel), &co(&ball), &motion, 4000).unwrap();
     assert!(t <= sampled && t > sampled - 0.01, "{t} against the sampled {sampled}");
@@ -230,7 +233,7 @@ fn a_bar_turning_in_a_slot() {
     let exact = exact_angle / FRAC_PI_2;
     let tolerance = 1e-4;
     for interpolation in [Interpolation::Slerp, Interpolation::Screw] {
-        let impact = time_of_impact(&slot, &bar, &start, &end, interpolation, tolerance);
+        let impact = co_impact(&slot, &bar, &start, &end, interpolation, tolerance);
         // The corner approaches the wall at about a·(π/2) per unit of t.
         let impact = check_against(impact, exact, 4.0 * tolerance as f64 / (a * FRAC_PI_2), "slot");
         let motion = RigidMotion::new(&start, &end, interpolation).unwrap();
@@ -252,14 +255,14 @@ fn a_door_swinging_on_its_hinge() {
     let end = hinge * start;
     let exact = ((w / (length * length + e * e).sqrt()).asin() - (e / length).atan()) / FRAC_PI_2;
     let tolerance = 1e-4;
-    let impact = time_of_impact(&wall, &door, &start, &end, Interpolation::Screw, tolerance);
+    let impact = co_impact(&wall, &door, &start, &end, Interpolation::Screw, tolerance);
     let impact = check_against(impact, exact, 4.0 * tolerance as f64 / (length * FRAC_PI_2), "door");
     let motion = RigidMotion::new(&start, &end, Interpolation::Screw).unwrap();
     check_impact(&impact, &wall, &door, &motion, tolerance, "door");
     // Slerp moves the door's centre along the chord instead: the contact comes elsewhere, and
     // still never late against sampling.
     let motion = RigidMotion::new(&start, &end, Interpolation::Slerp).unwrap();
-    let impact = time_of_impact(&wall, &door, &start, &end, Interpolation::Slerp, tolerance).unwrap();
+    let impact = co_impact(&wall, &door, &start, &end, Interpolation::Slerp, tolerance).unwrap();
     let t = check_impact(&impact, &wall, &door, &motion, tolerance, "door, slerp");
     let sampled = first_sampled_contact(&co(&wall), &co(&door), &motion, 4000).unwrap();
     assert!(t <= sampled && (t - exact).abs() > 1e-3, "{t}: sampled {sampled}, hinge {exact}");
@@ -291,7 +294,7 @@ fn crossing_edges_under_a_screw() {
     // B's origin comes down from z0 to 0 along the axis: its edge meets A's at 2·edge above.
     let exact = (z0 - 2.0 * edge) / z0;
     let tolerance = 1e-4;
-    let impact = time_of_impact(&a, &b, &start, &end, Interpolation::Screw, tolerance);
+    let impact = co_impact(&a, &b, &start, &end, Interpolation::Screw, tolerance);
     let impact = check_against(impact, exact, 2.0 * tolerance as f64 / z0, "edges");
     let motion = RigidMotion::new(&start, &end, Interpolation::Screw).unwrap();
     check_impact(&impact, &a, &b, &motion, tolerance, "edges");
@@ -308,10 +311,10 @@ fn a_grazing_pass() {
     let y = 1.5 + gap;
     let (start, end) = (Isometry::translation(-3.0, y, 0.0), Isometry::translation(3.0, y, 0.0));
     for tolerance in [1e-4, 1e-2] {
-        assert_eq!(time_of_impact(&a, &b, &start, &end, Interpolation::Slerp, tolerance), None);
+        assert_eq!(co_impact(&a, &b, &start, &end, Interpolation::Slerp, tolerance), None);
     }
     let (start, end) = (Isometry::translation(-3.0, y, 0.0), Isometry::translation(3.0, 1.5 - gap, 0.0));
-    let impact = time_of_impact(&a, &b, &start, &end, Interpolation::Slerp, 1e-4).unwrap();
+    let impact = co_impact(&a, &b, &start, &end, Interpolation::Slerp, 1e-4).unwrap();
     let motion = RigidMotion::new(&start, &end, Interpolation::Slerp).unwrap();
     check_impact(&impact, &a, &b, &motion, 1e-4, "grazing into contact");
     // They touch no later than where the sliding box's corner crosses the other's top face
@@ -325,12 +328,12 @@ fn meshes_touching_at_the_start_answer_zero() {
     let b = TriMesh::uv_sphere(Point::origin(), 0.5, 6, 8);
     let start = Isometry::translation(1.2, 0.0, 0.0);
     let end = Isometry::new(Vector::new(4.0, 1.0, 0.0), Vector::new(0.0, 0.0, 1.0));
-    let impact = time_of_impact(&a, &b, &start, &end, Interpolation::Slerp, 1e-3).unwrap();
+    let impact = co_impact(&a, &b, &start, &end, Interpolation::Slerp, 1e-3).unwrap();
     assert_eq!((impact.time, impact.distance), (0.0, 0.0));
     assert!((impact.normal.norm() - 1.0).abs() < 1e-5);
     // Moving away from a start within the tolerance but apart: still an impact at zero.
     let near = Isometry::translation(1.5 + 5e-4, 0.0, 0.0);
-    let impact = time_of_impact(&a, &b, &near, &end, Interpolation::Slerp, 1e-3).unwrap();
+    let impact = co_impact(&a, &b, &near, &end, Interpolation::Slerp, 1e-3).unwrap();
     assert_eq!(impact.time, 0.0);
     assert!(impact.distance > 0.0 && impact.distance <= 1e-3);
 }
@@ -352,4 +355,68 @@ fn bad_tolerances_and_poses_are_refused() {
     ));
     let tiny = query.time_of_impact(&here, Interpolation::Slerp, 1e-9, &mut ());
     assert!(matches!(tiny, Err(SweepError::ToleranceBelowRounding { .. })), "{tiny:?}");
+}
+
+/// Two objects both moving: what their relative motion says. Two cubes closing along x at 4 per
+/// unit of t each from 5 apart meet at t = 5/8; turning as well, never after the first sampled
+/// contact of both poses.
+#[test]
+fn both_moving() {
+    let cube = TriMesh::cuboid(Point::origin(), Vector::new(0.5, 0.5, 0.5));
+    let (a, b) = (co(&cube), co(&cube));
+    let tolerance = 1e-4;
+    let answer = |motion_a: &RigidMotion, motion_b: &RigidMotion| {
+        let (a, b) = (Moving::new(&a, motion_a), Moving::new(&b, motion_b));
+        time_of_impact(a, b, tolerance, QueryOptions::default(), &mut ()).unwrap()
+    };
+    let slide = |from: Real, to: Real| {
+        RigidMotion::new(
+            &Isometry::translation(from, 0.0, 0.0),
+            &Isometry::translation(to, 0.0, 0.0),
+            Interpolation::Slerp,
+        )
+        .unwrap()
+    };
+    let hit = answer(&slide(-3.0, 1.0), &slide(3.0, -1.0)).unwrap();
+    assert!(hit.time <= 0.625 && hit.time >= 0.625 - tolerance as f64 / 8.0, "{}", hit.time);
+    assert!((hit.normal - Vector::new(1.0, 0.0, 0.0)).norm() < 1e-3, "{:?}", hit.normal);
+    // Side by side, the same speed: never touching.
+    assert_eq!(answer(&slide(-3.0, 1.0), &slide(-1.0, 3.0)), None);
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut hits = 0;
+    for case in 0..20 {
+        let motions: Vec<RigidMotion> = (0..2)
+            .map(|_| {
+                let (start, end) = (common::random_pose(&mut rng, 2.0), common::random_pose(&mut rng, 2.0));
+                RigidMotion::new(
+                    &start,
+                    &end,
+                    if case % 2 == 0 { Interpolation::Slerp } else { Interpolation::Screw },
+                )
+                .unwrap()
+            })
+            .collect();
+        let sampled = (0..=1000).map(|k| k as f64 / 1000.0).find(|&t| {
+            let (pose_a, pose_b) = (motions[0].pose_at(t), motions[1].pose_at(t));
+            let query = Query::new(Posed::new(&a, &pose_a), Posed::new(&b, &pose_b), QueryOptions::default())
+                .unwrap();
+            query.intersects(None, &mut ()).is_some()
+        });
+        match answer(&motions[0], &motions[1]) {
+            Some(hit) => {
+                assert!(sampled.is_none_or(|s| hit.time <= s), "case {case}: {} after {sampled:?}", hit.time);
+                let (pose_a, pose_b) = (motions[0].pose_at(hit.time), motions[1].pose_at(hit.time));
+                let moved_a: Vec<Triangle> = cube.triangles().map(|t| t.transformed(&pose_a)).collect();
+                let moved_b: Vec<Triangle> = cube.triangles().map(|t| t.transformed(&pose_b)).collect();
+                let gap = moved_a
+                    .iter()
+                    .flat_map(|ta| moved_b.iter().map(|tb| closest_points_triangles(ta, tb).distance))
+                    .fold(Real::MAX, Real::min);
+                assert!(gap <= tolerance + 1e-5, "case {case}: {gap} apart at the answer");
+                hits += 1;
+            }
+            None => assert_eq!(sampled, None, "case {case}"),
+        }
+    }
+    assert!(hits > 3, "{hits} hits");
 }
