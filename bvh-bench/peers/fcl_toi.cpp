@@ -3,6 +3,7 @@
 // scripts/toi_suite.sh against the system FCL (libfcl-dev), with the anchors' OBJ and pose
 // readers (../shared/anchors/common).
 // usage: fcl-toi A.obj B.obj POSES OUT [--motion linear|screw] [--bv rss|obbrss] [--reps 3]
+//                [--solver ca|naive]   (naive: FCL's default sampling of 10 poses, for reference)
 // Prints one JSON line; writes OUT, a line per motion: FCL's time of contact (or none) and the
 // motion's median time in microseconds.
 #include <fcl/fcl.h>
@@ -39,13 +40,13 @@ fcl::Transform3d transform(const Pose12& p) {
 
 template <class BV>
 int run(const Mesh& ma, const Mesh& mb, const std::vector<Pose12>& poses, const std::string& out,
-        fcl::CCDMotionType motion, int reps) {
+        fcl::CCDMotionType motion, fcl::CCDSolverType solver, int reps) {
   auto ga = build<BV>(ma), gb = build<BV>(mb);
   size_t n = poses.size() < 2 ? 0 : poses.size() - 1;
   std::vector<double> toc(n, -1.0);
   std::vector<std::vector<double>> us(n);
   fcl::ContinuousCollisionRequestd request;
-  request.ccd_solver_type = fcl::CCDC_CONSERVATIVE_ADVANCEMENT;
+  request.ccd_solver_type = solver;
   request.ccd_motion_type = motion;
   request.gjk_solver_type = fcl::GST_LIBCCD;
   const fcl::Transform3d here = fcl::Transform3d::Identity();
@@ -84,16 +85,18 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
-  std::string motion = "linear", bv = "rss";
+  std::string motion = "linear", bv = "rss", solver = "ca";
   int reps = 3;
   for (int i = 5; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--motion")) motion = argv[i + 1];
     else if (!std::strcmp(argv[i], "--bv")) bv = argv[i + 1];
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--solver")) solver = argv[i + 1];
   }
   Mesh ma = load_obj(argv[1]), mb = load_obj(argv[2]);
   auto poses = load_poses(argv[3]);
   auto kind = motion == "screw" ? fcl::CCDM_SCREW : fcl::CCDM_LINEAR;
-  if (bv == "obbrss") return run<fcl::OBBRSSd>(ma, mb, poses, argv[4], kind, reps);
-  return run<fcl::RSSd>(ma, mb, poses, argv[4], kind, reps);
+  auto how = solver == "naive" ? fcl::CCDC_NAIVE : fcl::CCDC_CONSERVATIVE_ADVANCEMENT;
+  if (bv == "obbrss") return run<fcl::OBBRSSd>(ma, mb, poses, argv[4], kind, how, reps);
+  return run<fcl::RSSd>(ma, mb, poses, argv[4], kind, how, reps);
 }
