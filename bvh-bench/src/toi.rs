@@ -127,22 +127,25 @@ pub(crate) fn run(args: &OneMotion<'_>) -> Result<(), String> {
 /// `poses --query toi`: each pose to the next as a motion, on every variant, timed motion by
 /// motion side by side; one JSON line per variant, and `--out` with one line per motion (`t`, or
 /// `none`; with `--verify`, then the first touching sample, or `none`, and the motion's time in
-/// µs).
+/// µs), from the first variant.
 pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<'_>) -> Result<(), String> {
     let motions = poses.len().saturating_sub(1);
     let (interpolation, tolerance) = (args.motion.into(), args.tolerance);
+    let motion =
+        |k: usize| RigidMotion::new(&poses[k], &poses[k + 1], interpolation).map_err(|e| e.to_string());
     let impact = |a: &Hierarchy, b: &Hierarchy, k: usize, stats: &mut QueryStats| {
         let motion = Motion { start: &poses[k], end: &poses[k + 1], interpolation, tolerance, stats };
         visit_tree_pair(a, b, motion)
     };
-    // Refused motions (a tolerance below the rounding) are errors, found before timing.
-    let mut answers = Vec::with_capacity(motions);
-    let first = variants.first().ok_or("no preset")?;
-    for k in 0..motions {
-        answers.push(
-            impact(&first.a, &first.b, k, &mut QueryStats::default())
-                .map_err(|e| format!("motion {k}: {e}"))?,
-        );
+    // Every variant's answers, counted and untimed: a refused motion (a tolerance below the
+    // rounding) is an error before any timing.
+    let mut answers = Vec::with_capacity(variants.len());
+    let mut stats = vec![QueryStats::default(); variants.len()];
+    for (v, stats) in variants.iter().zip(&mut stats) {
+        let found: Result<Vec<Option<Impact>>, String> = (0..motions)
+            .map(|k| impact(&v.a, &v.b, k, stats).map_err(|e| format!("motion {k}: {e}")))
+            .collect();
+        answers.push(found?);
     }
     let mut queries: Vec<_> = variants
         .iter()
@@ -151,115 +154,118 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
     let mut queries: Vec<&mut dyn FnMut(usize) -> bool> =
         queries.iter_mut().map(|q| q as &mut dyn FnMut(usize) -> bool).collect();
     let timed = time_poses(motions, args.reps, &mut queries);
-    let checks: Vec<Check> = (0..motions)
+    // Where each motion first touches, sampled: the same for every preset (the test is exact).
+    let first = variants.first().ok_or("no preset")?;
+    let touching: Vec<Option<f64>> = (0..motions)
         .filter(|_| args.verify > 0)
         .map(|k| {
-            let motion =
-                RigidMotion::new(&poses[k], &poses[k + 1], interpolation).map_err(|e| e.to_string())?;
-            let sampled = Sampled { motion: &motion, samples: args.verify, at: answers[k].map(|i| i.time) };
-            Ok(visit_tree_pair(&first.a, &first.b, sampled))
+            Ok(visit_tree_pair(&first.a, &first.b, FirstTouch { motion: &motion(k)?, samples: args.verify }))
         })
         .collect::<Result<_, String>>()?;
     if let Some(out) = args.out {
         let time = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t:.9}"));
-        let lines: String = answers
+        let lines: String = answers[0]
             .iter()
             .enumerate()
-            .map(|(k, a)| match checks.get(k) {
-                Some(check) => {
-                    let us = timed[0].0.per_pose[k];
-                    format!("{} {} {us:.3}\n", time(a.map(|i| i.time)), time(check.first_contact))
+            .map(|(k, a)| match touching.get(k) {
+                Some(&sample) => {
+                    format!("{} {} {:.3}\n", time(a.map(|i| i.time)), time(sample), timed[0].0.per_pose[k])
                 }
                 None => format!("{}\n", time(a.map(|i| i.time))),
             })
             .collect();
         std::fs::write(out, lines).map_err(|e| format!("{}: {e}", out.display()))?;
     }
-    let hits: Vec<f64> = answers.iter().flatten().map(|i| i.time).collect();
-    let at_start = hits.iter().filter(|&&t| t == 0.0).count();
-    let verified = (!checks.is_empty()).then(|| verdicts(&answers, &checks, tolerance, args.verify));
-    for (variant, (times, _)) in variants.iter().zip(timed) {
-        let mut stats = QueryStats::default();
-        for k in 0..motions {
-            let _ = impact(&variant.a, &variant.b, k, &mut stats);
-        }
-        let mut json = summary(variant, &times, &stats, motions, args, (hits.len(), at_start));
+    for (((variant, (times, _)), answers), stats) in variants.iter().zip(timed).zip(&answers).zip(&stats) {
+        let hits: Vec<f64> = answers.iter().flatten().map(|i| i.time).collect();
+        let at_start = hits.iter().filter(|&&t| t == 0.0).count();
+        let mut json = summary(variant, &times, stats, motions, args, (hits.len(), at_start));
         // Motions that start touching cost one first-contact search: the others show the
         // advancement.
         let (start, during): (Vec<_>, Vec<_>) =
-            times.per_pose.iter().zip(&answers).partition(|(_, a)| a.is_some_and(|i| i.time == 0.0));
+            times.per_pose.iter().zip(answers).partition(|(_, a)| a.is_some_and(|i| i.time == 0.0));
         let mean_of = |v: &[(&f64, _)]| mean(&v.iter().map(|(t, _)| **t).collect::<Vec<_>>());
         json += &format!(
             ",\"query_us_mean_touching_at_start\":{:.3},\"query_us_mean_others\":{:.3}",
             mean_of(&start),
             mean_of(&during)
         );
-        println!("{json}{}}}", verified.as_deref().unwrap_or(""));
+        if !touching.is_empty() {
+            let far = (0..motions)
+                .filter_map(|k| answers[k].map(|i| (k, i.time)))
+                .map(|(k, t)| {
+                    Ok(visit_tree_pair(&variant.a, &variant.b, DistanceAt { pose: &motion(k)?.pose_at(t) }))
+                })
+                .collect::<Result<Vec<Real>, String>>()?
+                .into_iter()
+                .filter(|&d| d > tolerance)
+                .count();
+            json += &verdicts(answers, &touching, far, args.verify);
+        }
+        println!("{json}}}");
     }
     Ok(())
 }
 
-/// What sampling a motion found: the first sample at which the meshes intersect, and the exact
-/// distance at the answer's time.
-struct Check {
-    first_contact: Option<f64>,
-    distance_at_answer: Option<Real>,
-}
-
-/// Samples one motion at `samples + 1` evenly spaced times, and measures the distance at `at`.
-struct Sampled<'a> {
+/// The first of `samples + 1` evenly spaced times of a motion at which the meshes intersect.
+struct FirstTouch<'a> {
     motion: &'a RigidMotion,
     samples: u32,
-    at: Option<f64>,
 }
 
-impl TreePairVisitor for Sampled<'_> {
-    type Output = Check;
+impl TreePairVisitor for FirstTouch<'_> {
+    type Output = Option<f64>;
 
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Check
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Option<f64>
     where
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
         let here = Isometry::identity();
-        let query_at = |t: f64, f: &mut dyn FnMut(&Query<'_, VA, VB>) -> bool| {
-            let pose = self.motion.pose_at(t);
-            f(&Query::new(Posed::new(a, &here), Posed::new(b, &pose), QueryOptions::default())
-                .expect("finite poses"))
-        };
         let mut cache = PairCache::new();
-        let first_contact = (0..=self.samples)
-            .map(|i| i as f64 / self.samples as f64)
-            .find(|&t| query_at(t, &mut |q| q.intersects(Some(&mut cache), &mut ()).is_some()));
-        let distance_at_answer = self.at.map(|t| {
-            let mut distance = Real::INFINITY;
-            query_at(t, &mut |q| {
-                distance = q
-                    .distance(DistanceOptions::exact(), None, &mut ())
-                    .map_or(Real::INFINITY, |n| n.distance);
-                true
-            });
-            distance
-        });
-        Check { first_contact, distance_at_answer }
+        (0..=self.samples).map(|i| i as f64 / self.samples as f64).find(|&t| {
+            let pose = self.motion.pose_at(t);
+            let query = Query::new(Posed::new(a, &here), Posed::new(b, &pose), QueryOptions::default());
+            query.is_ok_and(|q| q.intersects(Some(&mut cache), &mut ()).is_some())
+        })
     }
 }
 
-/// The JSON fields judging the answers by their checks: late (after the first touching sample),
-/// missed (no answer, yet a sample touches), far (more than the tolerance apart at the answer).
-fn verdicts(answers: &[Option<Impact>], checks: &[Check], tolerance: Real, samples: u32) -> String {
-    let (mut late, mut missed, mut far) = (0, 0, 0);
-    for (answer, check) in answers.iter().zip(checks) {
-        match (answer, check.first_contact) {
-            (Some(i), Some(s)) if i.time > s => late += 1,
+/// The exact distance with the part at `pose` (infinite for an empty mesh).
+struct DistanceAt<'a> {
+    pose: &'a Isometry,
+}
+
+impl TreePairVisitor for DistanceAt<'_> {
+    type Output = Real;
+
+    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Real
+    where
+        VA: NodeVolume + NodeTest<VB>,
+        VB: NodeVolume,
+    {
+        let here = Isometry::identity();
+        let query = Query::new(Posed::new(a, &here), Posed::new(b, self.pose), QueryOptions::default());
+        let nearest = query.ok().and_then(|q| q.distance(DistanceOptions::exact(), None, &mut ()));
+        nearest.map_or(Real::INFINITY, |n| n.distance)
+    }
+}
+
+/// The JSON fields judging the answers by the samples: late (after the first touching
+/// sample), missed (no answer, yet a sample touches), far (more than the tolerance apart at the
+/// answer, counted by the caller).
+fn verdicts(answers: &[Option<Impact>], touching: &[Option<f64>], far: usize, samples: u32) -> String {
+    let (mut late, mut missed) = (0, 0);
+    for (answer, sample) in answers.iter().zip(touching) {
+        match (answer, sample) {
+            (Some(i), Some(s)) if i.time > *s => late += 1,
             (None, Some(_)) => missed += 1,
             _ => {}
         }
-        far += usize::from(check.distance_at_answer.is_some_and(|d| d > tolerance));
     }
-    let touching = checks.iter().filter(|c| c.first_contact.is_some()).count();
+    let contacts = touching.iter().flatten().count();
     format!(
-        ",\"verify_samples\":{samples},\"sampled_contacts\":{touching},\"late\":{late},\"missed\":{missed},\"far_at_answer\":{far}"
+        ",\"verify_samples\":{samples},\"sampled_contacts\":{contacts},\"late\":{late},\"missed\":{missed},\"far_at_answer\":{far}"
     )
 }
 

@@ -222,3 +222,36 @@ fn toi_answers_one_motion() {
         "{stderr}"
     );
 }
+
+/// `--query toi --verify N`: every preset's answers judged by N + 1 samples of each motion (none
+/// late, none missed, none far), and `--out` with the first touching sample and the time.
+#[test]
+fn toi_verify_judges_every_preset() {
+    let poses = "1 0 0 10  0 1 0 0  0 0 1 0\n0 -1 0 0  1 0 0 0.5  0 0 1 0\n1 0 0 0  0 1 0 10  0 0 1 0\n";
+    let (mesh, poses) = (scratch("cube.obj", CUBE), scratch("poses.txt", poses));
+    let out = scratch("toi.txt", "");
+    let (mesh, poses, out) = (mesh.to_str().unwrap(), poses.to_str().unwrap(), out.to_str().unwrap());
+    let run = bench(&[
+        "poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--query", "toi",
+        "--preset", "co,aabb", "--verify", "100", "--out", out,
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let json = String::from_utf8(run.stdout).unwrap();
+    assert_eq!(json.lines().count(), 2, "{json}");
+    for line in json.lines() {
+        for key in ["\"sampled_contacts\":2,", "\"late\":0,", "\"missed\":0,", "\"far_at_answer\":0"] {
+            assert!(line.contains(key), "{key} missing in {line}");
+        }
+    }
+    let lines: Vec<Vec<String>> = std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    // The first motion meets the other cube a little before the sample that first touches.
+    let (t, sample): (f64, f64) = (lines[0][0].parse().unwrap(), lines[0][1].parse().unwrap());
+    assert!(t <= sample && sample - t <= 0.011, "{t} {sample}");
+    assert_eq!(lines[1][..2], ["0.000000000", "0.000000000"]);
+    assert!(lines.iter().all(|l| l.len() == 3 && l[2].parse::<f64>().is_ok()), "{lines:?}");
+}

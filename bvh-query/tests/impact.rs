@@ -420,3 +420,39 @@ fn both_moving() {
     }
     assert!(hits > 3, "{hits} hits");
 }
+
+/// A pin turning about its own axis in a round (ten-sided) hole of inner radius 0.4. A square
+/// pin with its corners inside the hole's faces never touches, however far it turns. A flat pin
+/// (half-widths 0.37 and 0.1) whose corners reach past the faces but not the hole's vertices
+/// starts with one corner pointing at a vertex and the other 30.25° round, and meets a face when
+/// that corner, turning towards the face's middle at −18°, is at `acos(apothem / r)` from it.
+#[test]
+fn a_pin_turning_in_a_hole() {
+    use std::f64::consts::PI;
+    let hole = tube(0.6, 0.4, 1.0, 10);
+    let apothem = 0.4 * (PI / 10.0).cos();
+    let tolerance = 1e-4;
+    let turn = 1.2f64;
+    let square = TriMesh::cuboid(Point::origin(), Vector::new(0.25, 0.25, 0.8));
+    assert!(0.25 * std::f64::consts::SQRT_2 < apothem);
+    let end = Isometry::rotation(Vector::new(0.0, 0.0, turn as Real));
+    for interpolation in [Interpolation::Slerp, Interpolation::Screw] {
+        let answer = co_impact(&hole, &square, &Isometry::identity(), &end, interpolation, tolerance);
+        assert_eq!(answer, None, "{interpolation:?}");
+    }
+    let (w, h) = (0.37f64, 0.1f64);
+    let (r, corner) = ((w * w + h * h).sqrt(), h.atan2(w));
+    assert!(apothem < r && r < 0.4);
+    let flat = TriMesh::cuboid(Point::origin(), Vector::new(w as Real, h as Real, 0.8));
+    let start = Isometry::rotation(Vector::new(0.0, 0.0, -corner as Real));
+    let end = Isometry::rotation(Vector::new(0.0, 0.0, (turn - corner) as Real));
+    let exact = (2.0 * corner - 0.1 * PI - (apothem / r).acos()) / turn;
+    for interpolation in [Interpolation::Slerp, Interpolation::Screw] {
+        let impact = co_impact(&hole, &flat, &start, &end, interpolation, tolerance);
+        // The corner approaches the face at about r sin(acos(apothem / r)) per radian.
+        let early = 4.0 * tolerance as f64 / (r * (1.0 - (apothem / r).powi(2)).sqrt() * turn);
+        let impact = check_against(impact, exact, early, "flat pin");
+        let motion = RigidMotion::new(&start, &end, interpolation).unwrap();
+        check_impact(&impact, &hole, &flat, &motion, tolerance, "flat pin");
+    }
+}
