@@ -5,7 +5,9 @@
 # 1e-4 of the scene's diagonal; and FCL 0.7's conservative advancement (peers/fcl_toi.cpp,
 # RSS trees, CCDM_LINEAR / CCDM_SCREW) on the first FCL_MOTIONS motions of the same files, its
 # answers judged by our samples. Needs libfcl-dev (apt), python3 with numpy and ../shared beside
-# the repository. Usage: [FCL_MOTIONS=50] bvh-bench/scripts/toi_suite.sh [OUTDIR]
+# the repository. PRESETS (comma-separated, default co) are all timed and verified, the first
+# one's times in the table. Usage: [FCL_MOTIONS=50] [PRESETS=co] bvh-bench/scripts/toi_suite.sh
+# [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/pose-suite}
@@ -30,10 +32,11 @@ print("%.3g" % (1e-4 * sum((h - l) ** 2 for l, h in zip(lo, hi)) ** 0.5))')
     for motion in slerp screw; do
       fcl_motion=linear; [ $motion = screw ] && fcl_motion=screw
       tag=$name-$kind-$motion
-      $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query toi --motion $motion \
+      $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query toi --motion $motion --preset "${PRESETS:-co}" \
         --tolerance "$tolerance" --verify 1000 --reps 3 --out "$OUT/toi/ours-$tag.txt" \
         | while read -r line; do echo "{\"pair\":\"$name\",\"kind\":\"$kind\",\"motion\":\"$motion\",\"backend\":\"ours\",\"result\":$line}"; done \
         >> "$OUT/toi/results.jsonl"
+      [ "${FCL_MOTIONS:-50}" -gt 0 ] || continue
       "$FCL_TOI" "$scene" "$part" "$OUT/toi/$name-$kind-prefix.txt" "$OUT/toi/fcl-$tag.txt" --motion $fcl_motion --reps 1 \
         | while read -r line; do echo "{\"pair\":\"$name\",\"kind\":\"$kind\",\"motion\":\"$motion\",\"backend\":\"fcl\",\"result\":$line}"; done \
         >> "$OUT/toi/results.jsonl"

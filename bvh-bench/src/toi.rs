@@ -184,9 +184,13 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
         // advancement.
         let (start, during): (Vec<_>, Vec<_>) =
             times.per_pose.iter().zip(answers).partition(|(_, a)| a.is_some_and(|i| i.time == 0.0));
-        let mean_of = |v: &[(&f64, _)]| mean(&v.iter().map(|(t, _)| **t).collect::<Vec<_>>());
+        // null where no motion is of the kind.
+        let mean_of = |v: &[(&f64, _)]| {
+            let times: Vec<f64> = v.iter().map(|(t, _)| **t).collect();
+            if times.is_empty() { "null".to_string() } else { format!("{:.3}", mean(&times)) }
+        };
         json += &format!(
-            ",\"query_us_mean_touching_at_start\":{:.3},\"query_us_mean_others\":{:.3}",
+            ",\"query_us_mean_touching_at_start\":{},\"query_us_mean_others\":{}",
             mean_of(&start),
             mean_of(&during)
         );
