@@ -61,7 +61,7 @@ where
 /// Whether `p` (in the tree's frame) lies inside the closed mesh, by the parity of a ray's
 /// crossings. A ray that grazes an edge or vertex is discarded for the next direction; a point
 /// that every direction grazes lies on the surface, and is reported outside.
-fn inside<V: NodeVolume>(tree: &Bvh<V>, p: &Point) -> bool {
+pub(crate) fn inside<V: NodeVolume>(tree: &Bvh<V>, p: &Point) -> bool {
     if tree.node_count() == 0 {
         return false;
     }

@@ -479,7 +479,7 @@ where
     /// positions, mapped to the user's indices only for the pairs kept), both triangles in A's
     /// frame, until it breaks; returns where it broke. The root volumes are tested first (grown
     /// by `margin`).
-    fn each_candidate<S: Stats>(
+    pub(crate) fn each_candidate<S: Stats>(
         &self,
         margin: Real,
         motion: Option<Vector>,

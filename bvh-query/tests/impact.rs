@@ -77,17 +77,6 @@ fn check_impact(
     t
 }
 
-/// The meshes as one.
-fn joined(meshes: &[TriMesh]) -> TriMesh {
-    let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
-    for mesh in meshes {
-        let offset = vertices.len() as u32;
-        vertices.extend_from_slice(mesh.vertices());
-        triangles.extend(mesh.indices().iter().map(|t| t.map(|i| i + offset)));
-    }
-    TriMesh::new(vertices, triangles).unwrap()
-}
-
 /// The mesh with its vertices moved by `pose`.
 fn moved(mesh: &TriMesh, pose: &Isometry) -> TriMesh {
     TriMesh::new(mesh.vertices().iter().map(|p| pose * p).collect(), mesh.indices().to_vec()).unwrap()
@@ -222,7 +211,7 @@ fn a_thin_panel_crossed_in_one_step() {
 fn a_bar_turning_in_a_slot() {
     let (a, b, h) = (1.0f64, 0.1f64, 0.5f64);
     let wall = 0.05;
-    let slot = joined(&[
+    let slot = common::joined(&[
         TriMesh::cuboid(Point::new(0.0, (h + wall) as Real, 0.0), Vector::new(2.0, wall as Real, 0.5)),
         TriMesh::cuboid(Point::new(0.0, -(h + wall) as Real, 0.0), Vector::new(2.0, wall as Real, 0.5)),
     ]);

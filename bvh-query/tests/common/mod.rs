@@ -1,10 +1,21 @@
-//! The brute-force references and random poses the integration tests share.
+//! The brute-force references, random poses and mesh helpers the integration tests share.
 
 #![allow(dead_code)]
 
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{Isometry, Real, RelativePose, TriMesh, Triangle, Vector};
 use rand::Rng;
+
+/// The meshes as one.
+pub(crate) fn joined(meshes: &[TriMesh]) -> TriMesh {
+    let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
+    for mesh in meshes {
+        let offset = vertices.len() as u32;
+        vertices.extend_from_slice(mesh.vertices());
+        triangles.extend(mesh.indices().iter().map(|t| t.map(|i| i + offset)));
+    }
+    TriMesh::new(vertices, triangles).expect("indices offset into the joined vertices")
+}
 
 /// A pose within `reach` of the origin on each axis, turned up to 3 radians about a random axis.
 pub(crate) fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {

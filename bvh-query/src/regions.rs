@@ -1,0 +1,414 @@
+//! Contact regions: the intersecting triangle pairs grouped into the places where the meshes
+//! meet, each with one normal, one depth and a few contact points – what a solver or a haptic
+//! loop can use, and stable when the meshes are tessellated differently.
+
+use crate::containment::inside;
+use crate::node_test::NodeTest;
+use crate::queries::{Query, TrianglePair};
+use crate::stats::Stats;
+use bvh_build::{Bvh, NodeVolume};
+use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};
+use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
+
+/// What the meshes' surfaces enclose, which decides what lies inside the other mesh.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Surfaces {
+    /// Both meshes are closed (watertight): a vertex is inside the other mesh by the parity of
+    /// a ray's crossings, and a region's depth reaches every vertex of each mesh that lies
+    /// inside the other around the region.
+    #[default]
+    Closed,
+    /// Open surfaces enclose nothing: a region's depth comes from its intersection curve alone.
+    Open,
+}
+
+/// A chain of intersection segments, in world coordinates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polyline {
+    /// The points in order along the chain.
+    pub points: Vec<Point>,
+    /// Whether the last point joins the first.
+    pub closed: bool,
+}
+
+/// One place where the meshes meet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactRegion {
+    /// The intersecting triangle pairs of the region, sorted.
+    pub pairs: Vec<TrianglePair>,
+    /// The intersection curve: the pairs' segments chained end to end.
+    pub curve: Vec<Polyline>,
+    /// The unit direction in which moving B separates it from A here (world frame).
+    pub normal: Vector,
+    /// How far B must move along `normal` to separate here (zero for surfaces that only touch).
+    pub depth: Real,
+    /// The point of A's part of the region farthest along `normal`.
+    pub deepest_on_a: Point,
+    /// The point of B's part of the region least far along `normal`.
+    pub deepest_on_b: Point,
+    /// Up to four points of the intersection spanning the region (the corners of a solver's
+    /// contact manifold), in world coordinates.
+    pub points: Vec<Point>,
+    /// The area where the surfaces overlap in a plane (coplanar triangles), zero otherwise.
+    pub area: Real,
+}
+
+/// An intersecting pair found by the traversal: leaf-order positions and where they meet, in
+/// A's frame.
+struct Found {
+    at: [usize; 2],
+    meet: TriangleIntersection,
+}
+
+impl<VA, VB> Query<'_, VA, VB>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    /// The intersecting triangle pairs grouped into contact regions, each with its curve,
+    /// normal, depth and contact points (see `docs/regions.md`). Two intersecting pairs belong
+    /// to one region when their triangles share a corner point (or are the same) on both
+    /// meshes, or when their intersections share a point (up to rounding); regions are the
+    /// connected groups. Regions come sorted by their first pair.
+    pub fn contact_regions(&self, surfaces: Surfaces, stats: &mut impl Stats) -> Vec<ContactRegion> {
+        let mut found = Vec::new();
+        self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
+            stats.triangle_test();
+            if let Some(meet) = triangle_intersection(ta, tb) {
+                found.push(Found { at, meet });
+            }
+            ControlFlow::Continue(())
+        });
+        if found.is_empty() {
+            return Vec::new();
+        }
+        let crossing_a: HashSet<usize> = found.iter().map(|f| f.at[0]).collect();
+        let crossing_b: HashSet<usize> = found.iter().map(|f| f.at[1]).collect();
+        let mut regions: Vec<ContactRegion> = self
+            .groups(&found)
+            .into_iter()
+            .map(|members| {
+                let members: Vec<&Found> = members.into_iter().map(|k| &found[k]).collect();
+                self.region(&members, surfaces, (&crossing_a, &crossing_b))
+            })
+            .collect();
+        regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
+        regions
+    }
+
+    /// The found pairs' indices grouped into regions: connected through pairs whose triangles
+    /// are the same or share a corner on both meshes, or whose intersections share a point.
+    fn groups(&self, found: &[Found]) -> Vec<Vec<usize>> {
+        let index: HashMap<[usize; 2], usize> = found.iter().enumerate().map(|(k, f)| (f.at, k)).collect();
+        let mut parent: Vec<usize> = (0..found.len()).collect();
+        fn root(parent: &mut [usize], mut k: usize) -> usize {
+            while parent[k] != k {
+                parent[k] = parent[parent[k]];
+                k = parent[k];
+            }
+            k
+        }
+        let around = |tree_neighbours: Option<&[u32]>, own: usize| -> Vec<usize> {
+            tree_neighbours.map_or_else(|| vec![own], |n| n.iter().map(|&t| t as usize).collect())
+        };
+        for (k, f) in found.iter().enumerate() {
+            let [i, j] = f.at;
+            let near_b = around(self.b.bvh.neighbours(j), j);
+            for i2 in around(self.a.bvh.neighbours(i), i) {
+                for &j2 in &near_b {
+                    if let Some(&m) = index.get(&[i2, j2]) {
+                        let (r, s) = (root(&mut parent, k), root(&mut parent, m));
+                        parent[r.max(s)] = r.min(s);
+                    }
+                }
+            }
+        }
+        // Pairs whose intersections share a point join too: where a corner has too many
+        // triangles around it for the neighbour lists (a sphere's pole), the curve still joins.
+        let mut snap = Snap::new(self.placement_slack(0.0));
+        let mut first_at: HashMap<usize, usize> = HashMap::new();
+        for (k, f) in found.iter().enumerate() {
+            for p in ends(&f.meet) {
+                let m = *first_at.entry(snap.id(p)).or_insert(k);
+                let (r, s) = (root(&mut parent, k), root(&mut parent, m));
+                parent[r.max(s)] = r.min(s);
+            }
+        }
+        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+        for k in 0..found.len() {
+            groups.entry(root(&mut parent, k)).or_default().push(k);
+        }
+        groups.into_values().collect()
+    }
+
+    /// One region from its pairs; `crossing` holds every triangle of A and of B that meets the
+    /// other mesh anywhere (a flood of the inside stops at them).
+    fn region(
+        &self,
+        members: &[&Found],
+        surfaces: Surfaces,
+        crossing: (&HashSet<usize>, &HashSet<usize>),
+    ) -> ContactRegion {
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        let mut segments = Vec::new();
+        let mut on_curve = Vec::new();
+        let mut area = 0.0;
+        for f in members {
+            match &f.meet {
+                TriangleIntersection::Segment(s) => {
+                    segments.push([s.a, s.b]);
+                    on_curve.extend([s.a, s.b]);
+                }
+                TriangleIntersection::Polygon(p) => {
+                    let v = p.vertices();
+                    on_curve.extend_from_slice(v);
+                    area += (1..v.len().saturating_sub(1))
+                        .map(|k| Triangle::new(v[0], v[k], v[k + 1]).area())
+                        .sum::<Real>();
+                }
+            }
+        }
+        let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
+        let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
+        // Each side's part of the region: the curve, and what of it lies inside the other mesh.
+        let mut part_a = on_curve.clone();
+        let mut part_b = on_curve.clone();
+        if surfaces == Surfaces::Closed {
+            let a_in_b = self.b_in_a.inverse();
+            part_a.extend(inside_part(a, &region_a, crossing.0, |p| inside(b, &a_in_b.transform_point(p))));
+            let moved = inside_part(b, &region_b, crossing.1, |p| inside(a, &self.b_in_a.transform_point(p)));
+            part_b.extend(moved.iter().map(|p| self.b_in_a.transform_point(p)));
+        }
+        let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
+        let faces_b: Vec<Vector> =
+            region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
+        let polylines = chain(&segments, self.placement_slack(0.0));
+        let normal = curve_normal(&polylines, &faces_a, &faces_b).unwrap_or_else(|| {
+            // No closed curve to span a surface (surfaces that only touch, or a curve that runs
+            // off an open surface): of the region's face normals (A's, and B's reversed), the one
+            // along which B has least far to go.
+            let depth_along = |n: &Vector| extreme(&part_a, n).0 + extreme(&part_b, &-n).0;
+            faces_a
+                .iter()
+                .chain(&faces_b)
+                .filter_map(|n| n.try_normalize(0.0))
+                .min_by(|x, y| depth_along(x).total_cmp(&depth_along(y)))
+                .unwrap_or_else(Vector::zeros)
+        });
+        let (top, deepest_a) = extreme(&part_a, &normal);
+        let (bottom, deepest_b) = extreme(&part_b, &-normal);
+        let depth = top + bottom;
+        let to_world = |p: &Point| self.a.pose * p;
+        let mut pairs: Vec<TrianglePair> = members.iter().map(|f| self.triangle_pair(f.at)).collect();
+        pairs.sort_unstable();
+        ContactRegion {
+            pairs,
+            curve: polylines
+                .into_iter()
+                .map(|p| Polyline { points: p.points.iter().map(to_world).collect(), closed: p.closed })
+                .collect(),
+            normal: self.a.pose.rotation * normal,
+            depth: depth.max(0.0),
+            deepest_on_a: to_world(&deepest_a),
+            deepest_on_b: to_world(&deepest_b),
+            points: spanning(&on_curve, &normal).iter().map(to_world).collect(),
+            area,
+        }
+    }
+}
+
+/// The end points of a segment, or a coplanar overlap's corners.
+fn ends(meet: &TriangleIntersection) -> Vec<Point> {
+    match meet {
+        TriangleIntersection::Segment(s) => vec![s.a, s.b],
+        TriangleIntersection::Polygon(p) => p.vertices().to_vec(),
+    }
+}
+
+fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut v: Vec<usize> = items.collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The direction the region's closed curves span: their vector area `½ Σ pᵢ × pᵢ₊₁`, which
+/// equals the area-weighted normal of any surface they bound – of A's part of the region as of
+/// B's – so it does not depend on how either surface is tessellated. Turned to agree with A's
+/// faces in the region (outward, towards B), else against B's. `None` when the curves span no
+/// area.
+fn curve_normal(polylines: &[Polyline], faces_a: &[Vector], faces_b: &[Vector]) -> Option<Vector> {
+    let mut spanned = Vector::zeros();
+    let mut extent: Real = 0.0;
+    for line in polylines.iter().filter(|l| l.closed) {
+        let centre =
+            line.points.iter().fold(Vector::zeros(), |s, p| s + p.coords) / line.points.len() as Real;
+        for (k, p) in line.points.iter().enumerate() {
+            let q = line.points[(k + 1) % line.points.len()];
+            let (u, v) = (p.coords - centre, q.coords - centre);
+            spanned += u.cross(&v) / 2.0;
+            extent = extent.max(u.norm());
+        }
+    }
+    // A curve that folds back on itself spans next to nothing: its direction means nothing.
+    if spanned.norm() <= 1e-4 * extent * extent || extent == 0.0 {
+        return None;
+    }
+    let towards = |faces: &[Vector]| faces.iter().fold(Vector::zeros(), |s, n| s + n).dot(&spanned);
+    let side = match towards(faces_a) {
+        s if s != 0.0 => s.signum(),
+        _ => towards(faces_b).signum(),
+    };
+    (spanned * side).try_normalize(0.0)
+}
+
+/// The farthest of `points` along `n`: its height `x·n` and the point.
+fn extreme(points: &[Point], n: &Vector) -> (Real, Point) {
+    points
+        .iter()
+        .map(|p| (p.coords.dot(n), *p))
+        .max_by(|x, y| x.0.total_cmp(&y.0))
+        .unwrap_or((Real::NEG_INFINITY, Point::origin()))
+}
+
+/// The vertices of `tree`'s triangles (in its frame) that lie inside the other mesh around a
+/// region: the region's own triangles' corners that `is_inside` says are, then every triangle
+/// reached from those through shared corners without meeting the other mesh (such a triangle
+/// lies wholly on one side, so it is inside when one corner is).
+fn inside_part<V: NodeVolume>(
+    tree: &Bvh<V>,
+    region: &[usize],
+    crossing: &HashSet<usize>,
+    is_inside: impl Fn(&Point) -> bool,
+) -> Vec<Point> {
+    let key = |p: &Point| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
+    let mut inside_points: HashMap<[u32; 3], Point> = HashMap::new();
+    for &t in region {
+        for p in tree.triangle(t).vertices() {
+            if !inside_points.contains_key(&key(&p)) && is_inside(&p) {
+                inside_points.insert(key(&p), p);
+            }
+        }
+    }
+    let mut seen: HashSet<usize> = region.iter().copied().collect();
+    let mut stack: Vec<usize> = region.to_vec();
+    while let Some(t) = stack.pop() {
+        for &next in tree.neighbours(t).unwrap_or_default() {
+            let next = next as usize;
+            if crossing.contains(&next) || !seen.insert(next) {
+                continue;
+            }
+            let corners = tree.triangle(next).vertices();
+            if corners.iter().any(|p| inside_points.contains_key(&key(p))) {
+                for p in corners {
+                    inside_points.insert(key(&p), p);
+                }
+                stack.push(next);
+            }
+        }
+    }
+    inside_points.into_values().collect()
+}
+
+/// Points numbered so that points within a tolerance of one already numbered take its number:
+/// where intersection segments of neighbouring pairs end at the same point of the curve, up to
+/// the rounding of computing it twice.
+struct Snap {
+    tolerance: Real,
+    points: Vec<Point>,
+    cells: HashMap<[i64; 3], Vec<usize>>,
+}
+
+impl Snap {
+    fn new(tolerance: Real) -> Self {
+        Self { tolerance: tolerance.max(Real::MIN_POSITIVE), points: Vec::new(), cells: HashMap::new() }
+    }
+
+    fn id(&mut self, p: Point) -> usize {
+        // Cells twice the tolerance wide: a point within it lies in this cell or a neighbour.
+        let side = 2.0 * self.tolerance as f64;
+        let cell = p.coords.map(|c| (c as f64 / side).floor() as i64);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let near = self.cells.get(&[cell.x + dx, cell.y + dy, cell.z + dz]);
+                    let within = |&&k: &&usize| (self.points[k] - p).norm() <= self.tolerance;
+                    if let Some(&k) = near.and_then(|ids| ids.iter().find(within)) {
+                        return k;
+                    }
+                }
+            }
+        }
+        self.points.push(p);
+        self.cells.entry([cell.x, cell.y, cell.z]).or_default().push(self.points.len() - 1);
+        self.points.len() - 1
+    }
+}
+
+/// The segments chained into polylines, ends within `tolerance` counting as one point.
+fn chain(segments: &[[Point; 2]], tolerance: Real) -> Vec<Polyline> {
+    let mut snap = Snap::new(tolerance);
+    let edges: Vec<[usize; 2]> =
+        segments.iter().map(|[a, b]| [snap.id(*a), snap.id(*b)]).filter(|[a, b]| a != b).collect();
+    let points = snap.points;
+    let mut at: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (e, [a, b]) in edges.iter().enumerate() {
+        at.entry(*a).or_default().push(e);
+        at.entry(*b).or_default().push(e);
+    }
+    let mut used = vec![false; edges.len()];
+    let mut lines = Vec::new();
+    // Open chains start at their ends (points on one segment, or on three or more), then the
+    // rest are loops.
+    let mut starts: Vec<usize> = at.iter().filter(|(_, es)| es.len() != 2).map(|(&p, _)| p).collect();
+    starts.sort_unstable();
+    let loops: Vec<usize> = edges.iter().map(|e| e[0]).collect();
+    for start in starts.into_iter().chain(loops) {
+        while let Some(&first) = at[&start].iter().find(|&&e| !used[e]) {
+            let mut line = vec![start];
+            let (mut here, mut edge) = (start, first);
+            loop {
+                used[edge] = true;
+                let [a, b] = edges[edge];
+                here = if a == here { b } else { a };
+                line.push(here);
+                match at[&here].iter().find(|&&e| !used[e]) {
+                    Some(&next) if at[&here].len() == 2 => edge = next,
+                    _ => break,
+                }
+            }
+            let closed = line.len() > 2 && line.first() == line.last();
+            if closed {
+                line.pop();
+            }
+            lines.push(Polyline { points: line.into_iter().map(|k| points[k]).collect(), closed });
+        }
+    }
+    lines
+}
+
+/// Up to four of `points` spanning them across `normal`: the one farthest along a direction
+/// across the normal, the one farthest from it, the one making the largest triangle with
+/// those two, and the one farthest on the other side of their line.
+fn spanning(points: &[Point], normal: &Vector) -> Vec<Point> {
+    let Some(&first) = points.first() else { return Vec::new() };
+    let across = normal.cross(&if normal.x.abs() < 0.9 { Vector::x() } else { Vector::y() });
+    let flat = |p: &Point| p - normal * p.coords.dot(normal);
+    let farthest = |score: &dyn Fn(&Point) -> Real| {
+        points.iter().copied().max_by(|x, y| score(x).total_cmp(&score(y))).unwrap_or(first)
+    };
+    let p1 = farthest(&|p| p.coords.dot(&across));
+    let p2 = farthest(&|p| (flat(p) - flat(&p1)).norm());
+    let side = |p: &Point| (p2 - p1).cross(&(p - p1)).dot(normal);
+    let p3 = farthest(&|p| side(p).abs());
+    let sign = side(&p3).signum();
+    let p4 = farthest(&|p| -sign * side(p));
+    if (flat(&p2) - flat(&p1)).norm() == 0.0 {
+        return vec![p1];
+    }
+    if side(&p3) == 0.0 {
+        return vec![p1, p2];
+    }
+    if -sign * side(&p4) > 0.0 { vec![p1, p3, p2, p4] } else { vec![p1, p3, p2] }
+}
