@@ -390,7 +390,7 @@ where
 
     /// What `keep` makes of every candidate triangle pair, the tree-pair opened into a few
     /// subtrees per thread and each traversed on its own.
-    fn collect_parallel<T: Send>(
+    pub(crate) fn collect_parallel<T: Send>(
         &self,
         keep: impl Fn([usize; 2], &Triangle, &Triangle) -> Option<T> + Sync,
     ) -> Vec<T> {

@@ -80,9 +80,24 @@ where
             }
             ControlFlow::Continue(())
         });
+        self.regions_of(found, surfaces)
+    }
+
+    /// [`Query::contact_regions`] with the traversal split across rayon's threads: for meshes
+    /// deep inside each other. The same regions; no statistics.
+    pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
+        let found =
+            self.collect_parallel(|at, ta, tb| triangle_intersection(ta, tb).map(|meet| Found { at, meet }));
+        self.regions_of(found, surfaces)
+    }
+
+    /// The regions of the intersecting pairs `found`, in whatever order the traversal found them.
+    fn regions_of(&self, mut found: Vec<Found>, surfaces: Surfaces) -> Vec<ContactRegion> {
         if found.is_empty() {
             return Vec::new();
         }
+        // One order whatever the traversal: the same curves, points and ties every time.
+        found.sort_unstable_by_key(|f| f.at);
         let crossing_a: HashSet<usize> = found.iter().map(|f| f.at[0]).collect();
         let crossing_b: HashSet<usize> = found.iter().map(|f| f.at[1]).collect();
         let mut regions: Vec<ContactRegion> = self
@@ -139,7 +154,9 @@ where
         for k in 0..found.len() {
             groups.entry(root(&mut parent, k)).or_default().push(k);
         }
-        groups.into_values().collect()
+        let mut groups: Vec<Vec<usize>> = groups.into_values().collect();
+        groups.sort_unstable();
+        groups
     }
 
     /// One region from its pairs; `crossing` holds every triangle of A and of B that meets the
@@ -308,7 +325,16 @@ fn inside_part<V: NodeVolume>(
             }
         }
     }
-    inside_points.into_values().collect()
+    let mut points: Vec<Point> = inside_points.into_values().collect();
+    // One order every time: ties between equally deep points go the same way.
+    points.sort_unstable_by(|p, q| {
+        p.coords
+            .iter()
+            .zip(q.coords.iter())
+            .map(|(x, y)| x.total_cmp(y))
+            .fold(std::cmp::Ordering::Equal, |o, c| o.then(c))
+    });
+    points
 }
 
 /// Points numbered so that points within a tolerance of one already numbered take its number:
@@ -388,17 +414,25 @@ fn chain(segments: &[[Point; 2]], tolerance: Real) -> Vec<Polyline> {
     lines
 }
 
-/// Up to four of `points` spanning them across `normal`: the one farthest along a direction
-/// across the normal, the one farthest from it, the one making the largest triangle with
+/// Up to four of `points` spanning them across `normal`: the one farthest from their centre
+/// (seen along the normal), the one farthest from it, the one making the largest triangle with
 /// those two, and the one farthest on the other side of their line.
 fn spanning(points: &[Point], normal: &Vector) -> Vec<Point> {
     let Some(&first) = points.first() else { return Vec::new() };
-    let across = normal.cross(&if normal.x.abs() < 0.9 { Vector::x() } else { Vector::y() });
-    let flat = |p: &Point| p - normal * p.coords.dot(normal);
+    let flat = |p: &Point| p.coords - normal * p.coords.dot(normal);
+    let centre = points.iter().fold(Vector::zeros(), |s, p| s + flat(p)) / points.len() as Real;
+    let out = |p: &Point| (flat(p) - centre).norm();
+    // The best by `score`, ties going to the point farthest out: a corner of the region's
+    // outline, not a point along one of its edges.
     let farthest = |score: &dyn Fn(&Point) -> Real| {
-        points.iter().copied().max_by(|x, y| score(x).total_cmp(&score(y))).unwrap_or(first)
+        let key = |p: &Point| (score(p), out(p));
+        points
+            .iter()
+            .copied()
+            .max_by(|x, y| key(x).partial_cmp(&key(y)).unwrap_or(std::cmp::Ordering::Equal))
+            .unwrap_or(first)
     };
-    let p1 = farthest(&|p| p.coords.dot(&across));
+    let p1 = farthest(&|p| out(p));
     let p2 = farthest(&|p| (flat(p) - flat(&p1)).norm());
     let side = |p: &Point| (p2 - p1).cross(&(p - p1)).dot(normal);
     let p3 = farthest(&|p| side(p).abs());
