@@ -7,8 +7,9 @@ use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
 use bvh_core::{Aabb, Interpolation, Isometry, Real, RigidMotion, rounding_slack};
 use bvh_query::{
-    Contact, DistanceOptions, Impact, Moving, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions,
-    QueryStats, Stats, SweepError, TreePairVisitor, TrianglePair, time_of_impact, visit_tree_pair,
+    Contact, ContactRegion, DistanceOptions, Impact, Moving, NearPair, NodeTest, PairCache, Posed, Query,
+    QueryOptions, QueryStats, Stats, Surfaces, SweepError, TreePairVisitor, TrianglePair, time_of_impact,
+    visit_tree_pair,
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -32,6 +33,9 @@ pub enum ContactDetail {
     First,
     /// Every intersecting triangle pair with where the triangles meet.
     All,
+    /// The pairs grouped into contact regions, each with a normal, a depth and up to four
+    /// contact points: what a physics step's solver takes (`Query::contact_regions`).
+    Regions(Surfaces),
 }
 
 /// A scene object: a hierarchy (shared: a thousand identical bolts share one), a pose and
@@ -53,11 +57,15 @@ pub struct Collision {
     pub a: ObjectId,
     /// The other object.
     pub b: ObjectId,
-    /// An intersecting triangle pair (with [`ContactDetail::All`], the smallest).
+    /// An intersecting triangle pair (with [`ContactDetail::All`] and
+    /// [`ContactDetail::Regions`], the smallest).
     pub first: TrianglePair,
     /// Every intersecting triangle pair and where it meets, in world coordinates, sorted by
     /// pair (only with [`ContactDetail::All`]; empty otherwise).
     pub contacts: Vec<Contact>,
+    /// The contact regions, sorted by their first pair (only with [`ContactDetail::Regions`];
+    /// empty otherwise).
+    pub regions: Vec<ContactRegion>,
 }
 
 /// How close another object comes to one object.
@@ -364,7 +372,7 @@ impl<S: Strategy> CollisionWorld<S> {
             .map(|pair| {
                 let cache = match detail {
                     ContactDetail::First => self.caches.remove(&pair).unwrap_or_default(),
-                    ContactDetail::All => PairCache::new(),
+                    ContactDetail::All | ContactDetail::Regions(_) => PairCache::new(),
                 };
                 (pair, cache)
             })
@@ -385,7 +393,14 @@ impl<S: Strategy> CollisionWorld<S> {
                     stats: &mut tally,
                 };
                 let found = visit_tree_pair(&oa.shape, &ob.shape, pair);
-                (found.map(|(first, contacts)| Collision { a: *a, b: *b, first, contacts }), tally)
+                let collision = found.map(|(first, contacts, regions)| Collision {
+                    a: *a,
+                    b: *b,
+                    first,
+                    contacts,
+                    regions,
+                });
+                (collision, tally)
             })
             .collect();
         let count = work.len();
@@ -502,7 +517,7 @@ struct PairQuery<'a, T> {
 }
 
 impl<T: Stats> TreePairVisitor for PairQuery<'_, T> {
-    type Output = Option<(TrianglePair, Vec<Contact>)>;
+    type Output = Option<(TrianglePair, Vec<Contact>, Vec<ContactRegion>)>;
 
     fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
     where
@@ -514,11 +529,15 @@ impl<T: Stats> TreePairVisitor for PairQuery<'_, T> {
         let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
         match self.detail {
             ContactDetail::First => {
-                query.intersects(Some(self.cache), self.stats).map(|first| (first, Vec::new()))
+                query.intersects(Some(self.cache), self.stats).map(|first| (first, Vec::new(), Vec::new()))
             }
             ContactDetail::All => {
                 let contacts = query.contacts(self.stats);
-                Some((contacts.first()?.pair, contacts))
+                Some((contacts.first()?.pair, contacts, Vec::new()))
+            }
+            ContactDetail::Regions(surfaces) => {
+                let regions = query.contact_regions(surfaces, self.stats);
+                Some((*regions.first()?.pairs.first()?, Vec::new(), regions))
             }
         }
     }

@@ -1,5 +1,5 @@
 //! The pipeline's answers equal the pairwise queries run one by one over every object pair that
-//! is not static-static, step after step, for every strategy and both contact details.
+//! is not static-static, step after step, for every strategy and every contact detail.
 
 use bvh_broadphase::{
     AnyStrategy, Broadphase, Collision, CollisionWorld, ContactDetail, Motion, ObjectId, Octree, UniformGrid,
@@ -8,7 +8,8 @@ use bvh_build::generate::object_room;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Vector};
 use bvh_query::{
-    Contact, DistanceOptions, NodeTest, Posed, Query, QueryOptions, TreePairVisitor, visit_tree_pair,
+    Contact, ContactRegion, DistanceOptions, NodeTest, Posed, Query, QueryOptions, Surfaces, TreePairVisitor,
+    visit_tree_pair,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -67,15 +68,36 @@ fn expected(scene: &Scene, detail: ContactDetail) -> Vec<Collision> {
                 AllContacts(&scene.poses[i], &scene.poses[j]),
             );
             if let Some(first) = contacts.first() {
+                let regions = match detail {
+                    ContactDetail::Regions(surfaces) => visit_tree_pair(
+                        &scene.shapes[i],
+                        &scene.shapes[j],
+                        AllRegions(&scene.poses[i], &scene.poses[j], surfaces),
+                    ),
+                    _ => Vec::new(),
+                };
                 let contacts = if detail == ContactDetail::All { contacts.clone() } else { Vec::new() };
-                out.push(((i, j), first.pair, contacts));
+                out.push(((i, j), first.pair, contacts, regions));
             }
         }
     }
     let id = |k: usize| ObjectId::from_index(k);
     out.into_iter()
-        .map(|((i, j), first, contacts)| Collision { a: id(i), b: id(j), first, contacts })
+        .map(|((i, j), first, contacts, regions)| Collision { a: id(i), b: id(j), first, contacts, regions })
         .collect()
+}
+
+/// The contact regions of two posed objects.
+struct AllRegions<'a>(&'a Isometry, &'a Isometry, Surfaces);
+
+impl TreePairVisitor for AllRegions<'_> {
+    type Output = Vec<ContactRegion>;
+
+    fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output {
+        Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default())
+            .unwrap()
+            .contact_regions(self.2, &mut ())
+    }
 }
 
 fn worlds() -> Vec<(&'static str, CollisionWorld<AnyStrategy>)> {
@@ -89,7 +111,7 @@ fn worlds() -> Vec<(&'static str, CollisionWorld<AnyStrategy>)> {
 
 #[test]
 fn the_pipeline_equals_pairwise_queries_step_after_step() {
-    for detail in [ContactDetail::First, ContactDetail::All] {
+    for detail in [ContactDetail::First, ContactDetail::All, ContactDetail::Regions(Surfaces::Closed)] {
         for (name, world) in worlds() {
             let mut world = world.with_detail(detail);
             let mut scene = scene(7);
@@ -106,7 +128,7 @@ fn the_pipeline_equals_pairwise_queries_step_after_step() {
                 for (g, w) in got.iter().zip(&want) {
                     assert_eq!((g.a, g.b), (w.a, w.b), "{name}, {detail:?}, step {step}");
                     match detail {
-                        ContactDetail::All => assert_eq!(g, w),
+                        ContactDetail::All | ContactDetail::Regions(_) => assert_eq!(g, w),
                         // The first pair found may differ (the cache tries last step's first):
                         // it must be one of the intersecting pairs.
                         ContactDetail::First => {
