@@ -67,8 +67,8 @@ enum Command {
         #[arg(long)]
         leaf_size: Option<usize>,
         /// any (first contact), all (every intersecting pair), within=D (clearance D),
-        /// distance (the minimum distance and closest points) or toi (the time of impact of
-        /// each pose's motion to the next).
+        /// distance (the minimum distance and closest points), toi (the time of impact of
+        /// each pose's motion to the next) or regions (the contact regions, closed meshes).
         #[arg(long, default_value = "any")]
         query: poses::QueryKind,
         /// For `toi`: how the part moves from each pose to the next.
@@ -117,11 +117,11 @@ enum Command {
         vs_parry: bool,
         /// Write one line per pose: 0/1 for `any`, the number of triangle pairs for `all` and
         /// `within`; for `distance` the distance and the closest points on the scene and on the
-        /// part (world frame), or `inf` beyond `--max-distance`; for `toi` one line per motion,
-        /// its time of impact or `none`.
+        /// part (world frame), or `inf` beyond `--max-distance`; for `regions` the number of
+        /// regions; for `toi` one line per motion, its time of impact or `none`.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
-        /// Split each `all` query's traversal across the threads.
+        /// Split each `all` or `regions` query's traversal across the threads.
         #[arg(long)]
         split: bool,
     },

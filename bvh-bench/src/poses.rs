@@ -10,7 +10,7 @@ use bvh_bench::timing::{clock_overhead, timed};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
 use bvh_query::{
-    DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats,
+    DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, Surfaces,
     TreePairVisitor, TrianglePair, visit_tree_pair,
 };
 use std::path::Path;
@@ -29,6 +29,8 @@ pub(crate) enum QueryKind {
     Distance,
     /// The time of impact of each pose's motion to the next.
     Toi,
+    /// The contact regions (closed meshes).
+    Regions,
 }
 
 impl std::str::FromStr for QueryKind {
@@ -40,12 +42,13 @@ impl std::str::FromStr for QueryKind {
             "all" => Ok(Self::All),
             "distance" => Ok(Self::Distance),
             "toi" => Ok(Self::Toi),
+            "regions" => Ok(Self::Regions),
             _ => s
                 .strip_prefix("within=")
                 .and_then(|d| d.parse().ok())
                 .filter(|d: &f32| d.is_finite() && *d >= 0.0)
                 .map(Self::Within)
-                .ok_or_else(|| format!("expected any, all, within=D, distance or toi, got {s}")),
+                .ok_or_else(|| format!("expected any, all, within=D, distance, toi or regions, got {s}")),
         }
     }
 }
@@ -140,7 +143,7 @@ pub(crate) struct Args<'a> {
     pub(crate) reps: usize,
     pub(crate) vs_parry: bool,
     pub(crate) out: Option<&'a Path>,
-    /// Split each `all` query's traversal across the threads.
+    /// Split each `all` or `regions` query's traversal across the threads.
     pub(crate) split: bool,
 }
 
@@ -471,8 +474,9 @@ impl TreePairVisitor for Counted<'_> {
     }
 }
 
-/// Runs the query with B at `pose`: 0/1 for `any`, the number of pairs for `all` and `within`;
-/// `all` split across the threads when `parallel` (the split traversal counts nothing).
+/// Runs the query with B at `pose`: 0/1 for `any`, the number of pairs for `all` and `within`,
+/// the number of regions for `regions`; `all` and `regions` split across the threads when
+/// `parallel` (the split traversal counts nothing).
 fn answer<VA, VB>(
     a: &Bvh<VA>,
     b: &Bvh<VB>,
@@ -495,6 +499,8 @@ where
         QueryKind::Distance => {
             usize::from(q.distance(args.distance, cache, stats).is_some_and(|n| n.distance == 0.0))
         }
+        QueryKind::Regions if parallel => q.contact_regions_parallel(Surfaces::Closed).len(),
+        QueryKind::Regions => q.contact_regions(Surfaces::Closed, stats).len(),
         QueryKind::Toi => unreachable!("toi queries take motions, run by toi::run_motions"),
     })
 }

@@ -104,7 +104,7 @@ fn parity<V: NodeVolume>(tree: &Bvh<V>, p: &Point, q: &Point) -> Option<bool> {
 /// Whether segment `p q` crosses triangle `a b c` properly (`Some(true)`), misses it
 /// (`Some(false)`), or touches it degenerately (`None`): through an edge or vertex, from an
 /// end point on its plane, or lying in its plane.
-fn crossing(p: &Point, q: &Point, a: &Point, b: &Point, c: &Point) -> Option<bool> {
+pub(crate) fn crossing(p: &Point, q: &Point, a: &Point, b: &Point, c: &Point) -> Option<bool> {
     let (sp, sq) = (orient3d(a, b, c, p), orient3d(a, b, c, q));
     if sp == sq && sp != Equal {
         return Some(false);

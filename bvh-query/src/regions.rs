@@ -2,14 +2,52 @@
 //! meet, each with one normal, one depth and a few contact points – what a solver or a haptic
 //! loop can use, and stable when the meshes are tessellated differently.
 
-use crate::containment::inside;
+use crate::containment::{crossing, inside};
 use crate::node_test::NodeTest;
 use crate::queries::{Query, TrianglePair};
 use crate::stats::Stats;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
+
+/// A multiply-rotate hasher for the small integer keys below (triangle positions, point bits,
+/// grid cells): the standard hasher's resistance to chosen keys buys nothing here and cost most
+/// of a region's time.
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl Hasher for QuickHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type QuickMap<K, V> = HashMap<K, V, BuildHasherDefault<QuickHasher>>;
+type QuickSet<K> = HashSet<K, BuildHasherDefault<QuickHasher>>;
 
 /// What the meshes' surfaces enclose, which decides what lies inside the other mesh.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,14 +136,22 @@ where
         }
         // One order whatever the traversal: the same curves, points and ties every time.
         found.sort_unstable_by_key(|f| f.at);
-        let crossing_a: HashSet<usize> = found.iter().map(|f| f.at[0]).collect();
-        let crossing_b: HashSet<usize> = found.iter().map(|f| f.at[1]).collect();
+        // Every pair, by A's triangle and by B's: which triangles of the other mesh each crosses.
+        let by_a: Vec<[usize; 2]> = found.iter().map(|f| f.at).collect();
+        let mut by_b: Vec<[usize; 2]> = found.iter().map(|f| [f.at[1], f.at[0]]).collect();
+        by_b.sort_unstable();
+        let crossing = Crossing {
+            a: by_a.iter().map(|p| p[0]).collect(),
+            b: by_b.iter().map(|p| p[0]).collect(),
+            by_a,
+            by_b,
+        };
         let mut regions: Vec<ContactRegion> = self
             .groups(&found)
             .into_iter()
             .map(|members| {
                 let members: Vec<&Found> = members.into_iter().map(|k| &found[k]).collect();
-                self.region(&members, surfaces, (&crossing_a, &crossing_b))
+                self.region(&members, surfaces, &crossing)
             })
             .collect();
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
@@ -115,7 +161,7 @@ where
     /// The found pairs' indices grouped into regions: connected through pairs whose triangles
     /// are the same or share a corner on both meshes, or whose intersections share a point.
     fn groups(&self, found: &[Found]) -> Vec<Vec<usize>> {
-        let index: HashMap<[usize; 2], usize> = found.iter().enumerate().map(|(k, f)| (f.at, k)).collect();
+        let index: QuickMap<[usize; 2], usize> = found.iter().enumerate().map(|(k, f)| (f.at, k)).collect();
         let mut parent: Vec<usize> = (0..found.len()).collect();
         fn root(parent: &mut [usize], mut k: usize) -> usize {
             while parent[k] != k {
@@ -142,7 +188,7 @@ where
         // Pairs whose intersections share a point join too: where a corner has too many
         // triangles around it for the neighbour lists (a sphere's pole), the curve still joins.
         let mut snap = Snap::new(self.placement_slack(0.0));
-        let mut first_at: HashMap<usize, usize> = HashMap::new();
+        let mut first_at: QuickMap<usize, usize> = QuickMap::default();
         for (k, f) in found.iter().enumerate() {
             for p in ends(&f.meet) {
                 let m = *first_at.entry(snap.id(p)).or_insert(k);
@@ -150,7 +196,7 @@ where
                 parent[r.max(s)] = r.min(s);
             }
         }
-        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut groups: QuickMap<usize, Vec<usize>> = QuickMap::default();
         for k in 0..found.len() {
             groups.entry(root(&mut parent, k)).or_default().push(k);
         }
@@ -159,14 +205,8 @@ where
         groups
     }
 
-    /// One region from its pairs; `crossing` holds every triangle of A and of B that meets the
-    /// other mesh anywhere (a flood of the inside stops at them).
-    fn region(
-        &self,
-        members: &[&Found],
-        surfaces: Surfaces,
-        crossing: (&HashSet<usize>, &HashSet<usize>),
-    ) -> ContactRegion {
+    /// One region from its pairs; `crossing` tells which triangles cross the other mesh.
+    fn region(&self, members: &[&Found], surfaces: Surfaces, crossing: &Crossing) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let mut segments = Vec::new();
         let mut on_curve = Vec::new();
@@ -193,9 +233,13 @@ where
         let mut part_b = on_curve.clone();
         if surfaces == Surfaces::Closed {
             let a_in_b = self.b_in_a.inverse();
-            part_a.extend(inside_part(a, &region_a, crossing.0, |p| inside(b, &a_in_b.transform_point(p))));
-            let moved = inside_part(b, &region_b, crossing.1, |p| inside(a, &self.b_in_a.transform_point(p)));
-            part_b.extend(moved.iter().map(|p| self.b_in_a.transform_point(p)));
+            let b_in_a = self.b_in_a;
+            let (by_a, by_b) = ((&crossing.by_a, &crossing.a), (&crossing.by_b, &crossing.b));
+            let side_a = Side { tree: a, crossing: by_a, other: &|j| b.triangle(j).placed(&b_in_a) };
+            part_a.extend(side_a.inside_part(&region_a, |p| inside(b, &a_in_b.transform_point(p))));
+            let side_b = Side { tree: b, crossing: by_b, other: &|i| a.triangle(i).placed(&a_in_b) };
+            let moved = side_b.inside_part(&region_b, |p| inside(a, &b_in_a.transform_point(p)));
+            part_b.extend(moved.iter().map(|p| b_in_a.transform_point(p)));
         }
         let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
         let faces_b: Vec<Vector> =
@@ -289,52 +333,135 @@ fn extreme(points: &[Point], n: &Vector) -> (Real, Point) {
         .unwrap_or((Real::NEG_INFINITY, Point::origin()))
 }
 
-/// The vertices of `tree`'s triangles (in its frame) that lie inside the other mesh around a
-/// region: the region's own triangles' corners that `is_inside` says are, then every triangle
-/// reached from those through shared corners without meeting the other mesh (such a triangle
-/// lies wholly on one side, so it is inside when one corner is).
-fn inside_part<V: NodeVolume>(
-    tree: &Bvh<V>,
-    region: &[usize],
-    crossing: &HashSet<usize>,
-    is_inside: impl Fn(&Point) -> bool,
-) -> Vec<Point> {
-    let key = |p: &Point| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
-    let mut inside_points: HashMap<[u32; 3], Point> = HashMap::new();
-    for &t in region {
-        for p in tree.triangle(t).vertices() {
-            if !inside_points.contains_key(&key(&p)) && is_inside(&p) {
-                inside_points.insert(key(&p), p);
+/// Which triangles of each mesh cross the other: every intersecting pair as `[a, b]` (sorted)
+/// and as `[b, a]` (sorted), and the sets of A's and B's triangles in them.
+struct Crossing {
+    by_a: Vec<[usize; 2]>,
+    by_b: Vec<[usize; 2]>,
+    a: QuickSet<usize>,
+    b: QuickSet<usize>,
+}
+
+/// One mesh of a region, for finding what of it lies inside the other.
+struct Side<'s, V> {
+    tree: &'s Bvh<V>,
+    /// Every intersecting pair as `[triangle here, triangle of the other mesh]`, sorted, and
+    /// the triangles here that cross the other mesh.
+    crossing: (&'s Vec<[usize; 2]>, &'s QuickSet<usize>),
+    /// A triangle of the other mesh, placed in this mesh's frame.
+    other: &'s dyn Fn(usize) -> Triangle,
+}
+
+impl<V: NodeVolume> Side<'_, V> {
+    /// The other mesh's triangles that triangle `t` crosses, placed in this frame.
+    fn crossers(&self, t: usize) -> impl Iterator<Item = Triangle> + '_ {
+        let pairs = self.crossing.0;
+        let start = pairs.partition_point(|p| p[0] < t);
+        pairs[start..].iter().take_while(move |p| p[0] == t).map(|p| (self.other)(p[1]))
+    }
+
+    fn crosses(&self, t: usize) -> bool {
+        self.crossing.1.contains(&t)
+    }
+
+    /// The vertices of this mesh (in its frame) that lie inside the other around a region.
+    ///
+    /// The region's own triangles' corners first: two corners joined by an edge are on the same
+    /// side when the edge crosses the other mesh's surface an even number of times (it can
+    /// cross only triangles its own triangle crosses), so one ray's parity (`is_inside`) per
+    /// group of corners joined that way decides them all – every corner where an edge only
+    /// touches the surface, or the groups disagree with themselves, gets a ray of its own. Then
+    /// every triangle reached from an inside corner through shared corners without crossing the
+    /// other mesh: it lies wholly inside.
+    fn inside_part(&self, region: &[usize], is_inside: impl Fn(&Point) -> bool) -> Vec<Point> {
+        let key = |p: &Point| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
+        let mut ids: QuickMap<[u32; 3], usize> = QuickMap::default();
+        let mut corners: Vec<Point> = Vec::new();
+        let mut links: Vec<Vec<(usize, bool)>> = Vec::new();
+        for &t in region {
+            let triangle = self.tree.triangle(t);
+            let crossers: Vec<Triangle> = self.crossers(t).collect();
+            let id: Vec<usize> = triangle
+                .vertices()
+                .iter()
+                .map(|p| {
+                    *ids.entry(key(p)).or_insert_with(|| {
+                        corners.push(*p);
+                        links.push(Vec::new());
+                        corners.len() - 1
+                    })
+                })
+                .collect();
+            for (u, v) in [(0, 1), (1, 2), (2, 0)] {
+                let (p, q) = (&corners[id[u]], &corners[id[v]]);
+                let flips =
+                    crossers.iter().try_fold(false, |odd, c| Some(odd ^ crossing(p, q, &c.a, &c.b, &c.c)?));
+                if let Some(flips) = flips {
+                    links[id[u]].push((id[v], flips));
+                    links[id[v]].push((id[u], flips));
+                }
             }
         }
-    }
-    let mut seen: HashSet<usize> = region.iter().copied().collect();
-    let mut stack: Vec<usize> = region.to_vec();
-    while let Some(t) = stack.pop() {
-        for &next in tree.neighbours(t).unwrap_or_default() {
-            let next = next as usize;
-            if crossing.contains(&next) || !seen.insert(next) {
+        let mut inside_here: Vec<Option<bool>> = vec![None; corners.len()];
+        for root in 0..corners.len() {
+            if inside_here[root].is_some() {
                 continue;
             }
-            let corners = tree.triangle(next).vertices();
-            if corners.iter().any(|p| inside_points.contains_key(&key(p))) {
-                for p in corners {
-                    inside_points.insert(key(&p), p);
+            inside_here[root] = Some(is_inside(&corners[root]));
+            let (mut group, mut stack, mut agree) = (vec![root], vec![root], true);
+            while let Some(c) = stack.pop() {
+                let here = inside_here[c].unwrap_or(false);
+                for &(next, flips) in &links[c] {
+                    match inside_here[next] {
+                        None => {
+                            inside_here[next] = Some(here ^ flips);
+                            group.push(next);
+                            stack.push(next);
+                        }
+                        Some(there) => agree &= there == here ^ flips,
+                    }
                 }
-                stack.push(next);
+            }
+            if !agree {
+                for &c in &group {
+                    inside_here[c] = Some(is_inside(&corners[c]));
+                }
             }
         }
-    }
-    let mut points: Vec<Point> = inside_points.into_values().collect();
-    // One order every time: ties between equally deep points go the same way.
-    points.sort_unstable_by(|p, q| {
-        p.coords
+        let mut inside_points: QuickMap<[u32; 3], Point> = corners
             .iter()
-            .zip(q.coords.iter())
-            .map(|(x, y)| x.total_cmp(y))
-            .fold(std::cmp::Ordering::Equal, |o, c| o.then(c))
-    });
-    points
+            .zip(&inside_here)
+            .filter(|(_, inside)| inside.unwrap_or(false))
+            .map(|(p, _)| (key(p), *p))
+            .collect();
+        let mut seen: QuickSet<usize> = region.iter().copied().collect();
+        let mut stack: Vec<usize> = region.to_vec();
+        while let Some(t) = stack.pop() {
+            for &next in self.tree.neighbours(t).unwrap_or_default() {
+                let next = next as usize;
+                if self.crosses(next) || !seen.insert(next) {
+                    continue;
+                }
+                let corners = self.tree.triangle(next).vertices();
+                if corners.iter().any(|p| inside_points.contains_key(&key(p))) {
+                    for p in corners {
+                        inside_points.insert(key(&p), p);
+                    }
+                    stack.push(next);
+                }
+            }
+        }
+        let mut points: Vec<Point> = inside_points.into_values().collect();
+        // One order every time: ties between equally deep points go the same way.
+        points.sort_unstable_by(|p, q| {
+            p.coords
+                .iter()
+                .zip(q.coords.iter())
+                .map(|(x, y)| x.total_cmp(y))
+                .fold(std::cmp::Ordering::Equal, |o, c| o.then(c))
+        });
+        points
+    }
 }
 
 /// Points numbered so that points within a tolerance of one already numbered take its number:
@@ -343,12 +470,12 @@ fn inside_part<V: NodeVolume>(
 struct Snap {
     tolerance: Real,
     points: Vec<Point>,
-    cells: HashMap<[i64; 3], Vec<usize>>,
+    cells: QuickMap<[i64; 3], Vec<usize>>,
 }
 
 impl Snap {
     fn new(tolerance: Real) -> Self {
-        Self { tolerance: tolerance.max(Real::MIN_POSITIVE), points: Vec::new(), cells: HashMap::new() }
+        Self { tolerance: tolerance.max(Real::MIN_POSITIVE), points: Vec::new(), cells: QuickMap::default() }
     }
 
     fn id(&mut self, p: Point) -> usize {
@@ -378,7 +505,7 @@ fn chain(segments: &[[Point; 2]], tolerance: Real) -> Vec<Polyline> {
     let edges: Vec<[usize; 2]> =
         segments.iter().map(|[a, b]| [snap.id(*a), snap.id(*b)]).filter(|[a, b]| a != b).collect();
     let points = snap.points;
-    let mut at: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut at: QuickMap<usize, Vec<usize>> = QuickMap::default();
     for (e, [a, b]) in edges.iter().enumerate() {
         at.entry(*a).or_default().push(e);
         at.entry(*b).or_default().push(e);
