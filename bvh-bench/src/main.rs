@@ -2,6 +2,7 @@
 
 mod broadphase_runs;
 mod build_times;
+mod contacts;
 mod distance;
 mod export_frame;
 mod info;
@@ -236,6 +237,28 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// The contact regions of a part against a scene at one pose: each place where they meet
+    /// with its normal, depth, up to four contact points, triangle pairs and coplanar area.
+    Contacts {
+        /// The static scene (OBJ, STL or OpenFlight).
+        #[arg(long)]
+        scene: std::path::PathBuf,
+        /// The part.
+        #[arg(long)]
+        part: std::path::PathBuf,
+        /// The part's pose: 12 numbers, the row-major 3x4 [R|t], in quotes.
+        #[arg(long)]
+        pose: String,
+        /// The meshes are open surfaces: depths come from the intersection curves alone.
+        #[arg(long)]
+        open: bool,
+        /// The hierarchy preset.
+        #[arg(long, default_value = "co")]
+        preset: String,
+        /// One JSON object (key regions: each with normal, depth, points, pairs, area, …).
+        #[arg(long)]
+        json: bool,
+    },
     /// When the part, moving from one pose to another, first comes within the tolerance of the
     /// scene: conservative (never after the first contact), with the triangle pair, the point
     /// and the normal there.
@@ -286,6 +309,18 @@ fn main() -> std::process::ExitCode {
         }
         Command::Build { repeats, small } => build_times::run(repeats.max(1), small),
         Command::Info { file, json } => return info::run(&file, json),
+        Command::Contacts { scene, part, pose, open, preset, json } => {
+            let Some(preset) = bvh_build::Preset::by_name(&preset) else {
+                eprintln!("error: unknown preset {preset}");
+                return std::process::ExitCode::FAILURE;
+            };
+            let surfaces = if open { bvh_query::Surfaces::Open } else { bvh_query::Surfaces::Closed };
+            let args = contacts::Args { scene: &scene, part: &part, pose: &pose, surfaces, preset, json };
+            if let Err(e) = contacts::run(&args) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
         Command::Toi { scene, part, from, to, motion, tolerance, preset, json } => {
             let Some(preset) = bvh_build::Preset::by_name(&preset) else {
                 eprintln!("error: unknown preset {preset}");

@@ -255,3 +255,36 @@ fn toi_verify_judges_every_preset() {
     assert_eq!(lines[1][..2], ["0.000000000", "0.000000000"]);
     assert!(lines.iter().all(|l| l.len() == 3 && l[2].parse::<f64>().is_ok()), "{lines:?}");
 }
+
+/// `contacts`: the regions at one pose as JSON (a cube pressed 0.1 into another's top face:
+/// one region, normal +z, depth 0.1, four points); `poses --query regions` counts them per pose.
+#[test]
+fn contacts_and_regions() {
+    let mesh = scratch("cube.obj", CUBE);
+    let mesh = mesh.to_str().unwrap();
+    let pose = "1 0 0 0  0 1 0 0  0 0 1 1.9";
+    let run = bench(&["contacts", "--scene", mesh, "--part", mesh, "--pose", pose, "--json"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let json = String::from_utf8(run.stdout).unwrap();
+    assert!(json.starts_with("{\"regions\":[{\"normal\":[0,0,1],\"depth\":1.0000"), "{json}");
+    assert_eq!(json.matches("\"normal\"").count(), 1, "{json}");
+    let poses = scratch("poses.txt", "1 0 0 0  0 1 0 0  0 0 1 1.9\n1 0 0 5  0 1 0 0  0 0 1 0\n");
+    let out = scratch("regions.txt", "");
+    let run = bench(&[
+        "poses",
+        "--scene",
+        mesh,
+        "--part",
+        mesh,
+        "--poses",
+        poses.to_str().unwrap(),
+        "--reps",
+        "1",
+        "--query",
+        "regions",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "1\n0\n");
+}

@@ -296,9 +296,9 @@ fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
 
 /// The direction the region's closed curves span: their vector area `½ Σ pᵢ × pᵢ₊₁`, which
 /// equals the area-weighted normal of any surface they bound – of A's part of the region as of
-/// B's – so it does not depend on how either surface is tessellated. Turned to agree with A's
-/// faces in the region (outward, towards B), else against B's. `None` when the curves span no
-/// area.
+/// B's, the gradient of the overlap's volume as B moves – so it does not depend on how either
+/// surface is tessellated. Turned to agree with A's faces in the region (outward, towards B),
+/// else against B's. `None` when the curves span no area.
 fn curve_normal(polylines: &[Polyline], faces_a: &[Vector], faces_b: &[Vector]) -> Option<Vector> {
     let mut spanned = Vector::zeros();
     let mut extent: Real = 0.0;
