@@ -161,7 +161,6 @@ where
     /// The found pairs' indices grouped into regions: connected through pairs whose triangles
     /// are the same or share a corner on both meshes, or whose intersections share a point.
     fn groups(&self, found: &[Found]) -> Vec<Vec<usize>> {
-        let index: QuickMap<[usize; 2], usize> = found.iter().enumerate().map(|(k, f)| (f.at, k)).collect();
         let mut parent: Vec<usize> = (0..found.len()).collect();
         fn root(parent: &mut [usize], mut k: usize) -> usize {
             while parent[k] != k {
@@ -170,16 +169,18 @@ where
             }
             k
         }
-        let around = |tree_neighbours: Option<&[u32]>, own: usize| -> Vec<usize> {
-            tree_neighbours.map_or_else(|| vec![own], |n| n.iter().map(|&t| t as usize).collect())
-        };
         for (k, f) in found.iter().enumerate() {
             let [i, j] = f.at;
-            let near_b = around(self.b.bvh.neighbours(j), j);
-            for i2 in around(self.a.bvh.neighbours(i), i) {
-                for &j2 in &near_b {
-                    if let Some(&m) = index.get(&[i2, j2]) {
-                        let (r, s) = (root(&mut parent, k), root(&mut parent, m));
+            let (own_a, own_b) = ([i as u32], [j as u32]);
+            let near_a = self.a.bvh.neighbours(i).unwrap_or(&own_a);
+            let near_b = self.b.bvh.neighbours(j).unwrap_or(&own_b);
+            // `found` is sorted by A's triangle: the pairs of each neighbour lie together. The
+            // link is symmetric, so each is made from the pair with the smaller A triangle.
+            for &i2 in near_a.iter().filter(|&&i2| i2 as usize >= i) {
+                let start = found.partition_point(|g| g.at[0] < i2 as usize);
+                for (m, g) in found[start..].iter().enumerate().take_while(|(_, g)| g.at[0] == i2 as usize) {
+                    if near_b.binary_search(&(g.at[1] as u32)).is_ok() {
+                        let (r, s) = (root(&mut parent, k), root(&mut parent, start + m));
                         parent[r.max(s)] = r.min(s);
                     }
                 }
@@ -249,13 +250,16 @@ where
             // No closed curve to span a surface (surfaces that only touch, or a curve that runs
             // off an open surface): of the region's face normals (A's, and B's reversed), the one
             // along which B has least far to go.
-            let depth_along = |n: &Vector| extreme(&part_a, n).0 + extreme(&part_b, &-n).0;
+            // Each direction measured once: a mesh of flat faces repeats a handful of normals.
+            let mut seen: QuickSet<[i32; 3]> = QuickSet::default();
             faces_a
                 .iter()
                 .chain(&faces_b)
                 .filter_map(|n| n.try_normalize(0.0))
-                .min_by(|x, y| depth_along(x).total_cmp(&depth_along(y)))
-                .unwrap_or_else(Vector::zeros)
+                .filter(|n| seen.insert(n.map(|c| (c * 1e4).round() as i32).into()))
+                .map(|n| (extreme(&part_a, &n).0 + extreme(&part_b, &-n).0, n))
+                .min_by(|x, y| x.0.total_cmp(&y.0))
+                .map_or_else(Vector::zeros, |(_, n)| n)
         });
         let (top, deepest_a) = extreme(&part_a, &normal);
         let (bottom, deepest_b) = extreme(&part_b, &-normal);
@@ -479,13 +483,16 @@ impl Snap {
     }
 
     fn id(&mut self, p: Point) -> usize {
-        // Cells twice the tolerance wide: a point within it lies in this cell or a neighbour.
-        let side = 2.0 * self.tolerance as f64;
-        let cell = p.coords.map(|c| (c as f64 / side).floor() as i64);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    let near = self.cells.get(&[cell.x + dx, cell.y + dy, cell.z + dz]);
+        // Cells eight tolerances wide: the cells a point's tolerance box overlaps – usually one,
+        // at most eight – hold every numbered point within the tolerance of it.
+        let side = 8.0 * self.tolerance as f64;
+        let cell = |c: f64| (c / side).floor() as i64;
+        let t = self.tolerance as f64;
+        let [x, y, z] = [p.x as f64, p.y as f64, p.z as f64];
+        for cx in cell(x - t)..=cell(x + t) {
+            for cy in cell(y - t)..=cell(y + t) {
+                for cz in cell(z - t)..=cell(z + t) {
+                    let near = self.cells.get(&[cx, cy, cz]);
                     let within = |&&k: &&usize| (self.points[k] - p).norm() <= self.tolerance;
                     if let Some(&k) = near.and_then(|ids| ids.iter().find(within)) {
                         return k;
@@ -494,7 +501,7 @@ impl Snap {
             }
         }
         self.points.push(p);
-        self.cells.entry([cell.x, cell.y, cell.z]).or_default().push(self.points.len() - 1);
+        self.cells.entry([cell(x), cell(y), cell(z)]).or_default().push(self.points.len() - 1);
         self.points.len() - 1
     }
 }
