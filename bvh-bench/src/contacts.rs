@@ -1,12 +1,10 @@
 //! `bvh-bench contacts`: the contact regions of a part against a scene at one pose – where they
 //! meet, each region with its normal, depth, contact points, pairs and coplanar area.
 
-use crate::poses::{load_mesh, pose_from_numbers};
+use crate::poses::{at_pose, load_mesh, pose_from_text};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Isometry, Point, Vector};
-use bvh_query::{
-    ContactRegion, NodeTest, Posed, Query, QueryOptions, Surfaces, TreePairVisitor, visit_tree_pair,
-};
+use bvh_query::{ContactRegion, NodeTest, QueryOptions, Surfaces, TreePairVisitor, visit_tree_pair};
 use std::path::Path;
 
 /// `bvh-bench contacts`' arguments.
@@ -20,13 +18,7 @@ pub(crate) struct Args<'a> {
 }
 
 pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
-    let numbers: Vec<f32> = args
-        .pose
-        .split_whitespace()
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("--pose: {e}"))?;
-    let pose = pose_from_numbers(&numbers).map_err(|e| format!("--pose: {e}"))?;
+    let pose = pose_from_text("--pose", args.pose)?;
     let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let (a, b) = (Hierarchy::build(scene, &args.preset), Hierarchy::build(part, &args.preset));
     let regions = visit_tree_pair(&a, &b, Regions { pose: &pose, surfaces: args.surfaces });
@@ -62,11 +54,7 @@ impl TreePairVisitor for Regions<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let here = Isometry::identity();
-        match Query::new(Posed::new(a, &here), Posed::new(b, self.pose), QueryOptions::default()) {
-            Ok(query) => query.contact_regions(self.surfaces, &mut ()),
-            Err(_) => Vec::new(),
-        }
+        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.contact_regions(self.surfaces, &mut ()))
     }
 }
 

@@ -1,7 +1,7 @@
 //! `bvh-bench export`: one pose of a part against a scene as a PLY file for any mesh viewer, the
 //! intersecting triangles in red.
 
-use crate::poses::{load_mesh, pose_from_numbers};
+use crate::poses::{load_mesh, pose_from_text};
 use bvh_bench::export::write_contact_ply;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::Isometry;
@@ -9,12 +9,7 @@ use bvh_query::{NodeTest, Posed, Query, QueryOptions, TreePairVisitor, TriangleP
 use std::path::Path;
 
 pub(crate) fn run(scene: &Path, part: &Path, pose: &str, margin: f32, out: &Path) -> Result<(), String> {
-    let numbers: Vec<f32> = pose
-        .split_whitespace()
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("--pose: {e}"))?;
-    let pose = pose_from_numbers(&numbers).map_err(|e| format!("--pose: {e}"))?;
+    let pose = pose_from_text("--pose", pose)?;
     let (scene, part) = (load_mesh(scene)?, load_mesh(part)?);
     let preset = Preset::co();
     let (a, b) = (Hierarchy::build(scene.clone(), &preset), Hierarchy::build(part.clone(), &preset));

@@ -94,6 +94,16 @@ pub(crate) fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
     Ok(Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), rotation))
 }
 
+/// A pose given on the command line as 12 numbers in one string; `option` names it in errors.
+pub(crate) fn pose_from_text(option: &str, text: &str) -> Result<Isometry, String> {
+    let numbers: Vec<f32> = text
+        .split_whitespace()
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{option}: {e}"))?;
+    pose_from_numbers(&numbers).map_err(|e| format!("{option}: {e}"))
+}
+
 /// How far `RᵀR` of a pose file's rotation may stray from the identity: a rotation printed with
 /// six significant digits strays by about 1e-6.
 const ROTATION_TOLERANCE: f32 = 1e-3;
@@ -506,9 +516,9 @@ where
 }
 
 /// The distance query's answer with the part at `pose`.
-struct Nearest<'a> {
-    pose: &'a Isometry,
-    options: DistanceOptions,
+pub(crate) struct Nearest<'a> {
+    pub(crate) pose: &'a Isometry,
+    pub(crate) options: DistanceOptions,
 }
 
 impl TreePairVisitor for Nearest<'_> {
@@ -548,7 +558,7 @@ impl TreePairVisitor for Candidates<'_> {
 }
 
 /// `f` of the query between the scene at the origin and the part at `pose`.
-fn at_pose<VA, VB, R>(
+pub(crate) fn at_pose<VA, VB, R>(
     a: &Bvh<VA>,
     b: &Bvh<VB>,
     pose: &Isometry,

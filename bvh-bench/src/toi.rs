@@ -2,13 +2,13 @@
 //! `bvh-bench poses --query toi`, which takes each pose of a pose file to the next as a motion,
 //! timed and counted like the other queries.
 
-use crate::poses::{Args, QueryTimes, Variant, load_mesh, pose_from_numbers, time_poses};
+use crate::poses::{Args, Nearest, QueryTimes, Variant, at_pose, load_mesh, pose_from_text, time_poses};
 use bvh_bench::stats::mean;
 use bvh_bench::timing::timed;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::{Interpolation, Isometry, Real, RigidMotion};
 use bvh_query::{
-    DistanceOptions, Impact, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, SweepError,
+    DistanceOptions, Impact, NodeTest, PairCache, QueryOptions, QueryStats, Stats, SweepError,
     TreePairVisitor, visit_tree_pair,
 };
 use std::path::Path;
@@ -32,8 +32,8 @@ impl From<MotionKind> for Interpolation {
     }
 }
 
-/// One motion of the part, the scene at the origin.
-struct Motion<'a, S> {
+/// The time of impact of one motion of the part, the scene at the origin.
+struct TimeOfImpact<'a, S> {
     start: &'a Isometry,
     end: &'a Isometry,
     interpolation: Interpolation,
@@ -41,7 +41,7 @@ struct Motion<'a, S> {
     stats: &'a mut S,
 }
 
-impl<S: Stats> TreePairVisitor for Motion<'_, S> {
+impl<S: Stats> TreePairVisitor for TimeOfImpact<'_, S> {
     type Output = Result<Option<Impact>, SweepError>;
 
     fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
@@ -49,9 +49,9 @@ impl<S: Stats> TreePairVisitor for Motion<'_, S> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let here = Isometry::identity();
-        let query = Query::new(Posed::new(a, &here), Posed::new(b, self.start), QueryOptions::default())?;
-        query.time_of_impact(self.end, self.interpolation, self.tolerance, self.stats)
+        at_pose(a, b, self.start, QueryOptions::default(), |q| {
+            q.time_of_impact(self.end, self.interpolation, self.tolerance, self.stats)
+        })
     }
 }
 
@@ -69,19 +69,11 @@ pub(crate) struct OneMotion<'a> {
 
 /// The time of impact of one motion, printed as text or one JSON object.
 pub(crate) fn run(args: &OneMotion<'_>) -> Result<(), String> {
-    let pose = |name: &str, text: &str| {
-        let numbers: Vec<f32> = text
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("{name}: {e}"))?;
-        pose_from_numbers(&numbers).map_err(|e| format!("{name}: {e}"))
-    };
-    let (start, end) = (pose("--from", args.from)?, pose("--to", args.to)?);
+    let (start, end) = (pose_from_text("--from", args.from)?, pose_from_text("--to", args.to)?);
     let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let (a, b) = (Hierarchy::build(scene, &args.preset), Hierarchy::build(part, &args.preset));
     let mut stats = QueryStats::default();
-    let motion = Motion {
+    let motion = TimeOfImpact {
         start: &start,
         end: &end,
         interpolation: args.motion.into(),
@@ -134,7 +126,7 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
     let motion =
         |k: usize| RigidMotion::new(&poses[k], &poses[k + 1], interpolation).map_err(|e| e.to_string());
     let impact = |a: &Hierarchy, b: &Hierarchy, k: usize, stats: &mut QueryStats| {
-        let motion = Motion { start: &poses[k], end: &poses[k + 1], interpolation, tolerance, stats };
+        let motion = TimeOfImpact { start: &poses[k], end: &poses[k + 1], interpolation, tolerance, stats };
         visit_tree_pair(a, b, motion)
     };
     // Every variant's answers, counted and untimed: a refused motion (a tolerance below the
@@ -198,7 +190,9 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
             let far = (0..motions)
                 .filter_map(|k| answers[k].map(|i| (k, i.time)))
                 .map(|(k, t)| {
-                    Ok(visit_tree_pair(&variant.a, &variant.b, DistanceAt { pose: &motion(k)?.pose_at(t) }))
+                    let nearest = Nearest { pose: &motion(k)?.pose_at(t), options: DistanceOptions::exact() };
+                    Ok(visit_tree_pair(&variant.a, &variant.b, nearest)
+                        .map_or(Real::INFINITY, |n| n.distance))
                 })
                 .collect::<Result<Vec<Real>, String>>()?
                 .into_iter()
@@ -225,33 +219,12 @@ impl TreePairVisitor for FirstTouch<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let here = Isometry::identity();
         let mut cache = PairCache::new();
         (0..=self.samples).map(|i| i as f64 / self.samples as f64).find(|&t| {
-            let pose = self.motion.pose_at(t);
-            let query = Query::new(Posed::new(a, &here), Posed::new(b, &pose), QueryOptions::default());
-            query.is_ok_and(|q| q.intersects(Some(&mut cache), &mut ()).is_some())
+            at_pose(a, b, &self.motion.pose_at(t), QueryOptions::default(), |q| {
+                q.intersects(Some(&mut cache), &mut ()).is_some()
+            })
         })
-    }
-}
-
-/// The exact distance with the part at `pose` (infinite for an empty mesh).
-struct DistanceAt<'a> {
-    pose: &'a Isometry,
-}
-
-impl TreePairVisitor for DistanceAt<'_> {
-    type Output = Real;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Real
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        let here = Isometry::identity();
-        let query = Query::new(Posed::new(a, &here), Posed::new(b, self.pose), QueryOptions::default());
-        let nearest = query.ok().and_then(|q| q.distance(DistanceOptions::exact(), None, &mut ()));
-        nearest.map_or(Real::INFINITY, |n| n.distance)
     }
 }
 

@@ -8,6 +8,7 @@ use crate::queries::{Query, TrianglePair};
 use crate::stats::Stats;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};
+use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
@@ -146,13 +147,16 @@ where
             by_a,
             by_b,
         };
+        // Every intersection's ends numbered once, ends within the placement rounding as one:
+        // where neighbouring pairs' segments meet, for the grouping and the curves alike.
+        let mut snap = Snap::new(self.placement_slack(0.0));
+        let ends: Vec<SmallVec<[usize; 6]>> =
+            found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
+        let found = Snapped { found: &found, ends: &ends, points: &snap.points };
         let mut regions: Vec<ContactRegion> = self
             .groups(&found)
             .into_iter()
-            .map(|members| {
-                let members: Vec<&Found> = members.into_iter().map(|k| &found[k]).collect();
-                self.region(&members, surfaces, &crossing)
-            })
+            .map(|members| self.region(&found, &members, surfaces, &crossing))
             .collect();
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
         regions
@@ -160,7 +164,8 @@ where
 
     /// The found pairs' indices grouped into regions: connected through pairs whose triangles
     /// are the same or share a corner on both meshes, or whose intersections share a point.
-    fn groups(&self, found: &[Found]) -> Vec<Vec<usize>> {
+    fn groups(&self, snapped: &Snapped<'_>) -> Vec<Vec<usize>> {
+        let found = snapped.found;
         let mut parent: Vec<usize> = (0..found.len()).collect();
         fn root(parent: &mut [usize], mut k: usize) -> usize {
             while parent[k] != k {
@@ -188,11 +193,10 @@ where
         }
         // Pairs whose intersections share a point join too: where a corner has too many
         // triangles around it for the neighbour lists (a sphere's pole), the curve still joins.
-        let mut snap = Snap::new(self.placement_slack(0.0));
         let mut first_at: QuickMap<usize, usize> = QuickMap::default();
-        for (k, f) in found.iter().enumerate() {
-            for p in ends(&f.meet) {
-                let m = *first_at.entry(snap.id(p)).or_insert(k);
+        for (k, ends) in snapped.ends.iter().enumerate() {
+            for &end in ends {
+                let m = *first_at.entry(end).or_insert(k);
                 let (r, s) = (root(&mut parent, k), root(&mut parent, m));
                 parent[r.max(s)] = r.min(s);
             }
@@ -207,45 +211,51 @@ where
     }
 
     /// One region from its pairs; `crossing` tells which triangles cross the other mesh.
-    fn region(&self, members: &[&Found], surfaces: Surfaces, crossing: &Crossing) -> ContactRegion {
+    fn region(
+        &self,
+        snapped: &Snapped<'_>,
+        members: &[usize],
+        surfaces: Surfaces,
+        crossing: &Crossing,
+    ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
-        let mut segments = Vec::new();
+        let mut edges = Vec::new();
         let mut on_curve = Vec::new();
         let mut area = 0.0;
-        for f in members {
-            match &f.meet {
-                TriangleIntersection::Segment(s) => {
-                    segments.push([s.a, s.b]);
-                    on_curve.extend([s.a, s.b]);
-                }
+        for &k in members {
+            let ends = &snapped.ends[k];
+            on_curve.extend(ends.iter().map(|&e| snapped.points[e]));
+            match &snapped.found[k].meet {
+                TriangleIntersection::Segment(_) => edges.push([ends[0], ends[1]]),
                 TriangleIntersection::Polygon(p) => {
                     let v = p.vertices();
-                    on_curve.extend_from_slice(v);
                     area += (1..v.len().saturating_sub(1))
                         .map(|k| Triangle::new(v[0], v[k], v[k + 1]).area())
                         .sum::<Real>();
                 }
             }
         }
+        let members: Vec<&Found> = members.iter().map(|&k| &snapped.found[k]).collect();
         let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
-        let mut part_a = on_curve.clone();
-        let mut part_b = on_curve.clone();
+        let (mut inside_a, mut inside_b) = (Vec::new(), Vec::new());
         if surfaces == Surfaces::Closed {
             let a_in_b = self.b_in_a.inverse();
             let b_in_a = self.b_in_a;
             let (by_a, by_b) = ((&crossing.by_a, &crossing.a), (&crossing.by_b, &crossing.b));
             let side_a = Side { tree: a, crossing: by_a, other: &|j| b.triangle(j).placed(&b_in_a) };
-            part_a.extend(side_a.inside_part(&region_a, |p| inside(b, &a_in_b.transform_point(p))));
+            inside_a = side_a.inside_part(&region_a, |p| inside(b, &a_in_b.transform_point(p)));
             let side_b = Side { tree: b, crossing: by_b, other: &|i| a.triangle(i).placed(&a_in_b) };
             let moved = side_b.inside_part(&region_b, |p| inside(a, &b_in_a.transform_point(p)));
-            part_b.extend(moved.iter().map(|p| b_in_a.transform_point(p)));
+            inside_b = moved.iter().map(|p| b_in_a.transform_point(p)).collect();
         }
+        let part_a = || on_curve.iter().chain(&inside_a);
+        let part_b = || on_curve.iter().chain(&inside_b);
         let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
         let faces_b: Vec<Vector> =
             region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
-        let polylines = chain(&segments, self.placement_slack(0.0));
+        let polylines = chain(&edges, snapped.points);
         let normal = curve_normal(&polylines, &faces_a, &faces_b).unwrap_or_else(|| {
             // No closed curve to span a surface (surfaces that only touch, or a curve that runs
             // off an open surface): of the region's face normals (A's, and B's reversed), the one
@@ -257,12 +267,12 @@ where
                 .chain(&faces_b)
                 .filter_map(|n| n.try_normalize(0.0))
                 .filter(|n| seen.insert(n.map(|c| (c * 1e4).round() as i32).into()))
-                .map(|n| (extreme(&part_a, &n).0 + extreme(&part_b, &-n).0, n))
+                .map(|n| (extreme(part_a(), &n).0 + extreme(part_b(), &-n).0, n))
                 .min_by(|x, y| x.0.total_cmp(&y.0))
                 .map_or_else(Vector::zeros, |(_, n)| n)
         });
-        let (top, deepest_a) = extreme(&part_a, &normal);
-        let (bottom, deepest_b) = extreme(&part_b, &-normal);
+        let (top, deepest_a) = extreme(part_a(), &normal);
+        let (bottom, deepest_b) = extreme(part_b(), &-normal);
         let depth = top + bottom;
         let to_world = |p: &Point| self.a.pose * p;
         let mut pairs: Vec<TrianglePair> = members.iter().map(|f| self.triangle_pair(f.at)).collect();
@@ -284,10 +294,10 @@ where
 }
 
 /// The end points of a segment, or a coplanar overlap's corners.
-fn ends(meet: &TriangleIntersection) -> Vec<Point> {
+fn ends(meet: &TriangleIntersection) -> SmallVec<[Point; 6]> {
     match meet {
-        TriangleIntersection::Segment(s) => vec![s.a, s.b],
-        TriangleIntersection::Polygon(p) => p.vertices().to_vec(),
+        TriangleIntersection::Segment(s) => SmallVec::from_slice(&[s.a, s.b]),
+        TriangleIntersection::Polygon(p) => SmallVec::from_slice(p.vertices()),
     }
 }
 
@@ -329,12 +339,19 @@ fn curve_normal(polylines: &[Polyline], faces_a: &[Vector], faces_b: &[Vector]) 
 }
 
 /// The farthest of `points` along `n`: its height `x·n` and the point.
-fn extreme(points: &[Point], n: &Vector) -> (Real, Point) {
+fn extreme<'p>(points: impl Iterator<Item = &'p Point>, n: &Vector) -> (Real, Point) {
     points
-        .iter()
         .map(|p| (p.coords.dot(n), *p))
         .max_by(|x, y| x.0.total_cmp(&y.0))
         .unwrap_or((Real::NEG_INFINITY, Point::origin()))
+}
+
+/// The intersecting pairs with their intersections' ends snapped: `ends[k]` numbers pair `k`'s
+/// ends (a segment's two, a coplanar overlap's corners) into `points`.
+struct Snapped<'s> {
+    found: &'s [Found],
+    ends: &'s [SmallVec<[usize; 6]>],
+    points: &'s [Point],
 }
 
 /// Which triangles of each mesh cross the other: every intersecting pair as `[a, b]` (sorted)
@@ -384,18 +401,14 @@ impl<V: NodeVolume> Side<'_, V> {
         let mut links: Vec<Vec<(usize, bool)>> = Vec::new();
         for &t in region {
             let triangle = self.tree.triangle(t);
-            let crossers: Vec<Triangle> = self.crossers(t).collect();
-            let id: Vec<usize> = triangle
-                .vertices()
-                .iter()
-                .map(|p| {
-                    *ids.entry(key(p)).or_insert_with(|| {
-                        corners.push(*p);
-                        links.push(Vec::new());
-                        corners.len() - 1
-                    })
+            let crossers: SmallVec<[Triangle; 4]> = self.crossers(t).collect();
+            let id: [usize; 3] = triangle.vertices().map(|p| {
+                *ids.entry(key(&p)).or_insert_with(|| {
+                    corners.push(p);
+                    links.push(Vec::new());
+                    corners.len() - 1
                 })
-                .collect();
+            });
             for (u, v) in [(0, 1), (1, 2), (2, 0)] {
                 let (p, q) = (&corners[id[u]], &corners[id[v]]);
                 let flips =
@@ -455,16 +468,10 @@ impl<V: NodeVolume> Side<'_, V> {
                 }
             }
         }
-        let mut points: Vec<Point> = inside_points.into_values().collect();
+        let mut points: Vec<([u32; 3], Point)> = inside_points.into_iter().collect();
         // One order every time: ties between equally deep points go the same way.
-        points.sort_unstable_by(|p, q| {
-            p.coords
-                .iter()
-                .zip(q.coords.iter())
-                .map(|(x, y)| x.total_cmp(y))
-                .fold(std::cmp::Ordering::Equal, |o, c| o.then(c))
-        });
-        points
+        points.sort_unstable_by_key(|(k, _)| *k);
+        points.into_iter().map(|(_, p)| p).collect()
     }
 }
 
@@ -506,12 +513,9 @@ impl Snap {
     }
 }
 
-/// The segments chained into polylines, ends within `tolerance` counting as one point.
-fn chain(segments: &[[Point; 2]], tolerance: Real) -> Vec<Polyline> {
-    let mut snap = Snap::new(tolerance);
-    let edges: Vec<[usize; 2]> =
-        segments.iter().map(|[a, b]| [snap.id(*a), snap.id(*b)]).filter(|[a, b]| a != b).collect();
-    let points = snap.points;
+/// The segments, by their snapped ends' numbers into `points`, chained into polylines.
+fn chain(segments: &[[usize; 2]], points: &[Point]) -> Vec<Polyline> {
+    let edges: Vec<[usize; 2]> = segments.iter().copied().filter(|[a, b]| a != b).collect();
     let mut at: QuickMap<usize, Vec<usize>> = QuickMap::default();
     for (e, [a, b]) in edges.iter().enumerate() {
         at.entry(*a).or_default().push(e);
