@@ -167,6 +167,19 @@ impl<V: NodeVolume> Bvh<V> {
         self.neighbours.around(position)
     }
 
+    /// The numbers of the corner points of the triangle at leaf-order position `position`:
+    /// corners at the same position have the same number, whichever triangles they belong to.
+    #[inline]
+    pub fn corner_points(&self, position: usize) -> [u32; 3] {
+        self.neighbours.corner_points(position)
+    }
+
+    /// How many distinct points the triangles' corners are at: every corner point number is
+    /// below it.
+    pub fn point_count(&self) -> usize {
+        self.neighbours.point_count()
+    }
+
     /// The triangle at leaf-order position `position` (the mesh's, read from one place).
     #[inline]
     pub fn triangle(&self, position: usize) -> &Triangle {

@@ -21,6 +21,10 @@ pub struct TriangleNeighbours {
     slots: Vec<Slot>,
     /// The lists too long for their slot, one after another.
     longer: Vec<u32>,
+    /// Per triangle, its corners' point numbers: equal numbers, equal positions.
+    corners: Vec<[u32; 3]>,
+    /// How many distinct points the corners are at.
+    point_count: usize,
 }
 
 /// Entries a slot holds itself.
@@ -69,7 +73,21 @@ impl TriangleNeighbours {
             // A list with no room left is left out, as a fan's is: the cache just looks elsewhere.
             slots.push(Slot::new(&list, &mut longer).unwrap_or_default());
         }
-        Self { slots, longer }
+        let corners = mesh.indices().iter().map(|c| c.map(|v| at_points.point[v as usize])).collect();
+        let point_count = at_points.start.len() - 1;
+        Self { slots, longer, corners, point_count }
+    }
+
+    /// How many distinct points the mesh's corners are at: every point number is below it.
+    pub fn point_count(&self) -> usize {
+        self.point_count
+    }
+
+    /// The numbers of triangle `t`'s corner points: two corners (of any triangles) have the
+    /// same number exactly when they are at the same position.
+    #[inline]
+    pub fn corner_points(&self, t: usize) -> [u32; 3] {
+        self.corners[t]
     }
 
     /// The triangles sharing a corner point with triangle `t` of the mesh these neighbours were
@@ -208,6 +226,12 @@ mod tests {
             assert_eq!(n.around(t), Some(&[0, 1, 2, 3][..]), "triangle {t}");
         }
         assert_eq!(n.around(4), Some(&[4][..]));
+        // The copies are the same points as the shared vertices, in the same corners.
+        let origin = n.corner_points(1)[0];
+        assert_eq!(n.corner_points(0), [origin, n.corner_points(3)[2], n.corner_points(1)[1]]);
+        assert_eq!(n.point_count(), 8);
+        let far = n.corner_points(4);
+        assert!(far.iter().all(|p| !n.corner_points(0).contains(p)) && far[0] != far[1] && far[1] != far[2]);
     }
 
     /// On a grid of squares, each cut in two and every triangle with its own vertices, the

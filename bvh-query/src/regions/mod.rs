@@ -2,12 +2,15 @@
 //! meet, each with one normal, one depth and a few contact points – what a solver or a haptic
 //! loop can use, and stable when the meshes are tessellated differently.
 
-use crate::containment::{crossing, inside};
+mod inside;
+
+use crate::containment::inside;
 use crate::node_test::NodeTest;
 use crate::queries::{Query, TrianglePair};
 use crate::stats::Stats;
-use bvh_build::{Bvh, NodeVolume};
+use bvh_build::NodeVolume;
 use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};
+use inside::Side;
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -20,9 +23,16 @@ use std::ops::ControlFlow;
 struct QuickHasher(u64);
 
 impl Hasher for QuickHasher {
+    /// Eight bytes at a time: an array of integers (a point's bits, a cell) comes here whole.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.write_u64(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        }
+        let mut rest = [0; 8];
+        rest[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        if !chunks.remainder().is_empty() {
+            self.write_u64(u64::from_le_bytes(rest));
         }
     }
 
@@ -137,26 +147,23 @@ where
         }
         // One order whatever the traversal: the same curves, points and ties every time.
         found.sort_unstable_by_key(|f| f.at);
-        // Every pair, by A's triangle and by B's: which triangles of the other mesh each crosses.
-        let by_a: Vec<[usize; 2]> = found.iter().map(|f| f.at).collect();
-        let mut by_b: Vec<[usize; 2]> = found.iter().map(|f| [f.at[1], f.at[0]]).collect();
-        by_b.sort_unstable();
-        let crossing = Crossing {
-            a: by_a.iter().map(|p| p[0]).collect(),
-            b: by_b.iter().map(|p| p[0]).collect(),
-            by_a,
-            by_b,
-        };
         // Every intersection's ends numbered once, ends within the placement rounding as one:
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
         let mut snap = Snap::new(self.placement_slack(0.0));
         let ends: Vec<SmallVec<[usize; 6]>> =
             found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
         let found = Snapped { found: &found, ends: &ends, points: &snap.points };
+        // Each mesh's side: which of its triangles cross the other, for what lies inside it.
+        let (a, b, b_in_a, a_in_b) = (self.a.bvh, self.b.bvh, self.b_in_a, self.b_in_a.inverse());
+        let (b_here, a_there) = (|j| b.triangle(j).placed(&b_in_a), |i| a.triangle(i).placed(&a_in_b));
+        let mut sides = (surfaces == Surfaces::Closed).then(|| {
+            let by_b = found.found.iter().map(|f| [f.at[1], f.at[0]]).collect();
+            (Side::new(a, found.found.iter().map(|f| f.at).collect(), &b_here), Side::new(b, by_b, &a_there))
+        });
         let mut regions: Vec<ContactRegion> = self
             .groups(&found)
             .into_iter()
-            .map(|members| self.region(&found, &members, surfaces, &crossing))
+            .map(|members| self.region(&found, &members, sides.as_mut()))
             .collect();
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
         regions
@@ -174,57 +181,56 @@ where
             }
             k
         }
+        let union = |parent: &mut Vec<usize>, k: usize, m: usize| {
+            let (r, s) = (root(parent, k), root(parent, m));
+            parent[r.max(s)] = r.min(s);
+        };
+        // Two pairs share a corner on both meshes exactly when they share a pair of corner
+        // points, one of each mesh: each pair joins the first pair with each of its nine.
+        let mut first_with: QuickMap<u64, usize> =
+            QuickMap::with_capacity_and_hasher(9 * found.len(), Default::default());
         for (k, f) in found.iter().enumerate() {
             let [i, j] = f.at;
-            let (own_a, own_b) = ([i as u32], [j as u32]);
-            let near_a = self.a.bvh.neighbours(i).unwrap_or(&own_a);
-            let near_b = self.b.bvh.neighbours(j).unwrap_or(&own_b);
-            // `found` is sorted by A's triangle: the pairs of each neighbour lie together. The
-            // link is symmetric, so each is made from the pair with the smaller A triangle.
-            for &i2 in near_a.iter().filter(|&&i2| i2 as usize >= i) {
-                let start = found.partition_point(|g| g.at[0] < i2 as usize);
-                for (m, g) in found[start..].iter().enumerate().take_while(|(_, g)| g.at[0] == i2 as usize) {
-                    if near_b.binary_search(&(g.at[1] as u32)).is_ok() {
-                        let (r, s) = (root(&mut parent, k), root(&mut parent, start + m));
-                        parent[r.max(s)] = r.min(s);
-                    }
+            let (on_a, on_b) = (self.a.bvh.corner_points(i), self.b.bvh.corner_points(j));
+            for u in on_a {
+                for w in on_b {
+                    let m = *first_with.entry((u as u64) << 32 | w as u64).or_insert(k);
+                    union(&mut parent, k, m);
                 }
             }
         }
-        // Pairs whose intersections share a point join too: where a corner has too many
-        // triangles around it for the neighbour lists (a sphere's pole), the curve still joins.
-        let mut first_at: QuickMap<usize, usize> = QuickMap::default();
+        // Pairs whose intersections share a point join too: across a crack or a T-junction,
+        // where the triangles on either side share no corner point, the curve still joins.
+        let mut first_at = vec![usize::MAX; snapped.points.len()];
         for (k, ends) in snapped.ends.iter().enumerate() {
             for &end in ends {
-                let m = *first_at.entry(end).or_insert(k);
-                let (r, s) = (root(&mut parent, k), root(&mut parent, m));
-                parent[r.max(s)] = r.min(s);
+                if first_at[end] == usize::MAX {
+                    first_at[end] = k;
+                }
+                union(&mut parent, k, first_at[end]);
             }
         }
-        let mut groups: QuickMap<usize, Vec<usize>> = QuickMap::default();
-        for k in 0..found.len() {
-            groups.entry(root(&mut parent, k)).or_default().push(k);
-        }
-        let mut groups: Vec<Vec<usize>> = groups.into_values().collect();
-        groups.sort_unstable();
-        groups
+        // Each group's root is its least member: ordered by root, the groups come sorted.
+        let mut by_root: Vec<[usize; 2]> = (0..found.len()).map(|k| [root(&mut parent, k), k]).collect();
+        by_root.sort_unstable();
+        by_root.chunk_by(|x, y| x[0] == y[0]).map(|g| g.iter().map(|m| m[1]).collect()).collect()
     }
 
-    /// One region from its pairs; `crossing` tells which triangles cross the other mesh.
+    /// One region from its pairs; `sides` find what lies inside the other mesh (closed
+    /// surfaces only).
     fn region(
         &self,
         snapped: &Snapped<'_>,
         members: &[usize],
-        surfaces: Surfaces,
-        crossing: &Crossing,
+        sides: Option<&mut (Side<'_, VA>, Side<'_, VB>)>,
     ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let mut edges = Vec::new();
-        let mut on_curve = Vec::new();
+        let mut curve_ids = Vec::new();
         let mut area = 0.0;
         for &k in members {
             let ends = &snapped.ends[k];
-            on_curve.extend(ends.iter().map(|&e| snapped.points[e]));
+            curve_ids.extend_from_slice(ends);
             match &snapped.found[k].meet {
                 TriangleIntersection::Segment(_) => edges.push([ends[0], ends[1]]),
                 TriangleIntersection::Polygon(p) => {
@@ -235,18 +241,16 @@ where
                 }
             }
         }
+        let on_curve: Vec<Point> =
+            sorted_unique(curve_ids.into_iter()).iter().map(|&e| snapped.points[e]).collect();
         let members: Vec<&Found> = members.iter().map(|&k| &snapped.found[k]).collect();
         let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
         let (mut inside_a, mut inside_b) = (Vec::new(), Vec::new());
-        if surfaces == Surfaces::Closed {
-            let a_in_b = self.b_in_a.inverse();
-            let b_in_a = self.b_in_a;
-            let (by_a, by_b) = ((&crossing.by_a, &crossing.a), (&crossing.by_b, &crossing.b));
-            let side_a = Side { tree: a, crossing: by_a, other: &|j| b.triangle(j).placed(&b_in_a) };
+        if let Some((side_a, side_b)) = sides {
+            let (a_in_b, b_in_a) = (self.b_in_a.inverse(), self.b_in_a);
             inside_a = side_a.inside_part(&region_a, |p| inside(b, &a_in_b.transform_point(p)));
-            let side_b = Side { tree: b, crossing: by_b, other: &|i| a.triangle(i).placed(&a_in_b) };
             let moved = side_b.inside_part(&region_b, |p| inside(a, &b_in_a.transform_point(p)));
             inside_b = moved.iter().map(|p| b_in_a.transform_point(p)).collect();
         }
@@ -354,127 +358,6 @@ struct Snapped<'s> {
     points: &'s [Point],
 }
 
-/// Which triangles of each mesh cross the other: every intersecting pair as `[a, b]` (sorted)
-/// and as `[b, a]` (sorted), and the sets of A's and B's triangles in them.
-struct Crossing {
-    by_a: Vec<[usize; 2]>,
-    by_b: Vec<[usize; 2]>,
-    a: QuickSet<usize>,
-    b: QuickSet<usize>,
-}
-
-/// One mesh of a region, for finding what of it lies inside the other.
-struct Side<'s, V> {
-    tree: &'s Bvh<V>,
-    /// Every intersecting pair as `[triangle here, triangle of the other mesh]`, sorted, and
-    /// the triangles here that cross the other mesh.
-    crossing: (&'s Vec<[usize; 2]>, &'s QuickSet<usize>),
-    /// A triangle of the other mesh, placed in this mesh's frame.
-    other: &'s dyn Fn(usize) -> Triangle,
-}
-
-impl<V: NodeVolume> Side<'_, V> {
-    /// The other mesh's triangles that triangle `t` crosses, placed in this frame.
-    fn crossers(&self, t: usize) -> impl Iterator<Item = Triangle> + '_ {
-        let pairs = self.crossing.0;
-        let start = pairs.partition_point(|p| p[0] < t);
-        pairs[start..].iter().take_while(move |p| p[0] == t).map(|p| (self.other)(p[1]))
-    }
-
-    fn crosses(&self, t: usize) -> bool {
-        self.crossing.1.contains(&t)
-    }
-
-    /// The vertices of this mesh (in its frame) that lie inside the other around a region.
-    ///
-    /// The region's own triangles' corners first: two corners joined by an edge are on the same
-    /// side when the edge crosses the other mesh's surface an even number of times (it can
-    /// cross only triangles its own triangle crosses), so one ray's parity (`is_inside`) per
-    /// group of corners joined that way decides them all – every corner where an edge only
-    /// touches the surface, or the groups disagree with themselves, gets a ray of its own. Then
-    /// every triangle reached from an inside corner through shared corners without crossing the
-    /// other mesh: it lies wholly inside.
-    fn inside_part(&self, region: &[usize], is_inside: impl Fn(&Point) -> bool) -> Vec<Point> {
-        let key = |p: &Point| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
-        let mut ids: QuickMap<[u32; 3], usize> = QuickMap::default();
-        let mut corners: Vec<Point> = Vec::new();
-        let mut links: Vec<Vec<(usize, bool)>> = Vec::new();
-        for &t in region {
-            let triangle = self.tree.triangle(t);
-            let crossers: SmallVec<[Triangle; 4]> = self.crossers(t).collect();
-            let id: [usize; 3] = triangle.vertices().map(|p| {
-                *ids.entry(key(&p)).or_insert_with(|| {
-                    corners.push(p);
-                    links.push(Vec::new());
-                    corners.len() - 1
-                })
-            });
-            for (u, v) in [(0, 1), (1, 2), (2, 0)] {
-                let (p, q) = (&corners[id[u]], &corners[id[v]]);
-                let flips =
-                    crossers.iter().try_fold(false, |odd, c| Some(odd ^ crossing(p, q, &c.a, &c.b, &c.c)?));
-                if let Some(flips) = flips {
-                    links[id[u]].push((id[v], flips));
-                    links[id[v]].push((id[u], flips));
-                }
-            }
-        }
-        let mut inside_here: Vec<Option<bool>> = vec![None; corners.len()];
-        for root in 0..corners.len() {
-            if inside_here[root].is_some() {
-                continue;
-            }
-            inside_here[root] = Some(is_inside(&corners[root]));
-            let (mut group, mut stack, mut agree) = (vec![root], vec![root], true);
-            while let Some(c) = stack.pop() {
-                let here = inside_here[c].unwrap_or(false);
-                for &(next, flips) in &links[c] {
-                    match inside_here[next] {
-                        None => {
-                            inside_here[next] = Some(here ^ flips);
-                            group.push(next);
-                            stack.push(next);
-                        }
-                        Some(there) => agree &= there == here ^ flips,
-                    }
-                }
-            }
-            if !agree {
-                for &c in &group {
-                    inside_here[c] = Some(is_inside(&corners[c]));
-                }
-            }
-        }
-        let mut inside_points: QuickMap<[u32; 3], Point> = corners
-            .iter()
-            .zip(&inside_here)
-            .filter(|(_, inside)| inside.unwrap_or(false))
-            .map(|(p, _)| (key(p), *p))
-            .collect();
-        let mut seen: QuickSet<usize> = region.iter().copied().collect();
-        let mut stack: Vec<usize> = region.to_vec();
-        while let Some(t) = stack.pop() {
-            for &next in self.tree.neighbours(t).unwrap_or_default() {
-                let next = next as usize;
-                if self.crosses(next) || !seen.insert(next) {
-                    continue;
-                }
-                let corners = self.tree.triangle(next).vertices();
-                if corners.iter().any(|p| inside_points.contains_key(&key(p))) {
-                    for p in corners {
-                        inside_points.insert(key(&p), p);
-                    }
-                    stack.push(next);
-                }
-            }
-        }
-        let mut points: Vec<([u32; 3], Point)> = inside_points.into_iter().collect();
-        // One order every time: ties between equally deep points go the same way.
-        points.sort_unstable_by_key(|(k, _)| *k);
-        points.into_iter().map(|(_, p)| p).collect()
-    }
-}
-
 /// Points numbered so that points within a tolerance of one already numbered take its number:
 /// where intersection segments of neighbouring pairs end at the same point of the curve, up to
 /// the rounding of computing it twice.
@@ -515,30 +398,46 @@ impl Snap {
 
 /// The segments, by their snapped ends' numbers into `points`, chained into polylines.
 fn chain(segments: &[[usize; 2]], points: &[Point]) -> Vec<Polyline> {
-    let edges: Vec<[usize; 2]> = segments.iter().copied().filter(|[a, b]| a != b).collect();
-    let mut at: QuickMap<usize, Vec<usize>> = QuickMap::default();
-    for (e, [a, b]) in edges.iter().enumerate() {
-        at.entry(*a).or_default().push(e);
-        at.entry(*b).or_default().push(e);
+    // The points the segments join, renumbered in order, and the segments at each.
+    let mut joined: Vec<[usize; 2]> = segments.iter().copied().filter(|[a, b]| a != b).collect();
+    let mut ids: Vec<usize> = joined.iter().flatten().copied().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for end in joined.iter_mut().flatten() {
+        *end = ids.partition_point(|&id| id < *end);
     }
-    let mut used = vec![false; edges.len()];
+    let mut first = vec![0; ids.len() + 1];
+    for &end in joined.iter().flatten() {
+        first[end + 1] += 1;
+    }
+    for k in 0..ids.len() {
+        first[k + 1] += first[k];
+    }
+    let mut filled = first.clone();
+    let mut incident = vec![0; first[ids.len()]];
+    for (e, ends) in joined.iter().enumerate() {
+        for &end in ends {
+            incident[filled[end]] = e;
+            filled[end] += 1;
+        }
+    }
+    let at = |p: usize| &incident[first[p]..first[p + 1]];
+    let mut used = vec![false; joined.len()];
     let mut lines = Vec::new();
     // Open chains start at their ends (points on one segment, or on three or more), then the
     // rest are loops.
-    let mut starts: Vec<usize> = at.iter().filter(|(_, es)| es.len() != 2).map(|(&p, _)| p).collect();
-    starts.sort_unstable();
-    let loops: Vec<usize> = edges.iter().map(|e| e[0]).collect();
-    for start in starts.into_iter().chain(loops) {
-        while let Some(&first) = at[&start].iter().find(|&&e| !used[e]) {
+    let starts = (0..ids.len()).filter(|&p| at(p).len() != 2);
+    for start in starts.chain(joined.iter().map(|e| e[0])) {
+        while let Some(&next) = at(start).iter().find(|&&e| !used[e]) {
             let mut line = vec![start];
-            let (mut here, mut edge) = (start, first);
+            let (mut here, mut edge) = (start, next);
             loop {
                 used[edge] = true;
-                let [a, b] = edges[edge];
+                let [a, b] = joined[edge];
                 here = if a == here { b } else { a };
                 line.push(here);
-                match at[&here].iter().find(|&&e| !used[e]) {
-                    Some(&next) if at[&here].len() == 2 => edge = next,
+                match at(here).iter().find(|&&e| !used[e]) {
+                    Some(&next) if at(here).len() == 2 => edge = next,
                     _ => break,
                 }
             }
@@ -546,7 +445,7 @@ fn chain(segments: &[[usize; 2]], points: &[Point]) -> Vec<Polyline> {
             if closed {
                 line.pop();
             }
-            lines.push(Polyline { points: line.into_iter().map(|k| points[k]).collect(), closed });
+            lines.push(Polyline { points: line.into_iter().map(|k| points[ids[k]]).collect(), closed });
         }
     }
     lines
@@ -556,31 +455,36 @@ fn chain(segments: &[[usize; 2]], points: &[Point]) -> Vec<Polyline> {
 /// (seen along the normal), the one farthest from it, the one making the largest triangle with
 /// those two, and the one farthest on the other side of their line.
 fn spanning(points: &[Point], normal: &Vector) -> Vec<Point> {
-    let Some(&first) = points.first() else { return Vec::new() };
-    let flat = |p: &Point| p.coords - normal * p.coords.dot(normal);
-    let centre = points.iter().fold(Vector::zeros(), |s, p| s + flat(p)) / points.len() as Real;
-    let out = |p: &Point| (flat(p) - centre).norm();
+    if points.is_empty() {
+        return Vec::new();
+    }
+    let flat: Vec<Vector> = points.iter().map(|p| p.coords - normal * p.coords.dot(normal)).collect();
+    let centre = flat.iter().sum::<Vector>() / points.len() as Real;
+    // Squared distances: the same order, without the roots.
+    let out: Vec<Real> = flat.iter().map(|f| (f - centre).norm_squared()).collect();
     // The best by `score`, ties going to the point farthest out: a corner of the region's
     // outline, not a point along one of its edges.
-    let farthest = |score: &dyn Fn(&Point) -> Real| {
-        let key = |p: &Point| (score(p), out(p));
-        points
-            .iter()
-            .copied()
-            .max_by(|x, y| key(x).partial_cmp(&key(y)).unwrap_or(std::cmp::Ordering::Equal))
-            .unwrap_or(first)
+    let farthest = |score: &dyn Fn(usize) -> Real| {
+        (0..points.len())
+            .max_by(|&x, &y| {
+                (score(x), out[x]).partial_cmp(&(score(y), out[y])).unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .unwrap_or(0)
     };
-    let p1 = farthest(&|p| out(p));
-    let p2 = farthest(&|p| (flat(p) - flat(&p1)).norm());
-    let side = |p: &Point| (p2 - p1).cross(&(p - p1)).dot(normal);
-    let p3 = farthest(&|p| side(p).abs());
-    let sign = side(&p3).signum();
-    let p4 = farthest(&|p| -sign * side(p));
-    if (flat(&p2) - flat(&p1)).norm() == 0.0 {
-        return vec![p1];
-    }
-    if side(&p3) == 0.0 {
-        return vec![p1, p2];
-    }
-    if -sign * side(&p4) > 0.0 { vec![p1, p3, p2, p4] } else { vec![p1, p3, p2] }
+    let p1 = farthest(&|k| out[k]);
+    let p2 = farthest(&|k| (flat[k] - flat[p1]).norm_squared());
+    let side = |k: usize| (points[p2] - points[p1]).cross(&(points[k] - points[p1])).dot(normal);
+    let p3 = farthest(&|k| side(k).abs());
+    let sign = side(p3).signum();
+    let p4 = farthest(&|k| -sign * side(k));
+    let corners = if flat[p2] == flat[p1] {
+        vec![p1]
+    } else if side(p3) == 0.0 {
+        vec![p1, p2]
+    } else if -sign * side(p4) > 0.0 {
+        vec![p1, p3, p2, p4]
+    } else {
+        vec![p1, p3, p2]
+    };
+    corners.into_iter().map(|k| points[k]).collect()
 }

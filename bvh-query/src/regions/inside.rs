@@ -1,0 +1,206 @@
+//! Which vertices of one mesh lie inside the other around a contact region: what a region's
+//! depth reaches beyond its intersection curve.
+
+use super::QuickMap;
+use crate::containment::crossing;
+use bvh_build::{Bvh, NodeVolume};
+use bvh_core::{Point, Triangle};
+use smallvec::SmallVec;
+
+/// One mesh of a pair, for finding what of it lies inside the other around each region; its
+/// scratch sets are sized once per query and emptied after each region.
+pub(super) struct Side<'s, V> {
+    tree: &'s Bvh<V>,
+    /// Every intersecting pair as `[triangle here, triangle of the other mesh]`, sorted.
+    pairs: Vec<[usize; 2]>,
+    /// The triangles here that cross the other mesh.
+    crosses: Marks,
+    /// The triangles a region's flood has looked at, and the points it found inside.
+    seen: Marks,
+    inside: Marks,
+    /// A triangle of the other mesh, placed in this mesh's frame.
+    other: &'s dyn Fn(usize) -> Triangle,
+}
+
+impl<'s, V: NodeVolume> Side<'s, V> {
+    /// The side of `tree` given every intersecting pair as `[triangle here, triangle there]`.
+    pub(super) fn new(
+        tree: &'s Bvh<V>,
+        mut pairs: Vec<[usize; 2]>,
+        other: &'s dyn Fn(usize) -> Triangle,
+    ) -> Self {
+        pairs.sort_unstable();
+        let mut crosses = Marks::new(tree.mesh().triangle_count());
+        for p in &pairs {
+            crosses.insert(p[0]);
+        }
+        let (seen, inside) = (Marks::new(tree.mesh().triangle_count()), Marks::new(tree.point_count()));
+        Self { tree, pairs, crosses, seen, inside, other }
+    }
+
+    /// The other mesh's triangles that triangle `t` crosses, placed in this frame.
+    fn crossers(&self, t: usize) -> impl Iterator<Item = Triangle> + '_ {
+        let start = self.pairs.partition_point(|p| p[0] < t);
+        self.pairs[start..].iter().take_while(move |p| p[0] == t).map(|p| (self.other)(p[1]))
+    }
+
+    /// The vertices of this mesh (in its frame) that lie inside the other around the region of
+    /// triangles `region`, in the order of their point numbers.
+    ///
+    /// The region's own triangles' corners first: two corners joined by an edge are on the same
+    /// side when the edge crosses the other mesh's surface an even number of times (it can
+    /// cross only triangles its own triangle crosses), so one ray's parity (`is_inside`) per
+    /// group of corners joined that way decides them all – every corner where an edge only
+    /// touches the surface, or of a group that disagrees with itself, gets a ray of its own.
+    /// Then every triangle reached from an inside corner through shared corners without
+    /// crossing the other mesh: it lies wholly inside.
+    pub(super) fn inside_part(&mut self, region: &[usize], is_inside: impl Fn(&Point) -> bool) -> Vec<Point> {
+        let mut local: QuickMap<u32, usize> = QuickMap::default();
+        let mut corners: Vec<(u32, Point)> = Vec::new();
+        let mut forest = ParityForest::default();
+        for &t in region {
+            let triangle = self.tree.triangle(t);
+            let crossers: SmallVec<[Triangle; 4]> = self.crossers(t).collect();
+            let ids = self.tree.corner_points(t);
+            let at: [usize; 3] = [0, 1, 2].map(|k| {
+                *local.entry(ids[k]).or_insert_with(|| {
+                    corners.push((ids[k], triangle.vertices()[k]));
+                    forest.add()
+                })
+            });
+            for (u, v) in [(0, 1), (1, 2), (2, 0)] {
+                let (p, q) = (&corners[at[u]].1, &corners[at[v]].1);
+                let flips =
+                    crossers.iter().try_fold(false, |odd, c| Some(odd ^ crossing(p, q, &c.a, &c.b, &c.c)?));
+                if let Some(flips) = flips {
+                    forest.join(at[u], at[v], flips);
+                }
+            }
+        }
+        let mut found: Vec<(u32, Point)> = Vec::new();
+        let mut root_inside: QuickMap<usize, bool> = QuickMap::default();
+        for (c, &(id, p)) in corners.iter().enumerate() {
+            let (root, flips) = forest.find(c);
+            let here = if forest.consistent[root] {
+                flips ^ *root_inside.entry(root).or_insert_with(|| is_inside(&corners[root].1))
+            } else {
+                is_inside(&p)
+            };
+            if here && self.inside.insert(id as usize) {
+                found.push((id, p));
+            }
+        }
+        let mut stack: Vec<usize> = region.to_vec();
+        while let Some(t) = stack.pop() {
+            for &next in self.tree.neighbours(t).unwrap_or_default() {
+                let next = next as usize;
+                if self.crosses.contains(next) || !self.seen.insert(next) {
+                    continue;
+                }
+                let ids = self.tree.corner_points(next);
+                if ids.iter().any(|&id| self.inside.contains(id as usize)) {
+                    let points = self.tree.triangle(next).vertices();
+                    for (id, p) in ids.into_iter().zip(points) {
+                        if self.inside.insert(id as usize) {
+                            found.push((id, p));
+                        }
+                    }
+                    stack.push(next);
+                }
+            }
+        }
+        self.seen.clear();
+        self.inside.clear();
+        // One order every time: ties between equally deep points go the same way.
+        found.sort_unstable_by_key(|&(id, _)| id);
+        found.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
+/// Corners joined by edges of known crossing parity, as a union–find forest: each corner
+/// knows whether it lies on the other side of the surface from its group's root, and each
+/// root whether its group's parities agree around every cycle.
+#[derive(Default)]
+struct ParityForest {
+    parent: Vec<usize>,
+    /// Whether a corner is on the other side from its parent.
+    flip: Vec<bool>,
+    consistent: Vec<bool>,
+}
+
+impl ParityForest {
+    /// A new corner, alone in its group.
+    fn add(&mut self) -> usize {
+        self.parent.push(self.parent.len());
+        self.flip.push(false);
+        self.consistent.push(true);
+        self.parent.len() - 1
+    }
+
+    /// A corner's root and whether the corner is on the other side from it.
+    fn find(&mut self, c: usize) -> (usize, bool) {
+        let (mut root, mut flips) = (c, false);
+        while self.parent[root] != root {
+            flips ^= self.flip[root];
+            root = self.parent[root];
+        }
+        // Every corner on the way now points at the root directly.
+        let (mut x, mut here) = (c, flips);
+        while self.parent[x] != x {
+            let (next, step) = (self.parent[x], self.flip[x]);
+            self.parent[x] = root;
+            self.flip[x] = here;
+            here ^= step;
+            x = next;
+        }
+        (root, flips)
+    }
+
+    /// Records that `u` and `v` are on other sides when `flips`, on the same side otherwise.
+    fn join(&mut self, u: usize, v: usize, flips: bool) {
+        let ((ru, fu), (rv, fv)) = (self.find(u), self.find(v));
+        if ru == rv {
+            self.consistent[ru] &= fu ^ fv == flips;
+        } else {
+            self.parent[ru] = rv;
+            self.flip[ru] = fu ^ fv ^ flips;
+            self.consistent[rv] &= self.consistent[ru];
+        }
+    }
+}
+
+/// A set of indices below a bound, a bit each, emptied by clearing only the words it set: a
+/// region's flood touches a few hundred triangles of meshes of hundreds of thousands.
+struct Marks {
+    bits: Vec<u64>,
+    words_set: Vec<usize>,
+}
+
+impl Marks {
+    fn new(len: usize) -> Self {
+        Self { bits: vec![0; len.div_ceil(64)], words_set: Vec::new() }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.bits[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// Adds `i`; whether it was new.
+    fn insert(&mut self, i: usize) -> bool {
+        let (word, bit) = (&mut self.bits[i / 64], 1 << (i % 64));
+        if *word & bit != 0 {
+            return false;
+        }
+        if *word == 0 {
+            self.words_set.push(i / 64);
+        }
+        *word |= bit;
+        true
+    }
+
+    fn clear(&mut self) {
+        for w in self.words_set.drain(..) {
+            self.bits[w] = 0;
+        }
+    }
+}
