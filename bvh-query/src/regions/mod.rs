@@ -266,14 +266,14 @@ where
             // along which B has least far to go.
             // Each direction measured once: a mesh of flat faces repeats a handful of normals.
             let mut seen: QuickSet<[i32; 3]> = QuickSet::default();
-            faces_a
+            let directions = faces_a
                 .iter()
                 .chain(&faces_b)
                 .filter_map(|n| n.try_normalize(0.0))
-                .filter(|n| seen.insert(n.map(|c| (c * 1e4).round() as i32).into()))
-                .map(|n| (extreme(part_a(), &n).0 + extreme(part_b(), &-n).0, n))
-                .min_by(|x, y| x.0.total_cmp(&y.0))
-                .map_or_else(Vector::zeros, |(_, n)| n)
+                .filter(|n| seen.insert(n.map(|c| (c * 1e4).round() as i32).into()));
+            let (part_a, part_b): (Vec<Point>, Vec<Point>) =
+                (part_a().copied().collect(), part_b().copied().collect());
+            least_depth_direction(directions, part_a, part_b).unwrap_or_else(Vector::zeros)
         });
         let (top, deepest_a) = extreme(part_a(), &normal);
         let (bottom, deepest_b) = extreme(part_b(), &-normal);
@@ -340,6 +340,38 @@ fn curve_normal(polylines: &[Polyline], faces_a: &[Vector], faces_b: &[Vector]) 
         _ => towards(faces_b).signum(),
     };
     (spanned * side).try_normalize(0.0)
+}
+
+/// Of the unit `directions`, the first along which B's part of a region has least far to go to
+/// clear A's: `max over part_a of x·n − min over part_b of y·n` least. The points are visited in
+/// the order of the first direction's heights, so a direction near the best so far meets its
+/// extremes early and is dropped as soon as what it has seen reaches the best.
+fn least_depth_direction(
+    mut directions: impl Iterator<Item = Vector>,
+    mut part_a: Vec<Point>,
+    mut part_b: Vec<Point>,
+) -> Option<Vector> {
+    let first = directions.next()?;
+    let height = |p: &Point| p.coords.dot(&first);
+    part_a.sort_unstable_by(|p, q| height(q).total_cmp(&height(p)));
+    part_b.sort_unstable_by(|p, q| height(p).total_cmp(&height(q)));
+    let mut best = (extreme(part_a.iter(), &first).0 + extreme(part_b.iter(), &-first).0, first);
+    'directions: for n in directions {
+        let (mut top, mut bottom) = (Real::NEG_INFINITY, Real::INFINITY);
+        for k in 0..part_a.len().max(part_b.len()) {
+            if let Some(p) = part_a.get(k) {
+                top = top.max(p.coords.dot(&n));
+            }
+            if let Some(q) = part_b.get(k) {
+                bottom = bottom.min(q.coords.dot(&n));
+            }
+            if top - bottom >= best.0 {
+                continue 'directions;
+            }
+        }
+        best = (top - bottom, n);
+    }
+    Some(best.1)
 }
 
 /// The farthest of `points` along `n`: its height `x·n` and the point.
