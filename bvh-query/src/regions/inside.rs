@@ -2,65 +2,119 @@
 //! depth reaches beyond its intersection curve.
 
 use super::QuickMap;
-use crate::containment::crossing;
+use crate::containment::{crossing, inside};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::{Point, Triangle};
+use bvh_core::{Point, RelativePose, Triangle};
 use smallvec::SmallVec;
 
-/// One mesh of a pair, for finding what of it lies inside the other around each region; its
-/// scratch sets are sized once per query and emptied after each region.
-pub(super) struct Side<'s, V> {
+/// Both meshes of a query, for finding what of each lies inside the other around a region.
+pub(super) struct Insides<'s, VA, VB> {
+    a: Side<'s, VA>,
+    b: Side<'s, VB>,
+    b_in_a: RelativePose,
+}
+
+/// The sets a region's flood fills on each mesh, sized once and emptied after each region: one
+/// per thread.
+pub(super) struct Scratch {
+    a: Flood,
+    b: Flood,
+}
+
+impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
+    /// The meshes `a` and `b`, B placed in A's frame by `b_in_a`, which intersect in the pairs
+    /// of leaf-order positions `pairs`.
+    pub(super) fn new(a: &'s Bvh<VA>, b: &'s Bvh<VB>, b_in_a: RelativePose, pairs: &[[usize; 2]]) -> Self {
+        let flipped = pairs.iter().map(|&[i, j]| [j, i]).collect();
+        Self { a: Side::new(a, pairs.to_vec()), b: Side::new(b, flipped), b_in_a }
+    }
+
+    pub(super) fn scratch(&self) -> Scratch {
+        Scratch { a: Flood::new(self.a.tree), b: Flood::new(self.b.tree) }
+    }
+
+    /// The vertices of A inside B around the region of A's triangles `region_a` and B's
+    /// `region_b`, and those of B inside A, all in A's frame (see [`Side::inside_part`]).
+    pub(super) fn parts(
+        &self,
+        scratch: &mut Scratch,
+        region_a: &[usize],
+        region_b: &[usize],
+    ) -> (Vec<Point>, Vec<Point>) {
+        let (a, b, b_in_a, a_in_b) = (self.a.tree, self.b.tree, self.b_in_a, self.b_in_a.inverse());
+        let inside_a = self.a.inside_part(
+            &mut scratch.a,
+            region_a,
+            |j| b.triangle(j).placed(&b_in_a),
+            |p| inside(b, &a_in_b.transform_point(p)),
+        );
+        let inside_b = self.b.inside_part(
+            &mut scratch.b,
+            region_b,
+            |i| a.triangle(i).placed(&a_in_b),
+            |p| inside(a, &b_in_a.transform_point(p)),
+        );
+        (inside_a, inside_b.iter().map(|p| b_in_a.transform_point(p)).collect())
+    }
+}
+
+/// One mesh of a pair, and which of its triangles cross the other.
+struct Side<'s, V> {
     tree: &'s Bvh<V>,
     /// Every intersecting pair as `[triangle here, triangle of the other mesh]`, sorted.
     pairs: Vec<[usize; 2]>,
     /// The triangles here that cross the other mesh.
     crosses: Marks,
-    /// The triangles a region's flood has looked at, and the points it found inside.
+}
+
+/// The triangles a region's flood has looked at on one mesh, and the points it found inside.
+struct Flood {
     seen: Marks,
     inside: Marks,
-    /// A triangle of the other mesh, placed in this mesh's frame.
-    other: &'s dyn Fn(usize) -> Triangle,
+}
+
+impl Flood {
+    fn new<V: NodeVolume>(tree: &Bvh<V>) -> Self {
+        Self { seen: Marks::new(tree.mesh().triangle_count()), inside: Marks::new(tree.point_count()) }
+    }
 }
 
 impl<'s, V: NodeVolume> Side<'s, V> {
-    /// The side of `tree` given every intersecting pair as `[triangle here, triangle there]`.
-    pub(super) fn new(
-        tree: &'s Bvh<V>,
-        mut pairs: Vec<[usize; 2]>,
-        other: &'s dyn Fn(usize) -> Triangle,
-    ) -> Self {
+    fn new(tree: &'s Bvh<V>, mut pairs: Vec<[usize; 2]>) -> Self {
         pairs.sort_unstable();
         let mut crosses = Marks::new(tree.mesh().triangle_count());
         for p in &pairs {
             crosses.insert(p[0]);
         }
-        let (seen, inside) = (Marks::new(tree.mesh().triangle_count()), Marks::new(tree.point_count()));
-        Self { tree, pairs, crosses, seen, inside, other }
-    }
-
-    /// The other mesh's triangles that triangle `t` crosses, placed in this frame.
-    fn crossers(&self, t: usize) -> impl Iterator<Item = Triangle> + '_ {
-        let start = self.pairs.partition_point(|p| p[0] < t);
-        self.pairs[start..].iter().take_while(move |p| p[0] == t).map(|p| (self.other)(p[1]))
+        Self { tree, pairs, crosses }
     }
 
     /// The vertices of this mesh (in its frame) that lie inside the other around the region of
-    /// triangles `region`, in the order of their point numbers.
+    /// triangles `region`, in the order of their point numbers; `other` places a triangle of
+    /// the other mesh in this frame, `is_inside` casts a ray.
     ///
     /// The region's own triangles' corners first: two corners joined by an edge are on the same
     /// side when the edge crosses the other mesh's surface an even number of times (it can
-    /// cross only triangles its own triangle crosses), so one ray's parity (`is_inside`) per
-    /// group of corners joined that way decides them all – every corner where an edge only
-    /// touches the surface, or of a group that disagrees with itself, gets a ray of its own.
-    /// Then every triangle reached from an inside corner through shared corners without
-    /// crossing the other mesh: it lies wholly inside.
-    pub(super) fn inside_part(&mut self, region: &[usize], is_inside: impl Fn(&Point) -> bool) -> Vec<Point> {
+    /// cross only triangles its own triangle crosses), so one ray's parity per group of corners
+    /// joined that way decides them all – every corner where an edge only touches the surface,
+    /// or of a group that disagrees with itself, gets a ray of its own. Then every triangle
+    /// reached from an inside corner through shared corners without crossing the other mesh: it
+    /// lies wholly inside.
+    fn inside_part(
+        &self,
+        flood: &mut Flood,
+        region: &[usize],
+        other: impl Fn(usize) -> Triangle,
+        is_inside: impl Fn(&Point) -> bool,
+    ) -> Vec<Point> {
         let mut local: QuickMap<u32, usize> = QuickMap::default();
         let mut corners: Vec<(u32, Point)> = Vec::new();
         let mut forest = ParityForest::default();
         for &t in region {
             let triangle = self.tree.triangle(t);
-            let crossers: SmallVec<[Triangle; 4]> = self.crossers(t).collect();
+            let start = self.pairs.partition_point(|p| p[0] < t);
+            let crossers: SmallVec<[Triangle; 4]> =
+                self.pairs[start..].iter().take_while(|p| p[0] == t).map(|p| other(p[1])).collect();
             let ids = self.tree.corner_points(t);
             let at: [usize; 3] = [0, 1, 2].map(|k| {
                 *local.entry(ids[k]).or_insert_with(|| {
@@ -86,7 +140,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             } else {
                 is_inside(&p)
             };
-            if here && self.inside.insert(id as usize) {
+            if here && flood.inside.insert(id as usize) {
                 found.push((id, p));
             }
         }
@@ -94,14 +148,14 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         while let Some(t) = stack.pop() {
             for &next in self.tree.neighbours(t).unwrap_or_default() {
                 let next = next as usize;
-                if self.crosses.contains(next) || !self.seen.insert(next) {
+                if self.crosses.contains(next) || !flood.seen.insert(next) {
                     continue;
                 }
                 let ids = self.tree.corner_points(next);
-                if ids.iter().any(|&id| self.inside.contains(id as usize)) {
+                if ids.iter().any(|&id| flood.inside.contains(id as usize)) {
                     let points = self.tree.triangle(next).vertices();
                     for (id, p) in ids.into_iter().zip(points) {
-                        if self.inside.insert(id as usize) {
+                        if flood.inside.insert(id as usize) {
                             found.push((id, p));
                         }
                     }
@@ -109,8 +163,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 }
             }
         }
-        self.seen.clear();
-        self.inside.clear();
+        flood.seen.clear();
+        flood.inside.clear();
         // One order every time: ties between equally deep points go the same way.
         found.sort_unstable_by_key(|&(id, _)| id);
         found.into_iter().map(|(_, p)| p).collect()

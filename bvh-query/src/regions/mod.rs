@@ -4,13 +4,13 @@
 
 mod inside;
 
-use crate::containment::inside;
 use crate::node_test::NodeTest;
 use crate::queries::{Query, TrianglePair};
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};
-use inside::Side;
+use inside::{Insides, Scratch};
+use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -129,19 +129,19 @@ where
             }
             ControlFlow::Continue(())
         });
-        self.regions_of(found, surfaces)
+        self.regions_of(found, surfaces, false)
     }
 
-    /// [`Query::contact_regions`] with the traversal split across rayon's threads: for meshes
-    /// deep inside each other. The same regions; no statistics.
+    /// [`Query::contact_regions`] with the traversal, and the regions, split across rayon's
+    /// threads: for meshes deep inside each other. The same regions; no statistics.
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
         let found =
             self.collect_parallel(|at, ta, tb| triangle_intersection(ta, tb).map(|meet| Found { at, meet }));
-        self.regions_of(found, surfaces)
+        self.regions_of(found, surfaces, true)
     }
 
     /// The regions of the intersecting pairs `found`, in whatever order the traversal found them.
-    fn regions_of(&self, mut found: Vec<Found>, surfaces: Surfaces) -> Vec<ContactRegion> {
+    fn regions_of(&self, mut found: Vec<Found>, surfaces: Surfaces, parallel: bool) -> Vec<ContactRegion> {
         if found.is_empty() {
             return Vec::new();
         }
@@ -153,18 +153,23 @@ where
         let ends: Vec<SmallVec<[usize; 6]>> =
             found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
         let found = Snapped { found: &found, ends: &ends, points: &snap.points };
-        // Each mesh's side: which of its triangles cross the other, for what lies inside it.
-        let (a, b, b_in_a, a_in_b) = (self.a.bvh, self.b.bvh, self.b_in_a, self.b_in_a.inverse());
-        let (b_here, a_there) = (|j| b.triangle(j).placed(&b_in_a), |i| a.triangle(i).placed(&a_in_b));
-        let mut sides = (surfaces == Surfaces::Closed).then(|| {
-            let by_b = found.found.iter().map(|f| [f.at[1], f.at[0]]).collect();
-            (Side::new(a, found.found.iter().map(|f| f.at).collect(), &b_here), Side::new(b, by_b, &a_there))
-        });
-        let mut regions: Vec<ContactRegion> = self
-            .groups(&found)
-            .into_iter()
-            .map(|members| self.region(&found, &members, sides.as_mut()))
-            .collect();
+        let groups = self.groups(&found);
+        let pairs: Vec<[usize; 2]> = found.found.iter().map(|f| f.at).collect();
+        let insides =
+            (surfaces == Surfaces::Closed).then(|| Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, &pairs));
+        let scratch = || insides.as_ref().map(|insides| (insides, insides.scratch()));
+        let mut regions: Vec<ContactRegion> = if parallel {
+            let region = |scratch: &mut Option<_>, members: &Vec<usize>| {
+                self.region(&found, members, scratch.as_mut().map(|(i, s)| (*i, s)))
+            };
+            groups.par_iter().map_init(scratch, region).collect()
+        } else {
+            let mut scratch = scratch();
+            groups
+                .iter()
+                .map(|members| self.region(&found, members, scratch.as_mut().map(|(i, s)| (*i, s))))
+                .collect()
+        };
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
         regions
     }
@@ -216,13 +221,13 @@ where
         by_root.chunk_by(|x, y| x[0] == y[0]).map(|g| g.iter().map(|m| m[1]).collect()).collect()
     }
 
-    /// One region from its pairs; `sides` find what lies inside the other mesh (closed
+    /// One region from its pairs; `insides` find what lies inside the other mesh (closed
     /// surfaces only).
     fn region(
         &self,
         snapped: &Snapped<'_>,
         members: &[usize],
-        sides: Option<&mut (Side<'_, VA>, Side<'_, VB>)>,
+        insides: Option<(&Insides<'_, VA, VB>, &mut Scratch)>,
     ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let mut edges = Vec::new();
@@ -247,13 +252,10 @@ where
         let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
-        let (mut inside_a, mut inside_b) = (Vec::new(), Vec::new());
-        if let Some((side_a, side_b)) = sides {
-            let (a_in_b, b_in_a) = (self.b_in_a.inverse(), self.b_in_a);
-            inside_a = side_a.inside_part(&region_a, |p| inside(b, &a_in_b.transform_point(p)));
-            let moved = side_b.inside_part(&region_b, |p| inside(a, &b_in_a.transform_point(p)));
-            inside_b = moved.iter().map(|p| b_in_a.transform_point(p)).collect();
-        }
+        let (inside_a, inside_b) = match insides {
+            Some((insides, scratch)) => insides.parts(scratch, &region_a, &region_b),
+            None => (Vec::new(), Vec::new()),
+        };
         let part_a = || on_curve.iter().chain(&inside_a);
         let part_b = || on_curve.iter().chain(&inside_b);
         let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
