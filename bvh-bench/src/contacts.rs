@@ -41,9 +41,10 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     Ok(())
 }
 
-struct Regions<'a> {
-    pose: &'a Isometry,
-    surfaces: Surfaces,
+/// The contact regions of two trees, B at `pose`.
+pub(crate) struct Regions<'a> {
+    pub(crate) pose: &'a Isometry,
+    pub(crate) surfaces: Surfaces,
 }
 
 impl TreePairVisitor for Regions<'_> {

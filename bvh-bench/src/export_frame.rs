@@ -1,41 +1,36 @@
-//! `bvh-bench export`: one pose of a part against a scene as a PLY file for any mesh viewer, the
-//! intersecting triangles in red.
+//! `bvh-bench export`: one pose of a part against a scene as a PLY file for any mesh viewer,
+//! each contact region in a colour of its own with its normal drawn as an arrow.
 
+use crate::contacts::Regions;
 use crate::poses::{load_mesh, pose_from_text};
-use bvh_bench::export::write_contact_ply;
-use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
-use bvh_core::Isometry;
-use bvh_query::{NodeTest, Posed, Query, QueryOptions, TreePairVisitor, TrianglePair, visit_tree_pair};
+use bvh_bench::export::{Highlights, write_contact_ply};
+use bvh_build::{Hierarchy, Preset};
+use bvh_query::Surfaces;
 use std::path::Path;
 
-pub(crate) fn run(scene: &Path, part: &Path, pose: &str, margin: f32, out: &Path) -> Result<(), String> {
+pub(crate) fn run(
+    scene: &Path,
+    part: &Path,
+    pose: &str,
+    surfaces: Surfaces,
+    margin: f32,
+    out: &Path,
+) -> Result<(), String> {
     let pose = pose_from_text("--pose", pose)?;
     let (scene, part) = (load_mesh(scene)?, load_mesh(part)?);
     let preset = Preset::co();
     let (a, b) = (Hierarchy::build(scene.clone(), &preset), Hierarchy::build(part.clone(), &preset));
-    let pairs = visit_tree_pair(&a, &b, Intersecting { pose: &pose });
-    let touching: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a, p.b)).collect();
-    let faces = write_contact_ply(out, &scene, &part, &pose, &touching, margin.max(0.0))
-        .map_err(|e| format!("{}: {e}", out.display()))?;
-    println!("{}: {faces} faces, {} intersecting triangle pairs in red", out.display(), pairs.len());
+    let regions = bvh_query::visit_tree_pair(&a, &b, Regions { pose: &pose, surfaces });
+    // Arrows a tenth of the part's size, or as long as the depth.
+    let length = part.aabb().extents().norm() / 10.0;
+    let faces =
+        write_contact_ply(out, &scene, &part, &pose, &Highlights::regions(&regions, length), margin.max(0.0))
+            .map_err(|e| format!("{}: {e}", out.display()))?;
+    let pairs: usize = regions.iter().map(|r| r.pairs.len()).sum();
+    println!(
+        "{}: {faces} faces, {} contact regions ({pairs} intersecting triangle pairs), each in its own colour with its normal as an arrow",
+        out.display(),
+        regions.len()
+    );
     Ok(())
-}
-
-struct Intersecting<'a> {
-    pose: &'a Isometry,
-}
-
-impl TreePairVisitor for Intersecting<'_> {
-    type Output = Vec<TrianglePair>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Vec<TrianglePair>
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        let identity = Isometry::identity();
-        Query::new(Posed::new(a, &identity), Posed::new(b, self.pose), QueryOptions::default())
-            .expect("poses are finite")
-            .intersecting_pairs(&mut ())
-    }
 }

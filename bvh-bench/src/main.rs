@@ -219,7 +219,8 @@ enum Command {
         json: bool,
     },
     /// One pose of a part against a scene as a PLY file for any mesh viewer: the part and the
-    /// scene around it in world coordinates, the intersecting triangles in red.
+    /// scene around it in world coordinates, each contact region's triangles in a colour of its
+    /// own and its normal as an arrow.
     Export {
         /// The static scene (OBJ, STL or OpenFlight).
         #[arg(long)]
@@ -233,6 +234,9 @@ enum Command {
         /// Scene triangles farther than this from the part's box are left out.
         #[arg(long, default_value_t = 0.05)]
         margin: f32,
+        /// The meshes are open surfaces: depths (and arrow lengths) from the curves alone.
+        #[arg(long)]
+        open: bool,
         /// The PLY file to write.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -341,8 +345,9 @@ fn main() -> std::process::ExitCode {
                 return std::process::ExitCode::FAILURE;
             }
         }
-        Command::Export { scene, part, pose, margin, out } => {
-            if let Err(e) = export_frame::run(&scene, &part, &pose, margin, &out) {
+        Command::Export { scene, part, pose, margin, open, out } => {
+            let surfaces = if open { bvh_query::Surfaces::Open } else { bvh_query::Surfaces::Closed };
+            if let Err(e) = export_frame::run(&scene, &part, &pose, surfaces, margin, &out) {
                 eprintln!("error: {e}");
                 return std::process::ExitCode::FAILURE;
             }

@@ -3,7 +3,7 @@
 //! whether and where it touches, and its minimum clearance and where it occurs, with parry3d
 //! timed on the same frames.
 
-use bvh_bench::export::write_contact_ply;
+use bvh_bench::export::{Highlights, write_contact_ply};
 use bvh_bench::parry_bridge;
 use bvh_bench::report::Report;
 use bvh_bench::stats::mean;
@@ -273,8 +273,15 @@ impl Extraction {
     fn report(&self, report: &mut Report, scene: &MaintenanceScene, k: usize) -> Result<(), String> {
         let (frame, pose, pairs) = &self.most;
         let ply = format!("contact_frame_{k}.ply");
-        let faces = write_contact_ply(&report.dir().join(&ply), &scene.bay, &scene.part, pose, pairs, 0.05)
-            .map_err(|e| e.to_string())?;
+        let faces = write_contact_ply(
+            &report.dir().join(&ply),
+            &scene.bay,
+            &scene.part,
+            pose,
+            &Highlights::touching(pairs),
+            0.05,
+        )
+        .map_err(|e| e.to_string())?;
         report.text(&format!(
             concat!(
                 "## {}\n\nBay of {} triangles, part of {} triangles, {} frames. First contact with the ",

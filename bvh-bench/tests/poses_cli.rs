@@ -288,3 +288,56 @@ fn contacts_and_regions() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert_eq!(std::fs::read_to_string(out).unwrap(), "1\n0\n");
 }
+
+/// `export`: a cube pressed between two walls makes two regions; the PLY colours each in its
+/// own colour (red, orange) on both meshes and draws each normal as two thin triangles.
+#[test]
+fn export_colours_each_region() {
+    let cube = |dx: f32, first: usize| {
+        let v: String = CUBE
+            .lines()
+            .filter(|l| l.starts_with("v "))
+            .map(|l| {
+                let c: Vec<f32> = l[2..].split_whitespace().map(|x| x.parse().unwrap()).collect();
+                format!("v {} {} {}\n", c[0] + dx, c[1], c[2])
+            })
+            .collect();
+        let f: String = CUBE
+            .lines()
+            .filter(|l| l.starts_with("f "))
+            .map(|l| {
+                let i: Vec<usize> = l[2..].split_whitespace().map(|x| x.parse().unwrap()).collect();
+                format!("f {} {} {}\n", i[0] + first, i[1] + first, i[2] + first)
+            })
+            .collect();
+        (v, f)
+    };
+    let ((v1, f1), (v2, f2)) = (cube(-1.5, 0), cube(1.5, 8));
+    let walls = scratch("walls.obj", &format!("{v1}{v2}{f1}{f2}"));
+    let part = scratch("cube.obj", CUBE);
+    let ply = scratch("frame.ply", "");
+    let run = bench(&[
+        "export",
+        "--scene",
+        walls.to_str().unwrap(),
+        "--part",
+        part.to_str().unwrap(),
+        "--pose",
+        "1 0 0 0  0 1 0 0  0 0 1 0",
+        "--out",
+        ply.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let said = String::from_utf8(run.stdout).unwrap();
+    // Of the walls, the ten triangles of each within the margin of the part's box.
+    assert!(said.contains(": 36 faces, 2 contact regions"), "{said}");
+    let text = std::fs::read_to_string(ply).unwrap();
+    let faces: Vec<&str> = text.lines().skip_while(|l| *l != "end_header").skip(1 + 36 * 3).collect();
+    assert_eq!(faces.len(), 36);
+    let coloured = |rgb: &str| faces.iter().filter(|l| l.ends_with(rgb)).count();
+    // Each region: triangles on both meshes, and its arrow's two.
+    assert!(coloured(" 230 40 30") > 2 && coloured(" 250 170 20") > 2, "{faces:?}");
+    let arrows = &faces[32..];
+    assert!(arrows[..2].iter().all(|l| l.ends_with(" 230 40 30")), "{arrows:?}");
+    assert!(arrows[2..].iter().all(|l| l.ends_with(" 250 170 20")), "{arrows:?}");
+}

@@ -1,5 +1,6 @@
 //! Reports write a Markdown page and SVG charts that reference each other.
 
+use bvh_bench::export::Highlights;
 use bvh_bench::report::Report;
 
 #[test]
@@ -45,7 +46,15 @@ fn contact_frames_export_as_coloured_ply() {
         .collect();
     assert_eq!(face.len(), 2);
     let touching = [(face[0], 0), (face[1], 1)];
-    let faces = bvh_bench::export::write_contact_ply(&path, &scene, &part, &pose, &touching, 0.1).unwrap();
+    let faces = bvh_bench::export::write_contact_ply(
+        &path,
+        &scene,
+        &part,
+        &pose,
+        &Highlights::touching(&touching),
+        0.1,
+    )
+    .unwrap();
     assert_eq!(faces, 2 + part.triangle_count());
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("ply\nformat ascii 1.0\n"));
