@@ -5,6 +5,7 @@ mod build_times;
 mod contacts;
 mod distance;
 mod export_frame;
+mod figures;
 mod info;
 mod maintenance;
 mod paper002;
@@ -241,6 +242,13 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Pictures of contact regions on the shapes docs/regions.md describes (SVG), with a page
+    /// of what each region reports.
+    Figures {
+        /// The folder to write.
+        #[arg(long, default_value = "bvh-report/figures")]
+        out: std::path::PathBuf,
+    },
     /// The contact regions of a part against a scene at one pose: each place where they meet
     /// with its normal, depth, up to four contact points, triangle pairs and coplanar area.
     Contacts {
@@ -348,6 +356,12 @@ fn main() -> std::process::ExitCode {
         Command::Export { scene, part, pose, margin, open, out } => {
             let surfaces = if open { bvh_query::Surfaces::Open } else { bvh_query::Surfaces::Closed };
             if let Err(e) = export_frame::run(&scene, &part, &pose, surfaces, margin, &out) {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+        Command::Figures { out } => {
+            if let Err(e) = figures::run(&out) {
                 eprintln!("error: {e}");
                 return std::process::ExitCode::FAILURE;
             }

@@ -14,6 +14,48 @@ pub struct Report {
 /// One line of a line chart: a name and its points.
 pub type Series = (String, Vec<(f64, f64)>);
 
+/// A flat picture in its own units (y up), drawn in order and scaled to fit: a 3-D scene seen
+/// from one side, far things first.
+#[derive(Clone, Debug, Default)]
+pub struct Drawing {
+    /// What is drawn, first at the back.
+    pub marks: Vec<Mark>,
+}
+
+/// One thing drawn.
+#[derive(Clone, Debug)]
+pub enum Mark {
+    /// A filled polygon, outlined in its colour darkened.
+    Polygon {
+        /// The corners in order.
+        points: Vec<(f64, f64)>,
+        /// `[r, g, b]`.
+        colour: [u8; 3],
+        /// From 0 (clear) to 1.
+        opacity: f64,
+    },
+    /// A polyline.
+    Line {
+        /// The points in order.
+        points: Vec<(f64, f64)>,
+        /// `[r, g, b]`.
+        colour: [u8; 3],
+        /// In pixels.
+        width: u32,
+        /// Whether it goes back to its start.
+        closed: bool,
+    },
+    /// A dot outlined in black.
+    Dot {
+        /// Its centre.
+        at: (f64, f64),
+        /// `[r, g, b]`.
+        colour: [u8; 3],
+        /// In pixels.
+        radius: u32,
+    },
+}
+
 impl Report {
     /// A report titled `title` in `dir` (created).
     pub fn new(dir: &Path, title: &str) -> std::io::Result<Self> {
@@ -114,6 +156,68 @@ impl Report {
                 .border_style(BLACK)
                 .draw()
                 .map_err(err)?;
+            root.present().map_err(err)?;
+        }
+        self.text(&format!("![{title}]({file})"));
+        Ok(())
+    }
+
+    /// A picture `file` (SVG) of `drawing`, the same scale on both axes, linked from the page.
+    pub fn drawing(&mut self, file: &str, title: &str, drawing: &Drawing) -> Result<(), String> {
+        let path = self.dir.join(file);
+        let points = drawing.marks.iter().flat_map(|m| match m {
+            Mark::Polygon { points, .. } | Mark::Line { points, .. } => points.clone(),
+            Mark::Dot { at, .. } => vec![*at],
+        });
+        let (mut low, mut high) = ((f64::INFINITY, f64::INFINITY), (f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for (x, y) in points {
+            (low, high) = ((low.0.min(x), low.1.min(y)), (high.0.max(x), high.1.max(y)));
+        }
+        if !(low.0 <= high.0 && low.1 <= high.1) {
+            return Err(format!("drawing {file}: nothing to draw"));
+        }
+        // The wider extent fills the canvas; the other is centred at the same scale.
+        let (width, height) = ((high.0 - low.0).max(1e-9), (high.1 - low.1).max(1e-9));
+        let half = 0.55 * width.max(height * 760.0 / 420.0);
+        let (cx, cy) = ((low.0 + high.0) / 2.0, (low.1 + high.1) / 2.0);
+        let x_range = cx - half..cx + half;
+        let y_range = cy - half * 420.0 / 760.0..cy + half * 420.0 / 760.0;
+        {
+            let root = canvas(&path)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(title, ("sans-serif", 18))
+                .margin(8)
+                .build_cartesian_2d(x_range, y_range)
+                .map_err(err)?;
+            let rgb = |[r, g, b]: [u8; 3]| RGBColor(r, g, b);
+            let dark = |[r, g, b]: [u8; 3]| RGBColor(r / 2, g / 2, b / 2);
+            for mark in &drawing.marks {
+                match mark {
+                    Mark::Polygon { points, colour, opacity } => {
+                        let fill = rgb(*colour).mix(*opacity).filled();
+                        chart
+                            .draw_series(std::iter::once(Polygon::new(points.clone(), fill)))
+                            .map_err(err)?;
+                        let mut outline = points.clone();
+                        outline.extend(points.first());
+                        let stroke = dark(*colour).mix(0.6).stroke_width(1);
+                        chart.draw_series(std::iter::once(PathElement::new(outline, stroke))).map_err(err)?;
+                    }
+                    Mark::Line { points, colour, width, closed } => {
+                        let mut path = points.clone();
+                        if *closed {
+                            path.extend(points.first());
+                        }
+                        let stroke = rgb(*colour).stroke_width(*width);
+                        chart.draw_series(std::iter::once(PathElement::new(path, stroke))).map_err(err)?;
+                    }
+                    Mark::Dot { at, colour, radius } => {
+                        let dot = Circle::new(*at, *radius, rgb(*colour).filled());
+                        let ring = Circle::new(*at, *radius, BLACK.stroke_width(1));
+                        chart.draw_series([dot, ring]).map_err(err)?;
+                    }
+                }
+            }
             root.present().map_err(err)?;
         }
         self.text(&format!("![{title}]({file})"));

@@ -341,3 +341,19 @@ fn export_colours_each_region() {
     assert!(arrows[..2].iter().all(|l| l.ends_with(" 230 40 30")), "{arrows:?}");
     assert!(arrows[2..].iter().all(|l| l.ends_with(" 250 170 20")), "{arrows:?}");
 }
+
+/// `figures`: a picture per test shape and a page whose table gives what each region reports
+/// (the box pressed 0.1 into the other: normal +z, depth 0.1; the prongs: two regions).
+#[test]
+fn figures_draw_the_test_shapes() {
+    let dir = scratch("unused", "").parent().unwrap().join("figures");
+    let run = bench(&["figures", "--out", dir.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    for name in ["boxes", "spheres", "prongs", "overhang"] {
+        let svg = std::fs::read_to_string(dir.join(format!("regions_{name}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("<polygon"), "{name}");
+    }
+    let page = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(page.contains("| 0 | 10 | (0.000, 0.000, 1.000) | 0.1000 |"), "{page}");
+    assert!(page.contains("| 1 | 12 | (-1.000, 0.000, 0.000) | 0.0500 |"), "{page}");
+}
