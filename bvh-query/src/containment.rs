@@ -8,7 +8,7 @@ use crate::stats::Stats;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::predicates::orient3d;
 use bvh_core::{Aabb, Point, RelativePose, Vector};
-use std::cmp::Ordering::{Equal, Greater, Less};
+use std::cmp::Ordering::{self, Equal, Greater, Less};
 
 /// Whether one closed object lies inside the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,19 @@ fn parity<V: NodeVolume>(tree: &Bvh<V>, p: &Point, q: &Point) -> Option<bool> {
 /// (`Some(false)`), or touches it degenerately (`None`): through an edge or vertex, from an
 /// end point on its plane, or lying in its plane.
 pub(crate) fn crossing(p: &Point, q: &Point, a: &Point, b: &Point, c: &Point) -> Option<bool> {
-    let (sp, sq) = (orient3d(a, b, c, p), orient3d(a, b, c, q));
+    crossing_from_sides(p, q, [orient3d(a, b, c, p), orient3d(a, b, c, q)], a, b, c)
+}
+
+/// [`crossing`], given the sides of the triangle's plane that `p` and `q` lie on (`orient3d`):
+/// a vertex shared by several edges is placed once.
+pub(crate) fn crossing_from_sides(
+    p: &Point,
+    q: &Point,
+    [sp, sq]: [Ordering; 2],
+    a: &Point,
+    b: &Point,
+    c: &Point,
+) -> Option<bool> {
     if sp == sq && sp != Equal {
         return Some(false);
     }

@@ -2,10 +2,12 @@
 //! depth reaches beyond its intersection curve.
 
 use super::QuickMap;
-use crate::containment::{crossing, inside};
+use crate::containment::{crossing_from_sides, inside};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::predicates::orient3d;
 use bvh_core::{Point, RelativePose, Triangle};
 use smallvec::SmallVec;
+use std::cmp::Ordering;
 
 /// Both meshes of a query, for finding what of each lies inside the other around a region.
 pub(super) struct Insides<'s, VA, VB> {
@@ -122,10 +124,14 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                     forest.add()
                 })
             });
+            let points = triangle.vertices();
+            let sides: SmallVec<[[Ordering; 3]; 4]> =
+                crossers.iter().map(|c| points.map(|p| orient3d(&c.a, &c.b, &c.c, &p))).collect();
             for (u, v) in [(0, 1), (1, 2), (2, 0)] {
-                let (p, q) = (&corners[at[u]].1, &corners[at[v]].1);
-                let flips =
-                    crossers.iter().try_fold(false, |odd, c| Some(odd ^ crossing(p, q, &c.a, &c.b, &c.c)?));
+                let (p, q) = (&points[u], &points[v]);
+                let flips = crossers.iter().zip(&sides).try_fold(false, |odd, (c, s)| {
+                    Some(odd ^ crossing_from_sides(p, q, [s[u], s[v]], &c.a, &c.b, &c.c)?)
+                });
                 if let Some(flips) = flips {
                     forest.join(at[u], at[v], flips);
                 }
