@@ -7,7 +7,7 @@ use crate::queries::Query;
 use crate::stats::Stats;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::predicates::orient3d;
-use bvh_core::{Aabb, Point, RelativePose, Vector};
+use bvh_core::{Aabb, Point, Real, RelativePose, Vector};
 use std::cmp::Ordering::{self, Equal, Greater, Less};
 
 /// Whether one closed object lies inside the other.
@@ -69,8 +69,20 @@ pub(crate) fn inside<V: NodeVolume>(tree: &Bvh<V>, p: &Point) -> bool {
     if !bounds.contains_point(p) {
         return false;
     }
-    let reach = bounds.extents().norm() * 2.0 + 1.0;
-    DIRECTIONS.iter().find_map(|d| parity(tree, p, &(p + Vector::from(*d) * reach))).unwrap_or(false)
+    // Each ray ends just past the bounds, and the shortest goes first: it passes the fewest nodes.
+    let beyond = 0.01 * bounds.extents().norm() + 1e-6 * (p.coords.amax() + 1.0);
+    let exit = |d: &Vector| {
+        (0..3)
+            .filter(|&k| d[k] != 0.0)
+            .map(|k| (if d[k] > 0.0 { bounds.maxs[k] } else { bounds.mins[k] } - p[k]) / d[k])
+            .fold(Real::INFINITY, Real::min)
+    };
+    let mut rays = DIRECTIONS.map(|d| {
+        let d = Vector::from(d);
+        (exit(&d), d)
+    });
+    rays.sort_by(|x, y| x.0.total_cmp(&y.0));
+    rays.iter().find_map(|(reach, d)| parity(tree, p, &(p + d * (reach + beyond)))).unwrap_or(false)
 }
 
 /// The parity of the segment `p q`'s crossings with the mesh, or `None` if it touches an edge,
