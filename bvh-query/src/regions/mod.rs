@@ -398,12 +398,17 @@ struct Snapped<'s> {
 struct Snap {
     tolerance: Real,
     points: Vec<Point>,
-    cells: QuickMap<[i64; 3], Vec<usize>>,
+    /// The last point numbered in each grid cell, by the cell's key.
+    last_in: QuickMap<u64, usize>,
+    /// Each point's predecessor in its cell's chain (`usize::MAX` for the first). Two cells
+    /// whose keys collide share a chain: the distance check keeps them apart.
+    before: Vec<usize>,
 }
 
 impl Snap {
     fn new(tolerance: Real) -> Self {
-        Self { tolerance: tolerance.max(Real::MIN_POSITIVE), points: Vec::new(), cells: QuickMap::default() }
+        let tolerance = tolerance.max(Real::MIN_POSITIVE);
+        Self { tolerance, points: Vec::new(), last_in: QuickMap::default(), before: Vec::new() }
     }
 
     fn id(&mut self, p: Point) -> usize {
@@ -411,22 +416,36 @@ impl Snap {
         // at most eight – hold every numbered point within the tolerance of it.
         let side = 8.0 * self.tolerance as f64;
         let cell = |c: f64| (c / side).floor() as i64;
+        let key = |x: i64, y: i64, z: i64| {
+            (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ (y as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+                ^ (z as u64).wrapping_mul(0x1656_67b1_9e37_79f9)
+        };
         let t = self.tolerance as f64;
         let [x, y, z] = [p.x as f64, p.y as f64, p.z as f64];
+        // The first numbered of those within the tolerance, whichever cell it is in.
+        let mut first = usize::MAX;
         for cx in cell(x - t)..=cell(x + t) {
             for cy in cell(y - t)..=cell(y + t) {
                 for cz in cell(z - t)..=cell(z + t) {
-                    let near = self.cells.get(&[cx, cy, cz]);
-                    let within = |&&k: &&usize| (self.points[k] - p).norm() <= self.tolerance;
-                    if let Some(&k) = near.and_then(|ids| ids.iter().find(within)) {
-                        return k;
+                    let mut k = self.last_in.get(&key(cx, cy, cz)).copied().unwrap_or(usize::MAX);
+                    while k != usize::MAX {
+                        if (self.points[k] - p).norm() <= self.tolerance {
+                            first = first.min(k);
+                        }
+                        k = self.before[k];
                     }
                 }
             }
         }
+        if first != usize::MAX {
+            return first;
+        }
+        let id = self.points.len();
         self.points.push(p);
-        self.cells.entry([cell(x), cell(y), cell(z)]).or_default().push(self.points.len() - 1);
-        self.points.len() - 1
+        let last = self.last_in.insert(key(cell(x), cell(y), cell(z)), id);
+        self.before.push(last.unwrap_or(usize::MAX));
+        id
     }
 }
 
