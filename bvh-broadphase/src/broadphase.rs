@@ -38,6 +38,10 @@ pub enum BroadphaseError {
     /// The id names no live object.
     #[error("object {0} does not exist")]
     UnknownObject(ObjectId),
+    /// A pose given to a [`CollisionWorld`](crate::CollisionWorld) with a NaN or infinite
+    /// component, or one placing the object beyond `f32` range.
+    #[error("the pose has a NaN or infinite component, or places the object beyond f32 range")]
+    NonFinitePose,
     /// More objects than ids (2^32 - 1).
     #[error("too many objects")]
     TooManyObjects,

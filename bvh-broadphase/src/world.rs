@@ -195,7 +195,7 @@ impl<S: Strategy> CollisionWorld<S> {
     }
 
     /// Adds an object. A pose with a NaN or infinite component is refused
-    /// ([`BroadphaseError::InvalidBox`]). An object with an empty mesh is kept and never
+    /// ([`BroadphaseError::NonFinitePose`]). An object with an empty mesh is kept and never
     /// collides.
     pub fn insert(
         &mut self,
@@ -203,6 +203,7 @@ impl<S: Strategy> CollisionWorld<S> {
         pose: Isometry,
         motion: Motion,
     ) -> Result<ObjectId, BroadphaseError> {
+        check_pose(&shape, &pose)?;
         let id = self.broadphase.insert(world_box(&shape, &pose))?;
         if self.objects.len() <= id.index() {
             self.objects.resize(id.index() + 1, None);
@@ -215,13 +216,15 @@ impl<S: Strategy> CollisionWorld<S> {
         Ok(id)
     }
 
-    /// Moves an object.
+    /// Moves an object; a pose with a NaN or infinite component is refused
+    /// ([`BroadphaseError::NonFinitePose`]) and the object stays where it was.
     pub fn set_pose(&mut self, id: ObjectId, pose: Isometry) -> Result<(), BroadphaseError> {
         let object = self
             .objects
             .get_mut(id.index())
             .and_then(Option::as_mut)
             .ok_or(BroadphaseError::UnknownObject(id))?;
+        check_pose(&object.shape, &pose)?;
         self.broadphase.set_box(id, world_box(&object.shape, &pose))?;
         object.pose = pose;
         Ok(())
@@ -431,11 +434,13 @@ fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
     world.loosened(rounding_slack(world.reach() + 2.0 * shift))
 }
 
-/// Refuses a pose the broadphase could not place the object at.
+/// Refuses a pose with a non-finite component, or one the broadphase could not place the object
+/// at.
 fn check_pose(shape: &Hierarchy, pose: &Isometry) -> Result<(), BroadphaseError> {
     let aabb = world_box(shape, pose);
-    let finite = aabb.mins.iter().chain(aabb.maxs.iter()).all(|c| c.is_finite());
-    if finite { Ok(()) } else { Err(BroadphaseError::InvalidBox) }
+    let parts = pose.rotation.coords.iter().chain(pose.translation.vector.iter());
+    let corners = aabb.mins.iter().chain(aabb.maxs.iter());
+    if parts.chain(corners).all(|c| c.is_finite()) { Ok(()) } else { Err(BroadphaseError::NonFinitePose) }
 }
 
 /// A box holding the object all along `motion`: every point lies, at every `t`, within the

@@ -2,14 +2,15 @@
 //! is not static-static, step after step, for every strategy and every contact detail.
 
 use bvh_broadphase::{
-    AnyStrategy, Broadphase, Collision, CollisionWorld, ContactDetail, Motion, ObjectId, Octree, UniformGrid,
+    AnyStrategy, Broadphase, BroadphaseError, Collision, CollisionWorld, ContactDetail, Motion, ObjectId,
+    Octree, StepError, UniformGrid,
 };
 use bvh_build::generate::object_room;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
-use bvh_core::{Isometry, Vector};
+use bvh_core::{Isometry, Rotation, Vector};
 use bvh_query::{
-    Contact, ContactRegion, DistanceOptions, NodeTest, Posed, Query, QueryOptions, Surfaces, TreePairVisitor,
-    visit_tree_pair,
+    Contact, ContactRegion, DistanceOptions, NodeTest, Posed, Query, QueryOptions, Surfaces, SweepError,
+    TreePairVisitor, visit_tree_pair,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -182,8 +183,15 @@ fn removing_objects_drops_their_pairs_and_bad_poses_are_refused() {
     assert!(world.remove(gone).is_err());
     let mut nan = Isometry::identity();
     nan.translation.vector.x = f32::NAN;
-    assert!(world.set_pose(ids[1], nan).is_err());
-    assert!(world.insert(scene.shapes[0].clone(), nan, Motion::Static).is_err());
+    assert_eq!(world.set_pose(ids[1], nan), Err(BroadphaseError::NonFinitePose));
+    assert_eq!(
+        world.insert(scene.shapes[0].clone(), nan, Motion::Static),
+        Err(BroadphaseError::NonFinitePose)
+    );
+    let mut turned_nan = Isometry::identity();
+    turned_nan.rotation =
+        Rotation::new_unchecked(bvh_core::nalgebra::Quaternion::new(f32::NAN, 0.0, 0.0, 0.0));
+    assert_eq!(world.set_pose(ids[1], turned_nan), Err(BroadphaseError::NonFinitePose));
     assert_eq!(world.get(ids[1]).unwrap().pose, scene.poses[1], "a refused pose changes nothing");
 }
 
@@ -351,9 +359,13 @@ fn a_continuous_step_catches_what_passes_between_steps() {
         // Bad input moves nothing.
         let nan = Isometry::translation(Real::NAN, 0.0, 0.0);
         let unknown = ObjectId::from_index(99);
-        assert!(world.step_continuous(&[(shot, through), (arm, nan)], Interpolation::Slerp, 1e-4).is_err());
-        assert!(world.step_continuous(&[(unknown, through)], Interpolation::Slerp, 1e-4).is_err());
-        assert!(world.step_continuous(&[(shot, through)], Interpolation::Slerp, 0.0).is_err());
+        let mut refusal = |moves: &[(ObjectId, Isometry)], tolerance| {
+            world.step_continuous(moves, Interpolation::Slerp, tolerance).err()
+        };
+        let broadphase = |error| Some(StepError::Broadphase(error));
+        assert_eq!(refusal(&[(shot, through), (arm, nan)], 1e-4), broadphase(BroadphaseError::NonFinitePose));
+        assert_eq!(refusal(&[(unknown, through)], 1e-4), broadphase(BroadphaseError::UnknownObject(unknown)));
+        assert_eq!(refusal(&[(shot, through)], 0.0), Some(StepError::Sweep(SweepError::Tolerance)));
         assert_eq!(world.get(shot).unwrap().pose, Isometry::translation(-0.5, 0.0, 0.0), "{name}");
     }
 }
