@@ -11,8 +11,8 @@ const SCENE: [u8; 3] = [170, 170, 170];
 const PART: [u8; 3] = [70, 120, 220];
 const TOUCHING: [u8; 3] = [230, 40, 30];
 
-/// Colours for regions, apart from the scene's grey and the part's blue; the first is
-/// [`TOUCHING`]'s red.
+/// Colours for regions, apart from the scene's grey and the part's blue; the first is the red
+/// of touching pairs.
 pub const REGION_COLOURS: [[u8; 3]; 8] = [
     TOUCHING,
     [250, 170, 20],

@@ -33,7 +33,7 @@ pub struct ObbFit {
     /// axis-aligned parts, and PCA axes are meaningless for symmetric ones).
     pub keep_smaller_aabb: bool,
     /// Then turn the axes towards a smaller box by a local search judged on the hull samples
-    /// ([`turned_smaller`]), keeping the turned box if it is smaller over all the points. PCA
+    /// (`turned_smaller`), keeping the turned box if it is smaller over all the points. PCA
     /// axes follow the spread of the points, not the box's volume: turned boxes are about a
     /// tenth fewer volume tests per query.
     pub turn: bool,

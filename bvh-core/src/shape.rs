@@ -7,8 +7,8 @@ use crate::sphere::mean;
 pub const SPHERE_DEVIATION_THRESHOLD: Real = 1.0 / 7.0;
 
 /// The sphere deviation rate `psi = 1 - mean_i(d_i) / r`, where `d_i` is the distance of vertex
-/// `i` from the vertices' mean and `r` the largest of them (the paper omits the formula; see
-/// ALGORITHMS.md §1). Zero for points on a sphere, approaching one for elongated or flat
+/// `i` from the vertices' mean and `r` the largest of them (the paper names the measure but
+/// omits its formula; this is the one docs/papers/paper004.md states). Zero for points on a sphere, approaching one for elongated or flat
 /// objects. Fewer than two distinct points give zero.
 pub fn sphere_deviation_rate(points: &[Point]) -> Real {
     let center = mean(points);
