@@ -31,6 +31,20 @@ pub fn closest_point_on_triangle(p: &Point, tri: &Triangle) -> Point {
     lower(&on_triangle(&lift(p), &Tri64::new(tri)))
 }
 
+/// Whether every one of `points` lies within `tolerance` of the closed triangle (measured in
+/// `f64`): the triangle lifted and its plane found once for all of them.
+pub(super) fn all_within_of_triangle(points: &[Point], tri: &Triangle, tolerance: Real) -> bool {
+    let t = Tri64::new(tri);
+    let plane = t.plane();
+    let reach = tolerance as f64 * tolerance as f64;
+    points.iter().map(lift).all(|p| {
+        let nearest = plane.as_ref().and_then(|plane| t.projection_inside(&p, plane));
+        let nearest =
+            nearest.unwrap_or_else(|| nearest_of(t.edges().map(|(u, v)| on_segment(&p, &u, &v)), &p));
+        (nearest - p).norm_squared() <= reach
+    })
+}
+
 /// Closest points between two closed segments.
 pub fn closest_points_segments(s: &Segment, t: &Segment) -> ClosestPoints {
     let (x, y) = segment_segment(&lift(&s.a), &lift(&s.b), &lift(&t.a), &lift(&t.b));

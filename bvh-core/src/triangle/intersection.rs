@@ -69,7 +69,7 @@ pub fn triangle_intersection(t1: &Triangle, t2: &Triangle) -> Option<TriangleInt
             // Where rounding cannot order the interval ends, or the plane values were too
             // ill-conditioned to place them (slivers, an edge in the other plane), the closest
             // points (computed from the coordinates) give a point of the contact.
-            let segment = pair.shared_segment().filter(|s| on_both(s, t1, t2));
+            let segment = pair.shared_segment().filter(|s| on_both(&[s.a, s.b], t1, t2));
             TriangleIntersection::Segment(segment.unwrap_or_else(|| touching_point(t1, t2)))
         }
         Relation::Coplanar => {
@@ -79,9 +79,7 @@ pub fn triangle_intersection(t1: &Triangle, t2: &Triangle) -> Option<TriangleInt
             // Clip by the better-conditioned (larger) triangle; distrust a result off either.
             let (clipper, clipped) = if t1.area() >= t2.area() { (t1, t2) } else { (t2, t1) };
             match coplanar_overlap(clipper, clipped) {
-                TriangleIntersection::Polygon(p)
-                    if p.vertices().iter().all(|v| on_both(&Segment::new(*v, *v), t1, t2)) =>
-                {
+                TriangleIntersection::Polygon(p) if on_both(p.vertices(), t1, t2) => {
                     TriangleIntersection::Polygon(p)
                 }
                 _ => TriangleIntersection::Segment(touching_point(t1, t2)),
@@ -339,8 +337,9 @@ fn coplanar_overlap(t1: &Triangle, t2: &Triangle) -> TriangleIntersection {
     TriangleIntersection::Polygon(CoplanarPolygon { vertices, len })
 }
 
-/// Whether both ends of `s` lie on both triangles up to rounding relative to their coordinates.
-fn on_both(s: &Segment, t1: &Triangle, t2: &Triangle) -> bool {
+/// Whether every one of `points` lies on both triangles up to rounding relative to their
+/// coordinates.
+fn on_both(points: &[Point], t1: &Triangle, t2: &Triangle) -> bool {
     let magnitude = t1
         .vertices()
         .iter()
@@ -348,9 +347,7 @@ fn on_both(s: &Segment, t1: &Triangle, t2: &Triangle) -> bool {
         .flat_map(|p| p.iter().map(|c| c.abs()))
         .fold(0.0, Real::max);
     let tolerance = 64.0 * Real::EPSILON * magnitude;
-    [s.a, s.b]
-        .iter()
-        .all(|p| [t1, t2].iter().all(|t| (super::closest_point_on_triangle(p, t) - p).norm() <= tolerance))
+    [t1, t2].iter().all(|t| super::closest::all_within_of_triangle(points, t, tolerance))
 }
 
 /// One point where two intersecting triangles meet (see [`shared_point`]).
