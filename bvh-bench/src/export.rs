@@ -47,9 +47,7 @@ impl Highlights {
         for (k, region) in regions.iter().enumerate() {
             let colour = REGION_COLOURS[k % REGION_COLOURS.len()];
             highlights.pairs.extend(region.pairs.iter().map(|p| (p.a, p.b, colour)));
-            let count = region.points.len().max(1) as f32;
-            let middle = region.points.iter().fold(Vector::zeros(), |s, p| s + p.coords) / count;
-            highlights.arrows.push((Point::from(middle), region.normal * length.max(region.depth), colour));
+            highlights.arrows.push((region.centre(), region.normal * length.max(region.depth), colour));
         }
         highlights
     }

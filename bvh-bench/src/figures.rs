@@ -135,8 +135,7 @@ fn drawing(figure: &Figure, regions: &[ContactRegion]) -> Drawing {
             marks.push(Mark::Line { points, colour, width: 3, closed: line.closed });
         }
         marks.extend(region.points.iter().map(|p| Mark::Dot { at: flat(p), colour, radius: 5 }));
-        let count = region.points.len().max(1) as f32;
-        let from = Point::from(region.points.iter().fold(Vector::zeros(), |s, p| s + p.coords) / count);
+        let from = region.centre();
         let width = region.points.iter().map(|p| (p - from).norm()).fold(0.0, f32::max) * 2.0;
         let tip = from + region.normal * region.depth.max(width / 3.0);
         let back = (from - tip) * 0.2;

@@ -166,11 +166,11 @@ impl Report {
     pub fn drawing(&mut self, file: &str, title: &str, drawing: &Drawing) -> Result<(), String> {
         let path = self.dir.join(file);
         let points = drawing.marks.iter().flat_map(|m| match m {
-            Mark::Polygon { points, .. } | Mark::Line { points, .. } => points.clone(),
-            Mark::Dot { at, .. } => vec![*at],
+            Mark::Polygon { points, .. } | Mark::Line { points, .. } => points.as_slice(),
+            Mark::Dot { at, .. } => std::slice::from_ref(at),
         });
         let (mut low, mut high) = ((f64::INFINITY, f64::INFINITY), (f64::NEG_INFINITY, f64::NEG_INFINITY));
-        for (x, y) in points {
+        for &(x, y) in points {
             (low, high) = ((low.0.min(x), low.1.min(y)), (high.0.max(x), high.1.max(y)));
         }
         if !(low.0 <= high.0 && low.1 <= high.1) {

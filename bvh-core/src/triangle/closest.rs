@@ -37,12 +37,7 @@ pub(super) fn all_within_of_triangle(points: &[Point], tri: &Triangle, tolerance
     let t = Tri64::new(tri);
     let plane = t.plane();
     let reach = tolerance as f64 * tolerance as f64;
-    points.iter().map(lift).all(|p| {
-        let nearest = plane.as_ref().and_then(|plane| t.projection_inside(&p, plane));
-        let nearest =
-            nearest.unwrap_or_else(|| nearest_of(t.edges().map(|(u, v)| on_segment(&p, &u, &v)), &p));
-        (nearest - p).norm_squared() <= reach
-    })
+    points.iter().map(lift).all(|p| (on_triangle_with(&p, &t, plane.as_ref()) - p).norm_squared() <= reach)
 }
 
 /// Closest points between two closed segments.
@@ -216,13 +211,14 @@ fn on_segment(p: &P64, a: &P64, b: &P64) -> P64 {
 /// nearest point of its boundary (the nearest point of a convex set to an outside point of its
 /// plane is on the boundary).
 fn on_triangle(p: &P64, t: &Tri64) -> P64 {
-    projection_inside(p, t).unwrap_or_else(|| nearest_of(t.edges().map(|(u, v)| on_segment(p, &u, &v)), p))
+    on_triangle_with(p, t, t.plane().as_ref())
 }
 
-/// The projection of `p` on the triangle's plane, if it falls inside the triangle (never for a
-/// triangle too thin to have a plane).
-fn projection_inside(p: &P64, t: &Tri64) -> Option<P64> {
-    t.projection_inside(p, &t.plane()?)
+/// [`on_triangle`] given the triangle's plane (`None` for a triangle too thin to have one).
+fn on_triangle_with(p: &P64, t: &Tri64, plane: Option<&Plane>) -> P64 {
+    plane
+        .and_then(|plane| t.projection_inside(p, plane))
+        .unwrap_or_else(|| nearest_of(t.edges().map(|(u, v)| on_segment(p, &u, &v)), p))
 }
 
 fn nearest_of<const N: usize>(candidates: [P64; N], p: &P64) -> P64 {

@@ -14,6 +14,7 @@ pub(super) struct Insides<'s, VA, VB> {
     a: Side<'s, VA>,
     b: Side<'s, VB>,
     b_in_a: RelativePose,
+    a_in_b: RelativePose,
 }
 
 /// The sets a region's flood fills on each mesh, sized once and emptied after each region: one
@@ -26,9 +27,9 @@ pub(super) struct Scratch {
 impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     /// The meshes `a` and `b`, B placed in A's frame by `b_in_a`, which intersect in the pairs
     /// of leaf-order positions `pairs`.
-    pub(super) fn new(a: &'s Bvh<VA>, b: &'s Bvh<VB>, b_in_a: RelativePose, pairs: &[[usize; 2]]) -> Self {
+    pub(super) fn new(a: &'s Bvh<VA>, b: &'s Bvh<VB>, b_in_a: RelativePose, pairs: Vec<[usize; 2]>) -> Self {
         let flipped = pairs.iter().map(|&[i, j]| [j, i]).collect();
-        Self { a: Side::new(a, pairs.to_vec()), b: Side::new(b, flipped), b_in_a }
+        Self { a: Side::new(a, pairs), b: Side::new(b, flipped), b_in_a, a_in_b: b_in_a.inverse() }
     }
 
     pub(super) fn scratch(&self) -> Scratch {
@@ -43,7 +44,7 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
         region_a: &[usize],
         region_b: &[usize],
     ) -> (Vec<Point>, Vec<Point>) {
-        let (a, b, b_in_a, a_in_b) = (self.a.tree, self.b.tree, self.b_in_a, self.b_in_a.inverse());
+        let (a, b, b_in_a, a_in_b) = (self.a.tree, self.b.tree, self.b_in_a, self.a_in_b);
         let inside_a = self.a.inside_part(
             &mut scratch.a,
             region_a,

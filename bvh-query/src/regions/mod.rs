@@ -16,9 +16,9 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 
-/// A multiply-rotate hasher for the small integer keys below (triangle positions, point bits,
-/// grid cells): the standard hasher's resistance to chosen keys buys nothing here and cost most
-/// of a region's time.
+/// A multiply-rotate hasher for the integer keys of the regions' maps (point numbers, pairs of
+/// them, grid cells, group roots): the standard hasher's resistance to chosen keys buys nothing
+/// here and cost most of a region's time.
 #[derive(Default)]
 struct QuickHasher(u64);
 
@@ -103,6 +103,14 @@ pub struct ContactRegion {
     pub area: Real,
 }
 
+impl ContactRegion {
+    /// The mean of the contact points: where to apply, or draw, the region's normal.
+    pub fn centre(&self) -> Point {
+        let sum = self.points.iter().fold(Vector::zeros(), |s, p| s + p.coords);
+        Point::from(sum / self.points.len().max(1) as Real)
+    }
+}
+
 /// An intersecting pair found by the traversal: leaf-order positions and where they meet, in
 /// A's frame.
 struct Found {
@@ -152,22 +160,23 @@ where
         let mut snap = Snap::new(self.placement_slack(0.0));
         let ends: Vec<SmallVec<[usize; 6]>> =
             found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
-        let found = Snapped { found: &found, ends: &ends, points: &snap.points };
-        let groups = self.groups(&found);
-        let pairs: Vec<[usize; 2]> = found.found.iter().map(|f| f.at).collect();
-        let insides =
-            (surfaces == Surfaces::Closed).then(|| Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, &pairs));
+        let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
+        let groups = self.groups(&snapped);
+        let insides = (surfaces == Surfaces::Closed).then(|| {
+            let pairs = found.iter().map(|f| f.at).collect();
+            Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs)
+        });
         let scratch = || insides.as_ref().map(|insides| (insides, insides.scratch()));
         let mut regions: Vec<ContactRegion> = if parallel {
             let region = |scratch: &mut Option<_>, members: &Vec<usize>| {
-                self.region(&found, members, scratch.as_mut().map(|(i, s)| (*i, s)))
+                self.region(&snapped, members, scratch.as_mut().map(|(i, s)| (*i, s)))
             };
             groups.par_iter().map_init(scratch, region).collect()
         } else {
             let mut scratch = scratch();
             groups
                 .iter()
-                .map(|members| self.region(&found, members, scratch.as_mut().map(|(i, s)| (*i, s))))
+                .map(|members| self.region(&snapped, members, scratch.as_mut().map(|(i, s)| (*i, s))))
                 .collect()
         };
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
