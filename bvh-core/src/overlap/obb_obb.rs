@@ -97,24 +97,37 @@ impl Obb {
 
     /// A tighter lower bound than [`Obb::gap`] on the distance, for distance queries, whose
     /// pruning lives on it: the gaps along each box's three face axes combined as a root sum of
-    /// squares, and each edge axis's gap measured along the unit axis. An edge axis shorter than
-    /// [`SHORTEST_MEASURED_AXIS`] is divided by that length instead (still a lower bound), so
-    /// near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up.
+    /// squares, each edge axis's gap measured along the unit axis, and the gap along the line
+    /// through the centres (the boxes' fixed axes miss boxes apart along a diagonal; that line
+    /// nearly gives their distance once they lie farther apart than they are large). An edge
+    /// axis shorter than [`SHORTEST_MEASURED_AXIS`] is divided by that length instead (still a
+    /// lower bound), so near-parallel edges, whose axes carry mostly rounding, cannot blow
+    /// rounding up.
     pub fn distance_bound(&self, other: &PlacedObb) -> Real {
         let floor = f32x4::splat(SHORTEST_MEASURED_AXIS);
-        let widest = fold_axes(self, other, f32x4::ZERO, |widest, distance, radii, length| {
-            let gaps = distance - radii;
-            match length {
-                // Three orthonormal axes: any vector between the boxes spans at least each gap
-                // along its axis, so at least their root sum of squares (exact for boxes whose
-                // axes line up).
-                None => {
-                    let gaps = gaps.fast_max(f32x4::ZERO);
-                    widest.fast_max(f32x4::splat((gaps * gaps).reduce_add().sqrt()))
+        let (c, t) = b_on_a(self, other);
+        let centres = centre_line_gap(lanes(&self.half_extents), other.half_extents, &c, t);
+        let init = f32x4::splat(centres);
+        let widest = fold_separations(
+            lanes(&self.half_extents),
+            other.half_extents,
+            c,
+            t,
+            init,
+            |widest, distance, radii, length| {
+                let gaps = distance - radii;
+                match length {
+                    // Three orthonormal axes: any vector between the boxes spans at least each gap
+                    // along its axis, so at least their root sum of squares (exact for boxes whose
+                    // axes line up).
+                    None => {
+                        let gaps = gaps.fast_max(f32x4::ZERO);
+                        widest.fast_max(f32x4::splat((gaps * gaps).reduce_add().sqrt()))
+                    }
+                    Some(length) => widest.fast_max(gaps / length.fast_max(floor)),
                 }
-                Some(length) => widest.fast_max(gaps / length.fast_max(floor)),
-            }
-        });
+            },
+        );
         widest_lane(widest)
     }
 
@@ -159,13 +172,40 @@ fn fold_axes(
     init: f32x4,
     fold: impl Fn(f32x4, f32x4, f32x4, Option<f32x4>) -> f32x4,
 ) -> f32x4 {
+    let (columns, offset) = b_on_a(a, b);
+    fold_separations(lanes(&a.half_extents), b.half_extents, columns, offset, init, fold)
+}
+
+/// B's axes and centre in A's box frame: the columns of `C` (lane `i` of column `j` is
+/// `A_i · B_j`) and B's centre minus A's on A's axes.
+#[inline(always)]
+fn b_on_a(a: &Obb, b: &PlacedObb) -> ([f32x4; 3], f32x4) {
     // Row `k` of A's axes: component `k` of each axis, lanes over A's axes.
     let rows = [0, 1, 2].map(|k| f32x4::new([a.axes[(k, 0)], a.axes[(k, 1)], a.axes[(k, 2)], 0.0]));
     let axes = &b.axes;
     let columns = [0, 1, 2].map(|j| axes[0][j] * rows[0] + axes[1][j] * rows[1] + axes[2][j] * rows[2]);
     let d = b.center - lanes(&a.center.coords);
     let offset = rows[0] * lane(d, 0) + rows[1] * lane(d, 1) + rows[2] * lane(d, 2);
-    fold_separations(lanes(&a.half_extents), b.half_extents, columns, offset, init, fold)
+    (columns, offset)
+}
+
+/// The gap between two boxes along the line through their centres (`t`, B's centre on A's
+/// axes, with `c` and the half extents `a`, `b` as in [`fold_separations`]): the centres'
+/// distance less each box's reach along that line, B's padded like the other axes' radii.
+/// Zero for coincident centres.
+#[inline(always)]
+fn centre_line_gap(a: f32x4, b: f32x4, c: &[f32x4; 3], t: f32x4) -> Real {
+    let apart_sq = (t * t).reduce_add();
+    if apart_sq <= 0.0 {
+        return 0.0;
+    }
+    let along_t = t.abs();
+    // B's axes on the line, scaled by its length: |B_j · t|, padded by the rounding of C.
+    let padding = f32x4::splat(OBB_AXIS_PADDING * along_t.reduce_add());
+    let on_b = c.map(|column| (column * t).reduce_add());
+    let on_b = f32x4::new([on_b[0], on_b[1], on_b[2], 0.0]).abs() + padding;
+    let reach = (a * along_t).reduce_add() + (b * on_b).reduce_add();
+    (apart_sq - reach) / apart_sq.sqrt()
 }
 
 /// The 15 axes' comparisons in A's box frame, folded as [`fold_axes`] says: `c` holds the

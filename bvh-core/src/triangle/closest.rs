@@ -78,11 +78,23 @@ pub fn closest_points_apart_triangles(t1: &Triangle, t2: &Triangle, below: Real)
 }
 
 /// The nearest pair of two triangles known not to meet (see [`closest_points_triangles`]), if
-/// its squared distance is below `limit_sq`. First the cheapest bound: a triangle wholly beyond
-/// the other's plane by the limit cannot come nearer (facing surfaces, the common case near a
-/// mesh's nearest pair, are dismissed so). Then a corner is projected only when its height over
-/// the other's plane is below the best so far, an edge pair measured only when its boxes are.
+/// its squared distance is below `limit_sq`. First the cheapest bounds: the gap between the two
+/// triangles along the line through their centroids (nearly their distance when they lie
+/// farther apart than they are large, as most pairs a search must rule out do), and a triangle
+/// wholly beyond the other's plane by the limit (facing surfaces, the common case near a mesh's
+/// nearest pair). Then a corner is projected only when its height over the other's plane is
+/// below the best so far, an edge pair measured only when its boxes are.
 fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
+    let origin = a.v[0];
+    let sum = |t: &Tri64| t.v.iter().fold(Vector3::zeros(), |sum, p| sum + (p - origin));
+    let line = sum(b) - sum(a);
+    let along = |p: &P64| (p - origin).dot(&line);
+    let nearest_b = b.v.iter().map(along).fold(f64::INFINITY, f64::min);
+    let farthest_a = a.v.iter().map(along).fold(f64::NEG_INFINITY, f64::max);
+    let gap = nearest_b - farthest_a;
+    if gap > 0.0 && gap * gap >= limit_sq * line.norm_squared() {
+        return None;
+    }
     // Each corner's height over the other triangle's plane, scaled by the plane's normal.
     let over = |corners: &Tri64, onto: &Tri64| {
         onto.plane().map(|plane| (corners.v.map(|p| (p - onto.v[0]).dot(&plane.normal)), plane))
@@ -350,5 +362,42 @@ mod tests {
             }
         }
         assert!(apart_cases > 2000, "{apart_cases}");
+    }
+
+    /// Told a limit, the measurement of triangles apart answers exactly when they come nearer
+    /// than it, with their distance: pairs near and far for their size, limits around the
+    /// distance.
+    #[test]
+    fn limit_dismisses_only_pairs_beyond_it() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let mut point = |s: Real| {
+            Point::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5) * s
+        };
+        let (mut found, mut dismissed) = (0, 0);
+        for case in 0..4000 {
+            let t1 = Triangle::new(point(2.0), point(2.0), point(2.0));
+            let shift = point(if case % 2 == 0 { 4.0 } else { 40.0 }).coords;
+            let t2 = Triangle::new(point(2.0) + shift, point(2.0) + shift, point(2.0) + shift);
+            // Only pairs that do not meet (by the exact test) are measured so.
+            if closest_points_triangles(&t1, &t2).distance == 0.0 {
+                continue;
+            }
+            let reference = edge_triangle_distance(&t1, &t2);
+            for factor in [0.99, 1.01] {
+                let limit = (reference * factor) as Real;
+                match closest_points_apart_triangles(&t1, &t2, limit) {
+                    Some(c) => {
+                        found += 1;
+                        assert!(factor > 1.0, "case {case}: {} found beyond {limit}", c.distance);
+                        assert!((c.distance as f64 - reference).abs() <= 1e-6 * (1.0 + reference));
+                    }
+                    None => {
+                        dismissed += 1;
+                        assert!(factor < 1.0, "case {case}: {reference} dismissed below {limit}");
+                    }
+                }
+            }
+        }
+        assert!(found > 3000 && dismissed > 3000, "{found} found, {dismissed} dismissed");
     }
 }
