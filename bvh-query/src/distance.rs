@@ -187,9 +187,12 @@ where
                         }
                         Stats::triangle_test(stats);
                         // The first-contact search has proved every pair apart.
-                        let Some(closest) = closest_points_apart_triangles(ta, tb, cutoff) else {
-                            bound = bound.min(cutoff);
-                            continue;
+                        let closest = match closest_points_apart_triangles(ta, tb, cutoff) {
+                            Ok(closest) => closest,
+                            Err(apart) => {
+                                bound = bound.min(apart);
+                                continue;
+                            }
                         };
                         bound = bound.min(closest.distance);
                         if closest.distance < cutoff {

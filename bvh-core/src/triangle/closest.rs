@@ -64,17 +64,30 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
 /// [`closest_points_triangles`] for two triangles known not to meet (a search that has proved
 /// two meshes apart measures their pairs this way, without the intersection test), if they lie
 /// nearer than `below` (`Real::INFINITY`: always): a search only wants pairs that beat its best,
-/// and most candidates are dismissed by a box or a plane before they are measured. The distance
-/// is positive; for triangles that do meet it is meaningless.
-pub fn closest_points_apart_triangles(t1: &Triangle, t2: &Triangle, below: Real) -> Option<ClosestPoints> {
+/// and most candidates are dismissed by a cheap bound before they are measured. Otherwise the
+/// error holds a lower bound on their distance, at least `below`: what dismissed them, which a
+/// search that keeps its bounds for the next frame can use. The distance is positive; for
+/// triangles that do meet it is meaningless.
+pub fn closest_points_apart_triangles(
+    t1: &Triangle,
+    t2: &Triangle,
+    below: Real,
+) -> Result<ClosestPoints, Real> {
     let limit = below as f64;
-    let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit)?;
+    let (x, y) =
+        apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit).map_err(|bound| at_most(bound).max(below))?;
     let mut out = finish(x, y);
     if out.distance == 0.0 {
         // Apart, but nearer than rounding can show: keep "zero iff intersecting".
         out.distance = Real::from_bits(1);
     }
-    Some(out)
+    Ok(out)
+}
+
+/// The largest `f32` no greater than `x` (a non-negative bound).
+fn at_most(x: f64) -> Real {
+    let rounded = x as Real;
+    if rounded as f64 > x && rounded > 0.0 { Real::from_bits(rounded.to_bits() - 1) } else { rounded }
 }
 
 /// The nearest pair of two triangles known not to meet (see [`closest_points_triangles`]), if
@@ -83,8 +96,9 @@ pub fn closest_points_apart_triangles(t1: &Triangle, t2: &Triangle, below: Real)
 /// farther apart than they are large, as most pairs a search must rule out do), and a triangle
 /// wholly beyond the other's plane by the limit (facing surfaces, the common case near a mesh's
 /// nearest pair). Then a corner is projected only when its height over the other's plane is
-/// below the best so far, an edge pair measured only when its boxes are.
-fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
+/// below the best so far, an edge pair measured only when its boxes are. Pairs no nearer than
+/// the limit give a lower bound on their distance: the gap that dismissed them, or the limit.
+fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Result<(P64, P64), f64> {
     let origin = a.v[0];
     let sum = |t: &Tri64| t.v.iter().fold(Vector3::zeros(), |sum, p| sum + (p - origin));
     let line = sum(b) - sum(a);
@@ -93,7 +107,7 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
     let farthest_a = a.v.iter().map(along).fold(f64::NEG_INFINITY, f64::max);
     let gap = nearest_b - farthest_a;
     if gap > 0.0 && gap * gap >= limit_sq * line.norm_squared() {
-        return None;
+        return Err(gap / line.norm());
     }
     // Each corner's height over the other triangle's plane, scaled by the plane's normal.
     let over = |corners: &Tri64, onto: &Tri64| {
@@ -109,7 +123,7 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
             0.0
         };
         if beyond * beyond >= limit_sq * plane.normal_sq {
-            return None;
+            return Err(beyond / plane.normal_sq.sqrt());
         }
     }
     let mut best = (a.v[0], b.v[0], limit_sq);
@@ -148,7 +162,7 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Option<(P64, P64)> {
             }
         }
     }
-    (best.2 < limit_sq).then_some((best.0, best.1))
+    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(limit_sq.sqrt()) }
 }
 
 /// A point two intersecting triangles share, up to rounding: where an edge of one comes
@@ -386,14 +400,18 @@ mod tests {
             for factor in [0.99, 1.01] {
                 let limit = (reference * factor) as Real;
                 match closest_points_apart_triangles(&t1, &t2, limit) {
-                    Some(c) => {
+                    Ok(c) => {
                         found += 1;
                         assert!(factor > 1.0, "case {case}: {} found beyond {limit}", c.distance);
                         assert!((c.distance as f64 - reference).abs() <= 1e-6 * (1.0 + reference));
                     }
-                    None => {
+                    Err(bound) => {
                         dismissed += 1;
                         assert!(factor < 1.0, "case {case}: {reference} dismissed below {limit}");
+                        assert!(
+                            bound >= limit && bound as f64 <= reference * (1.0 + 1e-6),
+                            "case {case}: bound {bound}"
+                        );
                     }
                 }
             }
