@@ -26,7 +26,7 @@ fn distance(c: &mut Criterion) {
     for (set, poses) in sets {
         let nearest = |k: usize, options: DistanceOptions, cache: Option<&mut PairCache>| {
             let query =
-                Query::new(Posed::new(&scene, &here), Posed::new(&part, &poses[k]), QueryOptions::default())
+                Query::new(Posed::new(&scene, here), Posed::new(&part, poses[k]), QueryOptions::default())
                     .expect("poses are finite");
             query.distance(options, cache, &mut ()).map_or(f32::INFINITY, |n| n.distance)
         };

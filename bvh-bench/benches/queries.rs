@@ -53,8 +53,8 @@ fn queries(c: &mut Criterion) {
         for (set, poses) in sets {
             let touching = |k: usize, cache: Option<&mut PairCache>| {
                 let query = Query::new(
-                    Posed::new(&scene, &here),
-                    Posed::new(&part, &poses[k]),
+                    Posed::new(&scene, here),
+                    Posed::new(&part, poses[k]),
                     QueryOptions::default(),
                 )
                 .expect("poses are finite");

@@ -20,7 +20,7 @@ fn main() {
         let id = Isometry::identity();
         let start = std::time::Instant::now();
         let hit =
-            Query::new(Posed::new(&bay, &id), Posed::new(&part, &scene.installed), QueryOptions::default())
+            Query::new(Posed::new(&bay, id), Posed::new(&part, scene.installed), QueryOptions::default())
                 .expect("poses are finite")
                 .intersects(None, &mut stats);
         println!(

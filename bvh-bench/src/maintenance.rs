@@ -210,7 +210,7 @@ impl TreePairVisitor for TouchingFrames<'_> {
         let options = QueryOptions::default();
         let mut cache = PairCache::new();
         let mut cache = self.cached.then_some(&mut cache);
-        let query = |pose| {
+        let query = |pose: &Isometry| {
             Query::new(Posed::new(a, self.identity), Posed::new(b, pose), options).expect("poses are finite")
         };
         self.poses
@@ -381,7 +381,7 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     let (mut ours_frames, mut parry_frames) = (Vec::new(), Vec::new());
     let mut most = (0, Isometry::identity(), Vec::new());
     for (k, pose) in scene.extraction_path(FRAMES).iter().enumerate() {
-        let query = Query::new(Posed::new(&bay, &identity), Posed::new(&part, pose), QueryOptions::default())
+        let query = Query::new(Posed::new(&bay, identity), Posed::new(&part, pose), QueryOptions::default())
             .expect("poses are finite");
         let (touching, ours) = timed(|| query.intersects(Some(&mut cache), &mut stats).is_some());
         let ours = ours * 1e6;

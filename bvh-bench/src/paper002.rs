@@ -138,7 +138,7 @@ impl TreePairVisitor for PathTime<'_> {
         let start = Instant::now();
         let mut found = 0;
         for pose in self.poses {
-            found += Query::new(Posed::new(a, &identity), Posed::new(b, pose), self.options)
+            found += Query::new(Posed::new(a, identity), Posed::new(b, pose), self.options)
                 .expect("poses are finite")
                 .intersecting_pairs(&mut ())
                 .len();

@@ -141,7 +141,7 @@ pub(crate) fn simulate(
     seed: u64,
     mut pairs_out: Option<&mut (dyn Write + Send)>,
 ) -> Result<Run, String> {
-    let mut world = CollisionWorld::new(Broadphase::new(strategy));
+    let mut world = CollisionWorld::with_broadphase(Broadphase::new(strategy));
     for k in 0..setup.shapes.len() {
         world
             .insert(setup.shapes[k].clone(), setup.poses[k], setup.motions[k])

@@ -121,7 +121,8 @@ pub struct StepStats {
 /// use bvh_core::{Isometry, Point, TriMesh};
 ///
 /// let ball = Arc::new(Hierarchy::build(TriMesh::uv_sphere(Point::origin(), 1.0, 8, 16), &Preset::co()));
-/// let mut world: CollisionWorld<Octree> = CollisionWorld::default();
+/// // `CollisionWorld::new()` is a world over the default strategy (the uniform grid).
+/// let mut world = CollisionWorld::<Octree>::default();
 /// let fixed = world.insert(ball.clone(), Isometry::identity(), Motion::Static).unwrap();
 /// let moving = world.insert(ball, Isometry::translation(5.0, 0.0, 0.0), Motion::Dynamic).unwrap();
 /// assert!(world.step().is_empty());
@@ -144,13 +145,21 @@ pub struct CollisionWorld<S = UniformGrid> {
 
 impl<S: Strategy + Default> Default for CollisionWorld<S> {
     fn default() -> Self {
-        Self::new(Broadphase::default())
+        Self::with_broadphase(Broadphase::default())
+    }
+}
+
+impl CollisionWorld {
+    /// An empty world over the default broadphase strategy: no type to name (`default()` would
+    /// need one, as the strategy is a type parameter).
+    pub fn new() -> Self {
+        Self::default()
     }
 }
 
 impl<S: Strategy> CollisionWorld<S> {
     /// An empty world over this broadphase.
-    pub fn new(broadphase: Broadphase<S>) -> Self {
+    pub fn with_broadphase(broadphase: Broadphase<S>) -> Self {
         Self {
             broadphase,
             objects: Vec::new(),

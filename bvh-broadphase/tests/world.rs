@@ -102,7 +102,7 @@ impl TreePairVisitor for AllRegions<'_> {
 }
 
 fn worlds() -> Vec<(&'static str, CollisionWorld<AnyStrategy>)> {
-    let world = |s| CollisionWorld::new(Broadphase::new(s));
+    let world = |s| CollisionWorld::with_broadphase(Broadphase::new(s));
     vec![
         ("grid", world(AnyStrategy::Grid(UniformGrid::default()))),
         ("octree", world(AnyStrategy::Octree(Octree::default()))),
@@ -169,7 +169,7 @@ fn the_pipeline_equals_pairwise_queries_step_after_step() {
 #[test]
 fn removing_objects_drops_their_pairs_and_bad_poses_are_refused() {
     let scene = scene(3);
-    let mut world: CollisionWorld = CollisionWorld::default();
+    let mut world = CollisionWorld::new();
     let ids: Vec<_> = (0..scene.shapes.len())
         .map(|k| world.insert(scene.shapes[k].clone(), scene.poses[k], Motion::Dynamic).unwrap())
         .collect();
@@ -310,7 +310,7 @@ fn clearance_equals_the_distances_one_by_one() {
         }
         assert!(listed >= 10 && left_out >= 10, "{name}: {listed} listed, {left_out} beyond the margin");
     }
-    let mut world: CollisionWorld = CollisionWorld::default();
+    let mut world = CollisionWorld::new();
     assert!(world.clearance(ObjectId::from_index(3), 1.0).is_err());
 }
 

@@ -40,7 +40,8 @@ pub mod triangle;
 pub use aabb::Aabb;
 pub use cube_aabb::CubeAabb;
 pub use math::{
-    Isometry, Matrix, Point, PoseError, Real, RelativePose, Rotation, Translation, Vector, rounding_slack,
+    Isometry, Matrix, Point, PoseError, PoseOf, Real, RelativePose, Rotation, Translation, Vector,
+    check_finite, rounding_slack,
 };
 pub use mesh::{MeshError, TriMesh};
 pub use motion::{Interpolation, RigidMotion};

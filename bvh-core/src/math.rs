@@ -44,12 +44,46 @@ pub(crate) fn max(a: Real, b: Real) -> Real {
     if a > b { a } else { b }
 }
 
-/// Why a pair of poses was refused.
+/// Why a pair of poses was refused, naming the pose at fault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PoseError {
-    /// A pose has a NaN or infinite component, or the two are too far apart to compose.
-    #[error("a pose has a NaN or infinite component, or the poses are too far apart to compose")]
-    NotFinite,
+    /// This pose has a NaN or infinite component.
+    #[error("the pose of {0} has a NaN or infinite component")]
+    NotFinite(PoseOf),
+    /// Both poses are finite, but too far apart for B's pose relative to A to be finite in
+    /// `f32`: no answer about such a pair would mean anything.
+    #[error("the poses of A and B lie too far apart to compose in f32")]
+    TooFarApart,
+}
+
+/// Which pose of a call: of a query's objects, or a motion's ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PoseOf {
+    /// The first object of a query (the one whose frame it works in).
+    A,
+    /// The second object of a query.
+    B,
+    /// The pose a motion starts from.
+    Start,
+    /// The pose a motion (or a sweep of B) ends at.
+    End,
+}
+
+impl std::fmt::Display for PoseOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::A => "object A",
+            Self::B => "object B",
+            Self::Start => "the motion's start",
+            Self::End => "the motion's end",
+        })
+    }
+}
+
+/// `Ok` when every component of `pose` is finite, else the error naming it as `which`.
+pub fn check_finite(pose: &Isometry, which: PoseOf) -> Result<(), PoseError> {
+    let finite = pose.translation.vector.iter().chain(pose.rotation.coords.iter()).all(|c| c.is_finite());
+    if finite { Ok(()) } else { Err(PoseError::NotFinite(which)) }
 }
 
 /// The pose of an object B expressed in the frame of an object A (`x_A = rotation * x_B +
@@ -77,14 +111,14 @@ impl RelativePose {
         Self::from(&pose_a.inv_mul(pose_b))
     }
 
-    /// [`RelativePose::between`], refused unless every component is finite. A NaN or infinite
-    /// component of either pose always leaves one in the result (`inf - inf` and `inf · 0` are
-    /// NaN), and so do poses too far apart to compose in `f32`: no answer about such a pair
-    /// would mean anything.
+    /// [`RelativePose::between`], refused unless both poses and the result are finite (poses too
+    /// far apart to compose in `f32` overflow): no answer about such a pair would mean anything.
     pub fn checked_between(pose_a: &Isometry, pose_b: &Isometry) -> Result<Self, PoseError> {
+        check_finite(pose_a, PoseOf::A)?;
+        check_finite(pose_b, PoseOf::B)?;
         let relative = Self::between(pose_a, pose_b);
         let finite = relative.rotation.iter().chain(relative.translation.iter()).all(|x| x.is_finite());
-        if finite { Ok(relative) } else { Err(PoseError::NotFinite) }
+        if finite { Ok(relative) } else { Err(PoseError::TooFarApart) }
     }
 
     /// Maps a point of B's frame into A's frame.

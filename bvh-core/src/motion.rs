@@ -1,7 +1,7 @@
 //! Rigid motions between two poses, for continuous collision: every intermediate pose by a
 //! formula a caller can reproduce, and a bound on how fast any point of the moving object goes.
 
-use crate::math::{Isometry, PoseError, Real};
+use crate::math::{Isometry, PoseError, PoseOf, Real, check_finite};
 use nalgebra as na;
 
 type Vector64 = na::Vector3<f64>;
@@ -53,12 +53,8 @@ impl RigidMotion {
     /// The motion from `start` to `end`; refused when either pose has a NaN or infinite
     /// component.
     pub fn new(start: &Isometry, end: &Isometry, interpolation: Interpolation) -> Result<Self, PoseError> {
-        let finite = |pose: &Isometry| {
-            pose.translation.vector.iter().chain(pose.rotation.coords.iter()).all(|c| c.is_finite())
-        };
-        if !finite(start) || !finite(end) {
-            return Err(PoseError::NotFinite);
-        }
+        check_finite(start, PoseOf::Start)?;
+        check_finite(end, PoseOf::End)?;
         let p0: Vector64 = start.translation.vector.cast();
         let p1: Vector64 = end.translation.vector.cast();
         let r0 = Rotation64::new_normalize(start.rotation.quaternion().cast());
@@ -297,7 +293,13 @@ mod tests {
     fn bad_poses_are_refused() {
         let good = Isometry::identity();
         let bad = Isometry::translation(Real::NAN, 0.0, 0.0);
-        assert_eq!(RigidMotion::new(&good, &bad, Interpolation::Slerp), Err(PoseError::NotFinite));
-        assert_eq!(RigidMotion::new(&bad, &good, Interpolation::Screw), Err(PoseError::NotFinite));
+        assert_eq!(
+            RigidMotion::new(&good, &bad, Interpolation::Slerp),
+            Err(PoseError::NotFinite(PoseOf::End))
+        );
+        assert_eq!(
+            RigidMotion::new(&bad, &good, Interpolation::Screw),
+            Err(PoseError::NotFinite(PoseOf::Start))
+        );
     }
 }

@@ -103,7 +103,7 @@ where
     for _ in 0..MAX_ADVANCES {
         stats.advance();
         let (pose_a, pose_b) = (a.motion.pose_at(t), b.motion.pose_at(t));
-        let query = Query::new(Posed::new(a.bvh, &pose_a), Posed::new(b.bvh, &pose_b), options)?;
+        let query = Query::new(Posed::new(a.bvh, pose_a), Posed::new(b.bvh, pose_b), options)?;
         let Some(nearest) = query.nearest(distance, Some(&mut cache), stats) else { return Ok(None) };
         let gap = nearest.closest.distance;
         if gap <= tolerance {
@@ -149,8 +149,8 @@ where
         tolerance: Real,
         stats: &mut impl Stats,
     ) -> Result<Option<Impact>, SweepError> {
-        let still = RigidMotion::new(self.a.pose, self.a.pose, Interpolation::Slerp)?;
-        let moving = RigidMotion::new(self.b.pose, end, interpolation)?;
+        let still = RigidMotion::new(&self.a.pose, &self.a.pose, Interpolation::Slerp)?;
+        let moving = RigidMotion::new(&self.b.pose, end, interpolation)?;
         time_of_impact(
             Moving::new(self.a.bvh, &still),
             Moving::new(self.b.bvh, &moving),

@@ -10,12 +10,13 @@ use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{
-    Aabb, Interpolation, Isometry, MAX_AROUND, Point, PoseError, Real, RelativePose, RigidMotion, Segment,
-    Triangle, TriangleIntersection, Vector, closest_points_triangles, rounding_slack, triangle_intersection,
-    triangles_intersect,
+    Aabb, Interpolation, Isometry, MAX_AROUND, Point, PoseError, PoseOf, Real, RelativePose, RigidMotion,
+    Segment, Triangle, TriangleIntersection, Vector, check_finite, closest_points_triangles, rounding_slack,
+    triangle_intersection, triangles_intersect,
 };
 use rayon::prelude::*;
 use smallvec::SmallVec;
+use std::borrow::Borrow;
 use std::ops::ControlFlow;
 
 /// A triangle of A and a triangle of B, by the indices the user built the meshes with.
@@ -103,14 +104,15 @@ impl Default for QueryOptions {
 pub struct Posed<'a, V> {
     /// The hierarchy.
     pub bvh: &'a Bvh<V>,
-    /// Its pose.
-    pub pose: &'a Isometry,
+    /// Its pose (a copy: a pose is small).
+    pub pose: Isometry,
 }
 
 impl<'a, V> Posed<'a, V> {
-    /// The hierarchy at this pose.
-    pub fn new(bvh: &'a Bvh<V>, pose: &'a Isometry) -> Self {
-        Self { bvh, pose }
+    /// The hierarchy at this pose, given by value or by reference (`Isometry::translation(..)`
+    /// inline as well as a pose kept elsewhere).
+    pub fn new(bvh: &'a Bvh<V>, pose: impl Borrow<Isometry>) -> Self {
+        Self { bvh, pose: *pose.borrow() }
     }
 }
 
@@ -131,7 +133,7 @@ where
     /// Prepares queries between `a` and `b` (B's pose in A's frame is computed here, once).
     /// Poses with a NaN or infinite component are refused: they place nothing anywhere.
     pub fn new(a: Posed<'a, VA>, b: Posed<'a, VB>, options: QueryOptions) -> Result<Self, PoseError> {
-        Ok(Self { b_in_a: RelativePose::checked_between(a.pose, b.pose)?, a, b, options })
+        Ok(Self { b_in_a: RelativePose::checked_between(&a.pose, &b.pose)?, a, b, options })
     }
 
     /// The first intersecting triangle pair found, if any. With a cache, while the objects
@@ -418,7 +420,8 @@ where
         end: &Isometry,
         stats: &mut impl Stats,
     ) -> Result<Option<TrianglePair>, SweepError> {
-        let end_in_a = RelativePose::checked_between(self.a.pose, end)?;
+        check_finite(end, PoseOf::End)?;
+        let end_in_a = RelativePose::checked_between(&self.a.pose, end)?;
         if end_in_a.rotation != self.b_in_a.rotation {
             return Err(SweepError::Rotation);
         }
@@ -456,8 +459,8 @@ where
             return Err(SweepError::Tolerance);
         }
         // The steps below interpolate between the poses: a bad end pose is refused here.
-        RelativePose::checked_between(self.a.pose, end)?;
-        let motion = RigidMotion::new(self.b.pose, end, Interpolation::Slerp)?;
+        let motion = RigidMotion::new(&self.b.pose, end, Interpolation::Slerp)?;
+        RelativePose::checked_between(&self.a.pose, end)?;
         let reach = self.b.bvh.mesh().vertices().iter().map(|p| p.coords.norm()).fold(0.0, Real::max);
         let steps = (motion.speed_bound(reach) / tolerance as f64).ceil().max(1.0);
         if steps > MAX_SWEEP_STEPS as f64 {
@@ -466,7 +469,7 @@ where
         let steps = steps as u64;
         for k in 0..=steps {
             let pose = motion.pose_at(k as f64 / steps as f64);
-            let query = Query::new(self.a, Posed::new(self.b.bvh, &pose), self.options)?;
+            let query = Query::new(self.a, Posed::new(self.b.bvh, pose), self.options)?;
             let near = query.pairs_within(tolerance, stats);
             if let Some(closest) = near.into_iter().min_by(|x, y| x.distance.total_cmp(&y.distance)) {
                 return Ok(Some(closest));

@@ -5,7 +5,7 @@
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
 use bvh_core::nalgebra::{Quaternion, UnitQuaternion};
-use bvh_core::{Isometry, Obb, PoseError, TriMesh};
+use bvh_core::{Interpolation, Isometry, Obb, PoseError, PoseOf, TriMesh};
 use bvh_query::{DistanceOptions, PairCache, Posed, Query, QueryOptions, SweepError};
 
 /// Poses with one bad component each: in the translation, or in the rotation's quaternion.
@@ -28,20 +28,34 @@ fn queries_refuse_poses_that_are_not_finite() {
     let here = Isometry::identity();
     let near = Isometry::translation(0.5, 0.0, 0.0);
     let options = QueryOptions::default();
-    let good = Query::new(Posed::new(&ring, &here), Posed::new(&ring, &near), options).unwrap();
+    // Poses by reference or made inline (a pose is copied into the query).
+    let good = Query::new(Posed::new(&ring, here), Posed::new(&ring, near), options).unwrap();
+    let inline = Query::new(
+        Posed::new(&ring, Isometry::identity()),
+        Posed::new(&ring, Isometry::translation(0.5, 0.0, 0.0)),
+        options,
+    );
+    assert_eq!(inline.unwrap().intersects(None, &mut ()), good.intersects(None, &mut ()));
     assert!(good.intersects(None, &mut ()).is_some());
     for bad in bad_poses() {
-        for (a, b) in [(&here, &bad), (&bad, &here)] {
+        // The error names the pose at fault.
+        for (a, b, which) in [(&here, &bad, PoseOf::B), (&bad, &here, PoseOf::A), (&bad, &bad, PoseOf::A)] {
             let refused = Query::new(Posed::new(&ring, a), Posed::new(&ring, b), options).err();
-            assert_eq!(refused, Some(PoseError::NotFinite), "{bad:?}");
+            assert_eq!(refused, Some(PoseError::NotFinite(which)), "{bad:?}");
         }
-        assert_eq!(good.swept_intersects(&bad, &mut ()), Err(SweepError::Pose(PoseError::NotFinite)));
-        assert_eq!(good.sweep_within(&bad, 0.1, &mut ()), Err(SweepError::Pose(PoseError::NotFinite)));
+        let at_end = Some(SweepError::Pose(PoseError::NotFinite(PoseOf::End)));
+        assert_eq!(good.swept_intersects(&bad, &mut ()).err(), at_end);
+        assert_eq!(good.sweep_within(&bad, 0.1, &mut ()).err(), at_end);
+        assert_eq!(good.time_of_impact(&bad, Interpolation::Screw, 0.01, &mut ()).err(), at_end);
     }
     // Finite, but their difference overflows `f32`.
     let (west, east) = (Isometry::translation(-3e38, 0.0, 0.0), Isometry::translation(3e38, 0.0, 0.0));
-    let refused = Query::new(Posed::new(&ring, &west), Posed::new(&ring, &east), options).err();
-    assert_eq!(refused, Some(PoseError::NotFinite));
+    let refused = Query::new(Posed::new(&ring, west), Posed::new(&ring, east), options).err();
+    assert_eq!(refused, Some(PoseError::TooFarApart));
+    assert_eq!(
+        PoseError::NotFinite(PoseOf::B).to_string(),
+        "the pose of object B has a NaN or infinite component"
+    );
 }
 
 #[test]
@@ -49,7 +63,7 @@ fn clearances_that_are_not_finite_distances() {
     let ring: Bvh<Obb> = Bvh::build(torus(1.0, 0.3, 12, 6), &BuildConfig::co());
     let (here, apart) = (Isometry::identity(), Isometry::translation(5.0, 0.0, 0.0));
     let query =
-        Query::new(Posed::new(&ring, &here), Posed::new(&ring, &apart), QueryOptions::default()).unwrap();
+        Query::new(Posed::new(&ring, here), Posed::new(&ring, apart), QueryOptions::default()).unwrap();
     let pairs = ring.mesh().triangle_count() * ring.mesh().triangle_count();
     assert_eq!(query.pairs_within(f32::INFINITY, &mut ()).len(), pairs);
     for none in [f32::NAN, -1.0, f32::NEG_INFINITY] {
@@ -67,7 +81,7 @@ fn distance_options_that_are_not_finite_and_empty_meshes() {
     let ring: Bvh<Obb> = Bvh::build(torus(1.0, 0.3, 12, 6), &BuildConfig::co());
     let (here, apart) = (Isometry::identity(), Isometry::translation(5.0, 0.0, 0.0));
     let query =
-        Query::new(Posed::new(&ring, &here), Posed::new(&ring, &apart), QueryOptions::default()).unwrap();
+        Query::new(Posed::new(&ring, here), Posed::new(&ring, apart), QueryOptions::default()).unwrap();
     let exact = query.distance(DistanceOptions::exact(), None, &mut ()).expect("a distance").distance;
     assert!((exact - 2.4).abs() < 0.05, "{exact}");
     // NaN or negative tolerances are none; a NaN limit is no limit; a negative one leaves nothing.
@@ -87,7 +101,7 @@ fn distance_options_that_are_not_finite_and_empty_meshes() {
     assert!(loose.distance >= exact);
     let empty: Bvh<Obb> = Bvh::build(TriMesh::new(Vec::new(), Vec::new()).unwrap(), &BuildConfig::co());
     for (a, b) in [(&ring, &empty), (&empty, &ring)] {
-        let query = Query::new(Posed::new(a, &here), Posed::new(b, &apart), QueryOptions::default()).unwrap();
+        let query = Query::new(Posed::new(a, here), Posed::new(b, apart), QueryOptions::default()).unwrap();
         assert!(query.distance(DistanceOptions::exact(), Some(&mut PairCache::new()), &mut ()).is_none());
     }
 }

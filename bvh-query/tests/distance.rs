@@ -176,7 +176,7 @@ fn batch_over_poses() {
     );
     assert_eq!(batch.len(), poses.len());
     for (pose, answer) in poses.iter().zip(&batch).take(24) {
-        let query = Query::new(Posed::new(&a, &here), Posed::new(&b, pose), QueryOptions::default()).unwrap();
+        let query = Query::new(Posed::new(&a, here), Posed::new(&b, pose), QueryOptions::default()).unwrap();
         let one = query.distance(DistanceOptions::exact(), None, &mut ()).unwrap();
         assert_eq!(answer.as_ref().unwrap().unwrap().distance, one.distance);
     }

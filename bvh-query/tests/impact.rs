@@ -92,7 +92,7 @@ fn first_sampled_contact(a: &Bvh<Obb>, b: &Bvh<Obb>, motion: &RigidMotion, sampl
     let here = Isometry::identity();
     (0..=samples).map(|k| k as f64 / samples as f64).find(|&t| {
         let pose = motion.pose_at(t);
-        let query = Query::new(Posed::new(a, &here), Posed::new(b, &pose), QueryOptions::default()).unwrap();
+        let query = Query::new(Posed::new(a, here), Posed::new(b, pose), QueryOptions::default()).unwrap();
         query.intersects(None, &mut ()).is_some()
     })
 }
@@ -166,7 +166,7 @@ fn co_impact(
 ) -> Option<Impact> {
     let (ta, tb) = (co(a), co(b));
     let here = Isometry::identity();
-    let query = Query::new(Posed::new(&ta, &here), Posed::new(&tb, start), QueryOptions::default()).unwrap();
+    let query = Query::new(Posed::new(&ta, here), Posed::new(&tb, start), QueryOptions::default()).unwrap();
     query.time_of_impact(end, interpolation, tolerance, &mut ()).unwrap()
 }
 
@@ -332,7 +332,7 @@ fn bad_tolerances_and_poses_are_refused() {
     let a = co(&TriMesh::cuboid(Point::origin(), Vector::new(1.0, 1.0, 1.0)));
     let here = Isometry::identity();
     let start = Isometry::translation(3.0, 0.0, 0.0);
-    let query = Query::new(Posed::new(&a, &here), Posed::new(&a, &start), QueryOptions::default()).unwrap();
+    let query = Query::new(Posed::new(&a, here), Posed::new(&a, start), QueryOptions::default()).unwrap();
     for bad in [0.0, -1.0, Real::NAN, Real::INFINITY] {
         let answer = query.time_of_impact(&here, Interpolation::Slerp, bad, &mut ());
         assert_eq!(answer, Err(SweepError::Tolerance), "{bad}");
@@ -387,8 +387,8 @@ fn both_moving() {
             .collect();
         let sampled = (0..=1000).map(|k| k as f64 / 1000.0).find(|&t| {
             let (pose_a, pose_b) = (motions[0].pose_at(t), motions[1].pose_at(t));
-            let query = Query::new(Posed::new(&a, &pose_a), Posed::new(&b, &pose_b), QueryOptions::default())
-                .unwrap();
+            let query =
+                Query::new(Posed::new(&a, pose_a), Posed::new(&b, pose_b), QueryOptions::default()).unwrap();
             query.intersects(None, &mut ()).is_some()
         });
         match answer(&motions[0], &motions[1]) {

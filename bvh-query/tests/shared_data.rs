@@ -123,9 +123,8 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
     let mut colliding = 0;
     for (k, pose) in poses(&a, &b, count, scale, 5).iter().enumerate() {
         let expected = reference(&a, &b, &RelativePose::between(&here, pose));
-        let query =
-            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, pose), QueryOptions::default())
-                .unwrap();
+        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
+            .unwrap();
         assert_eq!(query.intersecting_pairs(&mut ()), expected, "{scene}/{part} pose {k}");
         let first = query.intersects(None, &mut ());
         assert_eq!(first.is_some(), !expected.is_empty(), "{scene}/{part} pose {k}");
@@ -134,9 +133,8 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
         if let Some(pair) = cached {
             assert!(expected.binary_search(&pair).is_ok(), "{scene}/{part} pose {k}: {pair:?}");
         }
-        let rapid =
-            Query::new(Posed::new(rapid_a, &here), Posed::new(rapid_b, pose), QueryOptions::default())
-                .unwrap();
+        let rapid = Query::new(Posed::new(rapid_a, here), Posed::new(rapid_b, pose), QueryOptions::default())
+            .unwrap();
         assert_eq!(
             rapid.intersects(None, &mut ()).is_some(),
             first.is_some(),
@@ -172,9 +170,8 @@ fn check_distances(scene: &str, part: &str, count: usize, scale: f32) {
             * Real::EPSILON as f64
             * (a.aabb().reach() + b.aabb().reach() + pose.translation.vector.norm()) as f64;
         let expected = reference_distance(&a, &b, pose, limit);
-        let query =
-            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, pose), QueryOptions::default())
-                .unwrap();
+        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
+            .unwrap();
         let plain = query.distance(options, None, &mut ());
         let cached = query.distance(options, Some(&mut cache), &mut ());
         for (answer, what) in [(plain, "uncached"), (cached, "cached")] {
@@ -234,9 +231,8 @@ fn the_accumulator_extraction_matches_the_exact_reference() {
         let sway = Vector::new(rng.gen_range(-0.05..0.05), rng.gen_range(-0.05..0.05), 0.0);
         let pose = Isometry::translation(lift.x + sway.x, lift.y + sway.y, lift.z) * scene.installed;
         let expected = reference(&scene.bay, &scene.part, &RelativePose::between(&here, &pose));
-        let query =
-            Query::new(Posed::new(&tree_a, &here), Posed::new(&tree_b, &pose), QueryOptions::default())
-                .unwrap();
+        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
+            .unwrap();
         assert_eq!(query.intersecting_pairs(&mut ()), expected, "frame {k}");
         touching += usize::from(!expected.is_empty());
     }
