@@ -12,7 +12,10 @@ pub fn read_obj(bytes: &[u8], file: &Path) -> Result<Scene, IoError> {
         tobj::LoadOptions { triangulate: true, single_index: false, ignore_points: true, ignore_lines: true };
     // Materials are irrelevant to collision: never open .mtl files.
     let (models, _) = tobj::load_obj_buf(&mut &bytes[..], &options, |_| Err(tobj::LoadError::GenericFailure))
-        .map_err(|e| IoError::new(file, Location::Unknown, ErrorKind::Obj(e.to_string())))?;
+        .map_err(|e| {
+            let line = first_bad_line(bytes).map_or(Location::Unknown, Location::Line);
+            IoError::new(file, line, ErrorKind::Obj(e.to_string()))
+        })?;
     let mut scene = Scene::default();
     for model in models {
         let positions = &model.mesh.positions;
@@ -50,6 +53,39 @@ fn bad_vertex_line(bytes: &[u8]) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
+/// The 1-based line of the first statement the OBJ parser cannot take – a vertex without
+/// three numbers, a face with fewer than three corners or an index that is not one of the
+/// vertices (positive indices count from the first vertex of the file, negative ones back from
+/// the last vertex before the face) – to point the user at it; `tobj` does not say where.
+fn first_bad_line(bytes: &[u8]) -> Option<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    let is = |line: &str, keyword: &str| {
+        line.trim_start().strip_prefix(keyword).is_some_and(|rest| rest.starts_with([' ', '\t']))
+    };
+    let total = text.lines().filter(|l| is(l, "v")).count() as i64;
+    let mut seen = 0i64;
+    let index_ok = |corner: &str, seen: i64| {
+        let position = corner.split('/').next().unwrap_or("");
+        match position.parse::<i64>() {
+            Ok(i) if i > 0 => i <= total,
+            Ok(i) if i < 0 => -i <= seen,
+            _ => false,
+        }
+    };
+    text.lines().enumerate().find_map(|(n, line)| {
+        let bad = if is(line, "v") {
+            seen += 1;
+            line.split_whitespace().skip(1).take(3).filter(|c| c.parse::<f32>().is_ok()).count() < 3
+        } else if is(line, "f") {
+            let corners: Vec<&str> = line.split_whitespace().skip(1).collect();
+            corners.len() < 3 || !corners.iter().all(|c| index_ok(c, seen))
+        } else {
+            false
+        };
+        bad.then_some(n + 1)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,8 +113,17 @@ mod tests {
 
     #[test]
     fn bad_input_is_a_typed_error() {
+        // Errors of the parser name the line at fault.
         let out_of_range = read("v 0 0 0\nv 1 0 0\nf 1 2 9\n").unwrap_err();
         assert!(matches!(out_of_range.kind, ErrorKind::Obj(_)), "{out_of_range}");
+        assert_eq!(out_of_range.location, Location::Line(3), "{out_of_range}");
+        assert!(out_of_range.to_string().starts_with("test.obj:3: invalid OBJ"), "{out_of_range}");
+        let behind = read("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\nf -1 -2 -4\n").unwrap_err();
+        assert_eq!(behind.location, Location::Line(5), "{behind}");
+        let word = read("# a comment\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 x\n").unwrap_err();
+        assert_eq!(word.location, Location::Line(5), "{word}");
+        let short = read("v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n").unwrap_err();
+        assert_eq!(short.location, Location::Line(2), "{short}");
         let nan = read("v 0 0 0\nv 1 0 0\nv nan 1 0\nf 1 2 3\n").unwrap_err();
         assert!(matches!(nan.kind, ErrorKind::NonFinite), "{nan}");
         assert_eq!(nan.location, Location::Line(3));
