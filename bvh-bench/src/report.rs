@@ -1,6 +1,8 @@
 //! Reports a run leaves behind: a folder with a Markdown page and SVG charts, named at the end
 //! of the run, so results can be looked at and shared rather than scrolled past.
 
+use plotters::coord::ranged1d::{SegmentedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordusize;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -82,7 +84,9 @@ impl Report {
         self.text(&t);
     }
 
-    /// A bar chart `file` (SVG) of one value per label, linked from the page.
+    /// A bar chart `file` (SVG) of one value per label, linked from the page. Values spanning
+    /// more than [`LOG_SPAN`] (a tree a thousand times slower beside the fast ones) go on a log
+    /// axis, where the small bars stay readable.
     pub fn bars(
         &mut self,
         file: &str,
@@ -91,32 +95,24 @@ impl Report {
         bars: &[(String, f64)],
     ) -> Result<(), String> {
         let path = self.dir.join(file);
-        let top = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(f64::MIN_POSITIVE) * 1.15;
+        let values: Vec<f64> = bars.iter().map(|b| b.1).collect();
+        let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
         {
             let root = canvas(&path)?;
-            let mut chart = frame(&root, title)
-                .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..top)
-                .map_err(err)?;
-            let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .y_desc(unit)
-                .x_label_formatter(&|x| match x {
-                    SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-                    _ => String::new(),
-                })
-                .draw()
-                .map_err(err)?;
-            chart
-                .draw_series(bars.iter().enumerate().map(|(i, b)| {
-                    let x0 = SegmentValue::Exact(i);
-                    let x1 = SegmentValue::Exact(i + 1);
-                    let mut bar = Rectangle::new([(x0, 0.0), (x1, b.1)], Palette99::pick(i).filled());
-                    bar.set_margin(0, 0, 8, 8);
-                    bar
-                }))
-                .map_err(err)?;
+            match bar_axis(&values) {
+                BarAxis::Linear { top } => {
+                    let chart = frame(&root, title)
+                        .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..top)
+                        .map_err(err)?;
+                    draw_bars(chart, &labels, unit, &values, 0.0)?;
+                }
+                BarAxis::Log { floor, top } => {
+                    let chart = frame(&root, title)
+                        .build_cartesian_2d((0..bars.len()).into_segmented(), (floor..top).log_scale())
+                        .map_err(err)?;
+                    draw_bars(chart, &labels, &format!("{unit} (log scale)"), &values, floor)?;
+                }
+            }
             root.present().map_err(err)?;
         }
         self.text(&format!("![{title}]({file})"));
@@ -251,4 +247,85 @@ fn frame<'a, 'b>(
 
 fn err(e: impl std::fmt::Display) -> String {
     format!("chart: {e}")
+}
+
+/// Bar values spanning more than this ratio go on a log axis.
+pub const LOG_SPAN: f64 = 100.0;
+
+/// The value axis of a bar chart.
+#[derive(Debug, PartialEq)]
+enum BarAxis {
+    Linear {
+        top: f64,
+    },
+    /// Bars rise from `floor`, below the least positive value.
+    Log {
+        floor: f64,
+        top: f64,
+    },
+}
+
+/// A linear axis, or a log axis when the positive values span more than [`LOG_SPAN`].
+fn bar_axis(values: &[f64]) -> BarAxis {
+    let top = values.iter().copied().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let least = values.iter().copied().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+    if least.is_finite() && top / least > LOG_SPAN {
+        BarAxis::Log { floor: least / 2.0, top: top * 2.0 }
+    } else {
+        BarAxis::Linear { top: top * 1.15 }
+    }
+}
+
+/// Draws one bar per value from `base` up, labelled below, on a chart of either axis.
+fn draw_bars<Y>(
+    mut chart: ChartContext<'_, SVGBackend<'_>, Cartesian2d<SegmentedCoord<RangedCoordusize>, Y>>,
+    labels: &[String],
+    unit: &str,
+    values: &[f64],
+    base: f64,
+) -> Result<(), String>
+where
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc(unit)
+        .x_label_formatter(&|x| match x {
+            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(values.iter().enumerate().map(|(i, v)| {
+            let x0 = SegmentValue::Exact(i);
+            let x1 = SegmentValue::Exact(i + 1);
+            let mut bar = Rectangle::new([(x0, base), (x1, v.max(base))], Palette99::pick(i).filled());
+            bar.set_margin(0, 0, 8, 8);
+            bar
+        }))
+        .map_err(err)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The main job's configurations span three orders of magnitude (the AABB tree beside CO):
+    /// on a linear axis every bar but one was invisible.
+    #[test]
+    fn bars_spanning_orders_of_magnitude_go_on_a_log_axis() {
+        assert_eq!(bar_axis(&[3.4, 5.0, 1873.0]), BarAxis::Log { floor: 1.7, top: 3746.0 });
+        assert!(matches!(bar_axis(&[3.4, 5.0, 12.0]), BarAxis::Linear { .. }));
+        assert!(matches!(bar_axis(&[0.0, 0.0]), BarAxis::Linear { .. }));
+        let dir = std::env::temp_dir().join(format!("bvh-report-bars-{}", std::process::id()));
+        let mut report = Report::new(&dir, "bars").unwrap();
+        let bars = [("co".to_string(), 3.4), ("aabb".to_string(), 1873.0)];
+        report.bars("log.svg", "per frame", "µs", &bars).unwrap();
+        let svg = std::fs::read_to_string(dir.join("log.svg")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(svg.contains("µs (log scale)"), "the axis says it is logarithmic");
+    }
 }
