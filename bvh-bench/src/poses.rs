@@ -53,6 +53,20 @@ impl std::str::FromStr for QueryKind {
     }
 }
 
+/// As the command line spells it (`within=0.01`): the JSON's `query`.
+impl std::fmt::Display for QueryKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Any => f.write_str("any"),
+            Self::All => f.write_str("all"),
+            Self::Within(d) => write!(f, "within={d}"),
+            Self::Distance => f.write_str("distance"),
+            Self::Toi => f.write_str("toi"),
+            Self::Regions => f.write_str("regions"),
+        }
+    }
+}
+
 /// Whether each pose's query carries a pair cache from the pose before.
 #[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
 pub(crate) enum CacheMode {
@@ -254,7 +268,7 @@ fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args<'_
     let colliding = ours.results.iter().filter(|&&r| r > 0).count();
     let [build_ms_scene, build_ms_part] = variant.build_ms;
     format!(
-        "{{\"preset\":\"{}\",\"query\":\"{:?}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"clock_overhead_us\":{:.3},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
+        "{{\"preset\":\"{}\",\"query\":\"{}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"clock_overhead_us\":{:.3},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
         variant.preset.name,
         args.query,
         args.prejudge,

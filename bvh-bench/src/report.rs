@@ -320,12 +320,12 @@ mod tests {
         assert_eq!(bar_axis(&[3.4, 5.0, 1873.0]), BarAxis::Log { floor: 1.7, top: 3746.0 });
         assert!(matches!(bar_axis(&[3.4, 5.0, 12.0]), BarAxis::Linear { .. }));
         assert!(matches!(bar_axis(&[0.0, 0.0]), BarAxis::Linear { .. }));
-        let dir = std::env::temp_dir().join(format!("bvh-report-bars-{}", std::process::id()));
-        let mut report = Report::new(&dir, "bars").unwrap();
+        let scratch = tempfile::Builder::new().prefix("bvh-report-bars-").tempdir().unwrap();
+        let dir = scratch.path();
+        let mut report = Report::new(dir, "bars").unwrap();
         let bars = [("co".to_string(), 3.4), ("aabb".to_string(), 1873.0)];
         report.bars("log.svg", "per frame", "µs", &bars).unwrap();
         let svg = std::fs::read_to_string(dir.join("log.svg")).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         assert!(svg.contains("µs (log scale)"), "the axis says it is logarithmic");
     }
 }

@@ -1,24 +1,39 @@
 //! `bvh-bench poses`: a small run prints its JSON line with parry's figures beside ours, and a
 //! mesh parry3d refuses or a bad pose file ends in a one-line error, not a panic.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn bench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bvh-bench")).args(args).output().expect("the program runs")
 }
 
-/// Writes `text` to a file of its own: the tests run in parallel, and a shared path could be read
-/// while another test is rewriting it.
-fn scratch(name: &str, text: &str) -> PathBuf {
-    static CALLS: AtomicUsize = AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("bvh-poses-cli-{}-{call}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file of its own holding `text`, in a folder removed when it is dropped: the tests run in
+/// parallel, and a shared path could be read while another test is rewriting it.
+struct Scratch {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn scratch(name: &str, text: &str) -> Scratch {
+    let dir = tempfile::Builder::new().prefix("bvh-poses-cli-").tempdir().unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
-    path
+    Scratch { _dir: dir, path }
 }
 
 const TRIANGLE: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
@@ -33,9 +48,13 @@ fn a_small_run_reports_both_libraries() {
         bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--vs-parry"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let json = String::from_utf8(run.stdout).unwrap();
-    for key in
-        ["\"colliding\":1,", "\"front_mean\":", "\"volume_tests_by_kind_mean\":", "\"parry_query_us_mean\":"]
-    {
+    for key in [
+        "\"query\":\"any\",",
+        "\"colliding\":1,",
+        "\"front_mean\":",
+        "\"volume_tests_by_kind_mean\":",
+        "\"parry_query_us_mean\":",
+    ] {
         assert!(json.contains(key), "{key} missing in {json}");
     }
 }
@@ -346,7 +365,8 @@ fn export_colours_each_region() {
 /// (the box pressed 0.1 into the other: normal +z, depth 0.1; the prongs: two regions).
 #[test]
 fn figures_draw_the_test_shapes() {
-    let dir = scratch("unused", "").parent().unwrap().join("figures");
+    let scratch = scratch("unused", "");
+    let dir = scratch.parent().unwrap().join("figures");
     let run = bench(&["figures", "--out", dir.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     for name in ["boxes", "spheres", "prongs", "overhang"] {

@@ -5,8 +5,9 @@ use bvh_bench::report::Report;
 
 #[test]
 fn a_report_writes_its_page_and_charts() {
-    let dir = std::env::temp_dir().join(format!("bvh-report-test-{}", std::process::id()));
-    let mut report = Report::new(&dir, "Test run").unwrap();
+    let scratch = tempfile::Builder::new().prefix("bvh-report-test-").tempdir().unwrap();
+    let dir = scratch.path();
+    let mut report = Report::new(dir, "Test run").unwrap();
     report.table(&["preset", "µs"], &[vec!["co".into(), "3.9".into()], vec!["rapid".into(), "23.0".into()]]);
     report
         .bars("bars.svg", "time per configuration", "µs", &[("co".into(), 3.9), ("rapid".into(), 23.0)])
@@ -35,7 +36,8 @@ fn contact_frames_export_as_coloured_ply() {
         .clone()
         .finish();
     let part = TriMesh::uv_sphere(Point::origin(), 0.5, 4, 8);
-    let path = std::env::temp_dir().join(format!("bvh-export-test-{}.ply", std::process::id()));
+    let scratch = tempfile::Builder::new().prefix("bvh-export-test-").tempdir().unwrap();
+    let path = scratch.path().join("frame.ply");
     let pose = Isometry::translation(1.0, 0.0, 0.0);
     // The near cube's +x face touches the part; only it lies within 0.1 of the part's box.
     let face: Vec<u32> = scene

@@ -8,17 +8,21 @@ fn bench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bvh-bench")).args(args).output().expect("the program runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvh-scene-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A folder for one test's files, removed when the test drops it.
+fn scratch_dir() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("bvh-scene-cli-").tempdir().unwrap()
+}
+
+fn scratch(dir: &tempfile::TempDir, name: &str) -> PathBuf {
+    dir.path().join(name)
 }
 
 #[test]
 fn strategies_agree_step_by_step_and_report_json() {
+    let dir = scratch_dir();
     let mut written = Vec::new();
     for strategy in ["grid", "octree", "brute"] {
-        let out = scratch(&format!("pairs-{strategy}.txt"));
+        let out = scratch(&dir, &format!("pairs-{strategy}.txt"));
         let run = bench(&[
             "scene",
             "--generate",
@@ -57,11 +61,12 @@ fn strategies_agree_step_by_step_and_report_json() {
 
 #[test]
 fn objects_files_place_shared_meshes() {
-    let mesh = scratch("cube.obj");
+    let dir = scratch_dir();
+    let mesh = scratch(&dir, "cube.obj");
     let cube = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
         f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n";
     std::fs::write(&mesh, cube).unwrap();
-    let objects = scratch("objects.txt");
+    let objects = scratch(&dir, "objects.txt");
     let identity = "1 0 0 0 0 1 0 0 0 0 1 0";
     let shifted = "1 0 0 0.5 0 1 0 0.5 0 0 1 0.5";
     let far = "1 0 0 9 0 1 0 9 0 0 1 9";
@@ -70,7 +75,7 @@ fn objects_files_place_shared_meshes() {
         format!("# mesh motion pose\ncube.obj static {identity}\ncube.obj dynamic {shifted}\ncube.obj static {far}\n"),
     )
     .unwrap();
-    let out = scratch("objects-pairs.txt");
+    let out = scratch(&dir, "objects-pairs.txt");
     let run = bench(&[
         "scene",
         "--objects",
@@ -89,12 +94,13 @@ fn objects_files_place_shared_meshes() {
 
 #[test]
 fn bad_arguments_and_files_give_one_line_errors() {
-    let missing = scratch("missing.txt");
-    let malformed = scratch("malformed.txt");
+    let dir = scratch_dir();
+    let missing = scratch(&dir, "missing.txt");
+    let malformed = scratch(&dir, "malformed.txt");
     std::fs::write(&malformed, "cube.obj sometimes 1 0 0 0 0 1 0 0 0 0 1 0\n").unwrap();
-    let short = scratch("short.txt");
+    let short = scratch(&dir, "short.txt");
     std::fs::write(&short, "cube.obj static 1 0 0\n").unwrap();
-    let nan = scratch("nan.txt");
+    let nan = scratch(&dir, "nan.txt");
     std::fs::write(&nan, "cube.obj static 1 0 0 NaN 0 1 0 0 0 0 1 0\n").unwrap();
     let cases: Vec<Vec<&str>> = vec![
         vec!["scene", "--generate", "paper004", "--strategy", "quadtree"],
@@ -118,7 +124,8 @@ fn bad_arguments_and_files_give_one_line_errors() {
 
 #[test]
 fn info_json_escapes_part_names() {
-    let mesh = scratch("named.obj");
+    let dir = scratch_dir();
+    let mesh = scratch(&dir, "named.obj");
     std::fs::write(&mesh, "o my \"odd\\part\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     let run = bench(&["info", "--json", mesh.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
@@ -132,12 +139,13 @@ mod file_writers;
 
 #[test]
 fn info_gives_bounds_in_the_files_own_frame() {
+    let dir = scratch_dir();
     // A georeferenced OpenFlight triangle: the reader recentres it, `info` must not.
     let corners = [[4.0e6, -3.0e6, 1.0e3], [4.0e6 + 0.001, -3.0e6, 1.0e3], [4.0e6, -3.0e6 + 0.001, 1.0e3]];
     let vertices: Vec<(u16, [f64; 3])> = corners.iter().map(|&p| (68, p)).collect();
     let (mut flt, v) = file_writers::Flt::new(0, &vertices);
     flt.push().object("tile").push().face(0).push().vertex_list(&v).pop().pop().pop();
-    let file = scratch("georeferenced.flt");
+    let file = scratch(&dir, "georeferenced.flt");
     std::fs::write(&file, &flt.bytes).unwrap();
     let run = bench(&["info", file.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));

@@ -115,7 +115,8 @@ fn far_coordinates_are_recentred() {
 
 #[test]
 fn external_references_cycles_and_policies() {
-    let dir = std::env::temp_dir().join(format!("bvh-io-flt-{}", std::process::id()));
+    let scratch = tempfile::Builder::new().prefix("bvh-io-flt-").tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     let (mut child, v) = square(0);
     child.push().object("leaf").push().face(0).push().vertex_list(&v).pop().pop().pop();
@@ -145,7 +146,6 @@ fn external_references_cycles_and_policies() {
     assert!(matches!(kind, ErrorKind::ReferenceCycle(_)), "{err}");
     let missing = bvh_io::load(dir.join("nope.flt")).unwrap_err();
     assert!(matches!(missing.kind, ErrorKind::Read(_)));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
