@@ -27,7 +27,7 @@ pub enum CellSide {
 }
 
 /// The ids in a cell, up to four stored in place: a scan over many cells then reads one array
-/// instead of following a pointer per cell (which took 40 % of a grid rebuild with `Vec`).
+/// instead of following a pointer per cell, which dominated a grid rebuild with `Vec`.
 pub(crate) type IdList = SmallVec<[u32; 4]>;
 
 /// Cell coordinates along x, y and z.

@@ -25,10 +25,10 @@ pub struct BuildConfig {
 
 impl BuildConfig {
     /// Paper 000's CO tree: cube-AABB root, hull-sampled OBBs, binned-SAH splits (paper 000
-    /// names no split rule; SAH gave 20× fewer volume tests than the penalty function on the
+    /// names no split rule; SAH gives far fewer volume tests than the penalty function on the
     /// maintenance job, whose bays are mostly empty space). The boxes' axes are then turned
-    /// towards smaller boxes ([`ObbFit::turned`]): 6–13 % fewer volume tests per query, for
-    /// 40–50 % more build time.
+    /// towards smaller boxes ([`ObbFit::turned`], docs/build.md): fewer volume tests per query,
+    /// for a longer build.
     pub const fn co() -> Self {
         Self {
             root: RootKind::CubeAabb,

@@ -18,7 +18,7 @@ pub struct Aabb {
 }
 
 /// The smaller coordinates of two points (see [`min`]): triangle boxes are the hot loop of an
-/// all-pairs query (with nalgebra's `inf`/`sup`, 13 % of its instructions).
+/// all-pairs query, where nalgebra's NaN-aware `inf`/`sup` cost a large share of the work.
 #[inline]
 pub(crate) fn lower(p: &Point, q: &Point) -> Point {
     Point::new(min(p.x, q.x), min(p.y, q.y), min(p.z, q.z))

@@ -13,8 +13,8 @@ pub const MAX_AROUND: usize = 32;
 /// For every triangle of a mesh, the triangles sharing a corner point with it. Vertices at the
 /// same position count as one point: an STL file, or an OBJ exported per face, repeats a shared
 /// vertex for every triangle that uses it. Each triangle's list is stored whole (about 13
-/// indices on a closed mesh, at most [`MAX_AROUND`]): merged from its three corners' lists at
-/// every look, it cost the cached path queries 5–9 % more instructions.
+/// indices on a closed mesh, at most [`MAX_AROUND`]): merging its three corners' lists at every
+/// look costs the cached path queries more than the memory saved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TriangleNeighbours {
     /// Per triangle, one cache line: its list, or where in `longer` it lies.
@@ -30,10 +30,9 @@ pub struct TriangleNeighbours {
 /// Entries a slot holds itself.
 const IN_SLOT: usize = 15;
 
-/// One triangle's list in one aligned cache line, found from the triangle's index alone. Found
-/// through a table of where each list starts (the same memory), it cost a cached query one more
-/// read from cold memory before the triangles' own: cached ÷ uncached on the anchors' paths
-/// about 2 % higher.
+/// One triangle's list in one aligned cache line, found from the triangle's index alone: a table
+/// of where each list starts would cost a cached query one more read from cold memory before
+/// the triangles' own.
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Slot {

@@ -17,8 +17,8 @@ const DISTANCE_PULL_UP_EVERY: usize = 8;
 
 /// How far, as a share of B's reach from its origin, B may have moved against A since the last
 /// search for where it stopped to guide this one: a front left by a configuration far from this
-/// one costs more than a search from the top (random poses: cached 1.3-2× the uncached time with
-/// no limit), and a contact so far away has nothing to do with this one's.
+/// one costs more than a search from the top (as on random poses without the limit), and a
+/// contact so far away has nothing to do with this one's.
 const NEAR_REACH: Real = 0.1;
 
 /// Where a search found a contact.

@@ -200,7 +200,7 @@ where
         let (around_a, around_b) = (a.neighbours(i), b.neighbours(j));
         // The triangles around the two start loading while the pair itself is tested: half the
         // frames of a path need them, and read from cold memory only then they cost more than
-        // the test (cached ÷ uncached on the anchors' paths 3-4 % lower).
+        // the test.
         prefetch_triangles(a, around_a);
         prefetch_triangles(b, around_b);
         stats.triangle_test();
@@ -231,11 +231,9 @@ where
 
     /// The first intersecting pair among the triangles around the `last` contact's two (those
     /// sharing a corner point with them, on each side), whose boxes meet: a contact sliding
-    /// across the surfaces moves there. Along the anchors' paths, 94-99 % of the contacts lost
-    /// since the frame before had a successor there. Most successors keep one of the two
-    /// triangles (on the Lucy/dragon path half keep B's, a quarter A's; on the bays 60-80 % and
-    /// 3-13 %), so each side's triangles are tried against the other's last before the two
-    /// rings against each other. `around`: the two triangles' neighbour lists.
+    /// across the surfaces moves there, as nearly every contact lost since the frame before does
+    /// along the anchors' paths. Most successors keep one of the two triangles, so each side's
+    /// triangles are tried against the other's last before the two rings against each other. `around`: the two triangles' neighbour lists.
     fn contact_around(
         &self,
         last: Hit,
@@ -630,9 +628,8 @@ type Ring<'t> = [(usize, &'t Triangle, Aabb)];
 const _: () = assert!(MAX_AROUND - 1 <= u32::BITS as usize);
 
 /// The ring's triangles whose boxes meet `bounds`, in ring order. The boxes are tested in one
-/// pass with no branch, into the bits of a mask, for which boxes meet is unpredictable (cached ÷
-/// uncached about 2 % lower on the Lucy/dragon and bay150k paths than testing box by box, the
-/// same on bay500k).
+/// pass with no branch, into the bits of a mask: which boxes meet is unpredictable, and a
+/// branch per box mispredicts.
 fn meeting<'r, 't>(ring: &'r Ring<'t>, bounds: &Aabb) -> impl Iterator<Item = (usize, &'t Triangle)> + 'r {
     let mut bits = ring
         .iter()

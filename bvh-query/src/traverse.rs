@@ -92,8 +92,8 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// node whose box misses it is pruned by six comparisons before any volume test.
     pub(crate) b_box: Option<Aabb>,
     /// Of two pairs a pair opens into, visit first the one whose volumes' centres lie closer:
-    /// a search that stops at its first contact finds it sooner (on the anchors' random poses,
-    /// 35–45 % fewer volume tests). A full search gains nothing from it.
+    /// a search that stops at its first contact finds it sooner, with far fewer volume tests.
+    /// A full search gains nothing from it.
     pub(crate) nearest_first: bool,
 }
 
@@ -177,9 +177,8 @@ where
 
     /// The test of a pair popped untested. Two nodes, the hot case of a first-contact search,
     /// are tested first, with B's node placed through the walk's slots: behind
-    /// `pair_overlaps`' leaf cases first contact measured 7-11 % slower, and with
-    /// `pair_overlaps` taking an enum of what to share instead of this path, 4 % slower (its
-    /// time over parry's walk on bunny/bracket 0.605 -> 0.63).
+    /// `pair_overlaps`' leaf cases, or through an enum of what to share, first contact was
+    /// measurably slower.
     #[inline(always)]
     fn popped_overlaps(
         &self,
@@ -510,9 +509,9 @@ where
 
     /// The pairs a pair with at least one node side opens into, by the descent rule. A full
     /// search tests both now, against the other side placed in their frame once, and keeps
-    /// those that overlap (6-11 % faster than testing each when it pops). A search for the
-    /// first contact, which may stop before it pops the second, orders them nearer first and
-    /// leaves both to be tested when popped (3-5 % faster than testing either now).
+    /// those that overlap (faster than testing each when it pops). A search for the first
+    /// contact, which may stop before it pops the second, orders them nearer first and leaves
+    /// both to be tested when popped (faster than testing either now).
     fn children(
         &self,
         pair: &Pair,
@@ -522,7 +521,7 @@ where
     ) {
         let split_a = self.splits_a(&pair.a, &pair.b);
         // Pushed, then read back field by field: pairs gathered in an array and copied whole
-        // right after they were written stalled on the stores (first contact about 8 % slower).
+        // right after they were written stalled on the stores.
         let before = out.len();
         // A full search tests the pairs below; a first-contact search leaves them untested.
         for child in self.opened(pair, split_a, self.nearest_first) {
@@ -697,10 +696,9 @@ impl Front for () {
 }
 
 /// Nodes of one tree placed in the other's frame during one run, by node: a search meets one
-/// node with several of the other tree's in turn, and places it once (bunny/bracket and
-/// bay150k first contact −4 % instructions). Direct-mapped on the node's index; a node whose slot another took is placed
-/// again. Eight slots: sixty-four saved a few more instructions but wrote 4 KB per query, and
-/// the cheap queries were slower for it.
+/// node with several of the other tree's in turn, and places it once. Direct-mapped on the
+/// node's index; a node whose slot another took is placed again. Eight slots: more saved a few
+/// placements but wrote kilobytes per query, and the cheap queries were slower for it.
 struct PlacedNodes<P>([(u32, Option<P>); PLACED_SLOTS]);
 
 const PLACED_SLOTS: usize = 8;
