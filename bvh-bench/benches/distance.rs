@@ -28,7 +28,7 @@ fn distance(c: &mut Criterion) {
             let query =
                 Query::new(Posed::new(&scene, here), Posed::new(&part, poses[k]), QueryOptions::default())
                     .expect("poses are finite");
-            query.distance(options, cache, &mut ()).map_or(f32::INFINITY, |n| n.distance)
+            query.distance_counted(options, cache, &mut ()).map_or(f32::INFINITY, |n| n.distance)
         };
         let parry_poses: Vec<_> = poses.iter().map(parry_bridge::pose).collect();
         let mut group = c.benchmark_group(format!("distance/ring-bracket/{set}"));

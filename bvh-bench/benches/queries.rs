@@ -58,7 +58,7 @@ fn queries(c: &mut Criterion) {
                     QueryOptions::default(),
                 )
                 .expect("poses are finite");
-                query.intersects(cache, &mut ()).is_some()
+                query.intersects_counted(cache, &mut ()).is_some()
             };
             let colliding = pose_sets::touching(&scene, &part, &poses).iter().filter(|&&t| t).count();
             eprintln!("{}/{set}: {colliding} of {} poses touch", case.name, poses.len());

@@ -22,7 +22,7 @@ fn main() {
         let hit =
             Query::new(Posed::new(&bay, id), Posed::new(&part, scene.installed), QueryOptions::default())
                 .expect("poses are finite")
-                .intersects(None, &mut stats);
+                .intersects_counted(None, &mut stats);
         println!(
             "{name:<16} {:>9.1} µs hit={} vol={} tri={} depth bay {} part {}",
             start.elapsed().as_secs_f64() * 1e6,

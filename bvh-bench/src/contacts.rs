@@ -55,7 +55,7 @@ impl TreePairVisitor for Regions<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.contact_regions(self.surfaces, &mut ()))
+        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.contact_regions(self.surfaces))
     }
 }
 

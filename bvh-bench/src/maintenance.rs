@@ -215,7 +215,7 @@ impl TreePairVisitor for TouchingFrames<'_> {
         };
         self.poses
             .iter()
-            .filter(|pose| query(pose).intersects(cache.as_deref_mut(), &mut ()).is_some())
+            .filter(|pose| query(pose).intersects_counted(cache.as_deref_mut(), &mut ()).is_some())
             .count()
     }
 }
@@ -392,11 +392,11 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     for (k, pose) in scene.extraction_path(FRAMES).iter().enumerate() {
         let query = Query::new(Posed::new(&bay, identity), Posed::new(&part, pose), QueryOptions::default())
             .expect("poses are finite");
-        let (touching, ours) = timed(|| query.intersects(Some(&mut cache), &mut stats).is_some());
+        let (touching, ours) = timed(|| query.intersects_counted(Some(&mut cache), &mut stats).is_some());
         let ours = ours * 1e6;
         ours_us += ours;
         ours_frames.push(ours);
-        let (_, uncached) = timed(|| query.intersects(None, &mut ()).is_some());
+        let (_, uncached) = timed(|| query.intersects().is_some());
         uncached_frames.push(uncached * 1e6);
         let parry_pose = parry_bridge::pose(pose);
         let (parry_touching, parry) =
@@ -405,7 +405,7 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
         parry_us += parry;
         parry_frames.push(parry);
         if touching {
-            let pairs = query.intersecting_pairs(&mut ());
+            let pairs = query.intersecting_pairs();
             if pairs.len() > most.2.len() {
                 most = (k, *pose, pairs.iter().map(|p| (p.a, p.b)).collect());
             }
@@ -413,12 +413,12 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
         agreements += (touching == parry_touching) as usize;
         touching_frames += touching as usize;
         let (nearest, seconds) =
-            timed(|| query.distance(DistanceOptions::exact(), Some(&mut distance_cache), &mut ()));
+            timed(|| query.distance_cached(DistanceOptions::exact(), &mut distance_cache));
         distance_us.push(seconds * 1e6);
         let nearest = nearest.expect("two non-empty meshes have a distance");
         clearance.push((nearest.distance, nearest.on_a));
         if k % 40 == 0 || last_touching != Some(touching) || k == FRAMES - 1 {
-            let contacts = query.contacts(&mut ());
+            let contacts = query.contacts();
             // Where it touches, else where it comes closest (on the bay).
             let at = contacts.first().map_or(nearest.on_a, |c| midpoint(&c.intersection));
             let at = format!("({:.3}, {:.3}, {:.3})", at.x, at.y, at.z);

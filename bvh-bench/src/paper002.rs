@@ -140,7 +140,7 @@ impl TreePairVisitor for PathTime<'_> {
         for pose in self.poses {
             found += Query::new(Posed::new(a, identity), Posed::new(b, pose), self.options)
                 .expect("poses are finite")
-                .intersecting_pairs(&mut ())
+                .intersecting_pairs()
                 .len();
         }
         std::hint::black_box(found);

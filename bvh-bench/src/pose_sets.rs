@@ -35,7 +35,7 @@ pub fn touching(scene: &Bvh<Obb>, part: &Bvh<Obb>, poses: &[Isometry]) -> Vec<bo
         .map(|pose| {
             let query = Query::new(Posed::new(scene, here), Posed::new(part, pose), QueryOptions::default())
                 .expect("poses are finite");
-            query.intersects(None, &mut ()).is_some()
+            query.intersects().is_some()
         })
         .collect()
 }

@@ -516,15 +516,15 @@ where
 {
     let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
     at_pose(a, b, pose, options, |q| match args.query {
-        QueryKind::Any => usize::from(q.intersects(cache, stats).is_some()),
+        QueryKind::Any => usize::from(q.intersects_counted(cache, stats).is_some()),
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
-        QueryKind::All => q.intersecting_pairs(stats).len(),
-        QueryKind::Within(d) => q.pairs_within(d, stats).len(),
+        QueryKind::All => q.intersecting_pairs_counted(stats).len(),
+        QueryKind::Within(d) => q.pairs_within_counted(d, stats).len(),
         QueryKind::Distance => {
-            usize::from(q.distance(args.distance, cache, stats).is_some_and(|n| n.distance == 0.0))
+            usize::from(q.distance_counted(args.distance, cache, stats).is_some_and(|n| n.distance == 0.0))
         }
         QueryKind::Regions if parallel => q.contact_regions_parallel(Surfaces::Closed).len(),
-        QueryKind::Regions => q.contact_regions(Surfaces::Closed, stats).len(),
+        QueryKind::Regions => q.contact_regions_counted(Surfaces::Closed, stats).len(),
         QueryKind::Toi => unreachable!("toi queries take motions, run by toi::run_motions"),
     })
 }
@@ -543,7 +543,7 @@ impl TreePairVisitor for Nearest<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.distance(self.options, None, &mut ()))
+        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.distance(self.options))
     }
 }
 
@@ -562,11 +562,11 @@ impl TreePairVisitor for Candidates<'_> {
         VB: NodeVolume,
     {
         at_pose(a, b, self.pose, QueryOptions::default(), |q| {
-            let Some(nearest) = q.distance(DistanceOptions::exact(), None, &mut ()) else {
+            let Some(nearest) = q.distance(DistanceOptions::exact()) else {
                 return Vec::new();
             };
             let within = nearest.distance * (1.0 + 1e-4) + 1e-6 * (1.0 + self.pose.translation.vector.norm());
-            q.pairs_within(within, &mut ()).into_iter().map(|n| n.pair).collect()
+            q.pairs_within(within).into_iter().map(|n| n.pair).collect()
         })
     }
 }

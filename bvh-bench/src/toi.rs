@@ -50,7 +50,7 @@ impl<S: Stats> TreePairVisitor for TimeOfImpact<'_, S> {
         VB: NodeVolume,
     {
         at_pose(a, b, self.start, QueryOptions::default(), |q| {
-            q.time_of_impact(self.end, self.interpolation, self.tolerance, self.stats)
+            q.time_of_impact_counted(self.end, self.interpolation, self.tolerance, self.stats)
         })
     }
 }
@@ -222,7 +222,7 @@ impl TreePairVisitor for FirstTouch<'_> {
         let mut cache = PairCache::new();
         (0..=self.samples).map(|i| i as f64 / self.samples as f64).find(|&t| {
             at_pose(a, b, &self.motion.pose_at(t), QueryOptions::default(), |q| {
-                q.intersects(Some(&mut cache), &mut ()).is_some()
+                q.intersects_cached(&mut cache).is_some()
             })
         })
     }

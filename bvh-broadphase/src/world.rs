@@ -495,7 +495,7 @@ impl TreePairVisitor for PairDistance<'_> {
     {
         // Finite poses (see `PairQuery`): `ok()` drops nothing.
         let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
-        query.distance(self.distance, Some(self.cache), &mut ())
+        query.distance_cached(self.distance, self.cache)
     }
 }
 
@@ -542,15 +542,15 @@ impl<T: Stats> TreePairVisitor for PairQuery<'_, T> {
         // included, so B's pose in A's frame is finite too: `ok()` drops nothing.
         let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
         match self.detail {
-            ContactDetail::First => {
-                query.intersects(Some(self.cache), self.stats).map(|first| (first, Vec::new(), Vec::new()))
-            }
+            ContactDetail::First => query
+                .intersects_counted(Some(self.cache), self.stats)
+                .map(|first| (first, Vec::new(), Vec::new())),
             ContactDetail::All => {
-                let contacts = query.contacts(self.stats);
+                let contacts = query.contacts_counted(self.stats);
                 Some((contacts.first()?.pair, contacts, Vec::new()))
             }
             ContactDetail::Regions(surfaces) => {
-                let regions = query.contact_regions(surfaces, self.stats);
+                let regions = query.contact_regions_counted(surfaces, self.stats);
                 Some((*regions.first()?.pairs.first()?, Vec::new(), regions))
             }
         }

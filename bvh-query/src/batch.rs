@@ -22,7 +22,7 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    at_poses(a, pose_a, b, poses, options, |query| query.intersects(None, &mut ()))
+    at_poses(a, pose_a, b, poses, options, |query| query.intersects())
 }
 
 /// The first-contact answer for each pair of posed objects, in pair order (an error for a pair
@@ -35,7 +35,7 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    pairs.par_iter().map(|(a, b)| Ok(Query::new(*a, *b, options)?.intersects(None, &mut ()))).collect()
+    pairs.par_iter().map(|(a, b)| Ok(Query::new(*a, *b, options)?.intersects())).collect()
 }
 
 /// The distance answer ([`Query::distance`]) for `b` at each of `poses` against `a` at `pose_a`,
@@ -52,7 +52,7 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    at_poses(a, pose_a, b, poses, options, |query| query.distance(distance, None, &mut ()))
+    at_poses(a, pose_a, b, poses, options, |query| query.distance(distance))
 }
 
 /// What `answer` makes of the query with `b` at each of `poses` against `a` at `pose_a`, in pose

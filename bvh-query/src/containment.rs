@@ -38,10 +38,16 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
+    /// Whether the meshes cross, one lies inside the other, or neither (see
+    /// [`Query::containment_counted`]).
+    pub fn containment(&self) -> Containment {
+        self.containment_counted(&mut ())
+    }
+
     /// Containment of closed meshes (for open meshes the answer means nothing): `Crossing` if
     /// any triangles intersect, else whether a vertex of one lies inside the other.
-    pub fn containment(&self, stats: &mut impl Stats) -> Containment {
-        if self.intersects(None, stats).is_some() {
+    pub fn containment_counted(&self, stats: &mut impl Stats) -> Containment {
+        if self.intersects_counted(None, stats).is_some() {
             return Containment::Crossing;
         }
         let (a, b) = (self.a.bvh, self.b.bvh);

@@ -80,6 +80,18 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
+    /// The minimum distance, the nearest triangle pair and a closest point on each (see
+    /// [`Query::distance_counted`]).
+    pub fn distance(&self, options: DistanceOptions) -> Option<NearPair> {
+        self.distance_counted(options, None, &mut ())
+    }
+
+    /// [`Query::distance`], starting from the nearest pair and the search `cache` kept of the
+    /// last query of this pair of objects: along a path, cheaper, with the same answer.
+    pub fn distance_cached(&self, options: DistanceOptions, cache: &mut PairCache) -> Option<NearPair> {
+        self.distance_counted(options, Some(cache), &mut ())
+    }
+
     /// The minimum distance between the two meshes, with the nearest triangle pair (the user's
     /// indices) and a closest point on each (world coordinates): zero, with one shared point,
     /// when they intersect – exactly when [`Query::intersects`] finds a contact. `None` when the
@@ -90,7 +102,7 @@ where
     /// new answer, and bounds the search from the start), and the search starts from where the
     /// last one stopped, passing by what B cannot have come near since. The answer is the same
     /// as without.
-    pub fn distance(
+    pub fn distance_counted(
         &self,
         options: DistanceOptions,
         cache: Option<&mut PairCache>,

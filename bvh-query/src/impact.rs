@@ -86,7 +86,7 @@ where
         // B's end pose seen from A's start pose, its rotation B's own (unchanged).
         let relative_end = *start_a * end_a.inv_mul(end_b);
         let end = Isometry::from_parts(relative_end.translation, start_b.rotation);
-        if start.swept_intersects(&end, stats)?.is_none() {
+        if start.swept_intersects_counted(&end, stats)?.is_none() {
             return Ok(None);
         }
     }
@@ -139,10 +139,21 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
+    /// When B, moving to `end`, first comes within `tolerance` of A (see
+    /// [`Query::time_of_impact_counted`]).
+    pub fn time_of_impact(
+        &self,
+        end: &Isometry,
+        interpolation: Interpolation,
+        tolerance: Real,
+    ) -> Result<Option<Impact>, SweepError> {
+        self.time_of_impact_counted(end, interpolation, tolerance, &mut ())
+    }
+
     /// When B, moving from its pose in this query to `end` along
     /// [`RigidMotion::new`]`(pose, end, interpolation)` with A where it is, first comes within
     /// `tolerance` of A: [`time_of_impact`] with A standing still (its guarantee and errors).
-    pub fn time_of_impact(
+    pub fn time_of_impact_counted(
         &self,
         end: &Isometry,
         interpolation: Interpolation,

@@ -10,20 +10,27 @@
 //! let sphere = TriMesh::uv_sphere(Point::origin(), 1.0, 16, 32);
 //! let tree: Bvh<Obb> = Bvh::build(sphere, &BuildConfig::co());
 //! let (here, there) = (Isometry::identity(), Isometry::translation(1.5, 0.0, 0.0));
-//! let query = Query::new(Posed::new(&tree, &here), Posed::new(&tree, &there), QueryOptions::default())
+//! let query = Query::new(Posed::new(&tree, here), Posed::new(&tree, there), QueryOptions::default())
 //!     .expect("finite poses");
-//! let mut stats = QueryStats::default();
-//! assert!(query.intersects(None, &mut stats).is_some());
+//! assert!(query.intersects().is_some());
+//! assert!(!query.intersecting_pairs().is_empty());
 //! // Along a path, a caller-owned cache tries the last contact first.
 //! let mut cache = PairCache::new();
-//! assert!(query.intersects(Some(&mut cache), &mut ()).is_some());
-//! assert!(!query.intersecting_pairs(&mut ()).is_empty());
+//! assert!(query.intersects_cached(&mut cache).is_some());
+//! // Every query also comes counted: its work in a `QueryStats` (or `&mut ()`: nothing).
+//! let mut stats = QueryStats::default();
+//! assert!(query.intersects_counted(Some(&mut cache), &mut stats).is_some());
+//! assert!(stats.triangle_tests > 0);
 //! ```
+//!
+//! Every query has one scheme of calls: `query.name(..)` for the common case, `name_cached(..,
+//! &mut cache)` where a pair cache helps (first contact, distance), and `name_counted(..)` with
+//! everything explicit – the cache as an `Option` and the statistics last, a type parameter:
+//! `&mut ()` counts nothing at no cost, a [`QueryStats`] counts volume and triangle tests.
 //!
 //! The traversal works in A's frame with B's pose relative to A computed once per query; node
 //! volumes are never refitted (paper 000's layered update). OBB pairs run the pre-judge before
-//! the separating axis test unless [`QueryOptions::prejudge`] is off. Statistics are a type
-//! parameter: pass `&mut ()` to count nothing at no cost, or a [`QueryStats`].
+//! the separating axis test unless [`QueryOptions::prejudge`] is off.
 
 mod batch;
 mod cache;

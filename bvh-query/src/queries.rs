@@ -136,13 +136,28 @@ where
         Ok(Self { b_in_a: RelativePose::checked_between(&a.pose, &b.pose)?, a, b, options })
     }
 
+    /// The first intersecting triangle pair found, if any (see [`Query::intersects_counted`]).
+    pub fn intersects(&self) -> Option<TrianglePair> {
+        self.intersects_counted(None, &mut ())
+    }
+
+    /// [`Query::intersects`], starting from what `cache` kept of the last query of this pair of
+    /// objects: along a path, usually far cheaper.
+    pub fn intersects_cached(&self, cache: &mut PairCache) -> Option<TrianglePair> {
+        self.intersects_counted(Some(cache), &mut ())
+    }
+
     /// The first intersecting triangle pair found, if any. With a cache, while the objects
     /// touch, the pair found last time is tried first, then the triangles around it: along a
     /// path the contact usually stays where it was or slides to a neighbour.
     /// While they are apart, the search starts from the pairs where the last one stopped (the
     /// front of the bounding volume test tree, paper 004), not from the top – and tests nothing
     /// while B cannot have crossed the gap to any of them.
-    pub fn intersects(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<TrianglePair> {
+    pub fn intersects_counted(
+        &self,
+        cache: Option<&mut PairCache>,
+        stats: &mut impl Stats,
+    ) -> Option<TrianglePair> {
         self.first_contact(cache, stats).map(|hit| self.triangle_pair(hit.positions))
     }
 
@@ -308,8 +323,13 @@ where
         })
     }
 
+    /// Every intersecting triangle pair (see [`Query::intersecting_pairs_counted`]).
+    pub fn intersecting_pairs(&self) -> Vec<TrianglePair> {
+        self.intersecting_pairs_counted(&mut ())
+    }
+
     /// Every intersecting triangle pair, sorted.
-    pub fn intersecting_pairs(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
+    pub fn intersecting_pairs_counted(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
         let mut out = Vec::new();
         self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
             stats.triangle_test();
@@ -322,9 +342,14 @@ where
         out
     }
 
+    /// Every intersecting triangle pair with where it meets (see [`Query::contacts_counted`]).
+    pub fn contacts(&self) -> Vec<Contact> {
+        self.contacts_counted(&mut ())
+    }
+
     /// Every intersecting triangle pair with its intersection in world coordinates, sorted by
     /// pair.
-    pub fn contacts(&self, stats: &mut impl Stats) -> Vec<Contact> {
+    pub fn contacts_counted(&self, stats: &mut impl Stats) -> Vec<Contact> {
         let mut out = Vec::new();
         self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
             stats.triangle_test();
@@ -348,10 +373,16 @@ where
         Some(Contact { pair: self.triangle_pair(at), intersection })
     }
 
+    /// Every triangle pair within `clearance`, with distances and closest points (see
+    /// [`Query::pairs_within_counted`]).
+    pub fn pairs_within(&self, clearance: Real) -> Vec<NearPair> {
+        self.pairs_within_counted(clearance, &mut ())
+    }
+
     /// Every triangle pair at most `clearance` apart (intersecting ones included, at distance
     /// zero), sorted by pair: "does the wrench keep 5 mm from the pipe". No pair is within a
     /// negative or NaN clearance; every pair is within an infinite one.
-    pub fn pairs_within(&self, clearance: Real, stats: &mut impl Stats) -> Vec<NearPair> {
+    pub fn pairs_within_counted(&self, clearance: Real, stats: &mut impl Stats) -> Vec<NearPair> {
         let mut out = Vec::new();
         let margin = clearance.max(0.0);
         self.each_candidate(margin, None, stats, |at, ta, tb, stats| {
@@ -409,11 +440,17 @@ where
             .collect()
     }
 
+    /// Whether B, translated to `end`, touches A on the way (see
+    /// [`Query::swept_intersects_counted`]).
+    pub fn swept_intersects(&self, end: &Isometry) -> Result<Option<TrianglePair>, SweepError> {
+        self.swept_intersects_counted(end, &mut ())
+    }
+
     /// Whether B, translated from its pose in this query to `end` (same rotation), touches A at
     /// any moment of the motion: the first such triangle pair. Vertex paths through triangles
     /// (paper 002) and edges sweeping through edges are tested exactly, so nothing tunnels
     /// through. A motion that also rotates is refused: split it into translations.
-    pub fn swept_intersects(
+    pub fn swept_intersects_counted(
         &self,
         end: &Isometry,
         stats: &mut impl Stats,
@@ -436,6 +473,12 @@ where
         Ok(found)
     }
 
+    /// Whether B, moving to `end`, comes within `tolerance` of A (see
+    /// [`Query::sweep_within_counted`]).
+    pub fn sweep_within(&self, end: &Isometry, tolerance: Real) -> Result<Option<NearPair>, SweepError> {
+        self.sweep_within_counted(end, tolerance, &mut ())
+    }
+
     /// Whether B, moving from its pose in this query to `end` along the slerp motion
     /// ([`Interpolation::Slerp`]: translation linear, rotation about B's origin), comes within `tolerance` of A at
     /// any moment: the closest triangle pair at the first sub-step that does.
@@ -447,7 +490,7 @@ where
     /// at most `tolerance` apart at the preceding step), and a reported pair is at most
     /// `tolerance` apart at that step. For a pure translation, [`Query::swept_intersects`] is
     /// exact.
-    pub fn sweep_within(
+    pub fn sweep_within_counted(
         &self,
         end: &Isometry,
         tolerance: Real,
@@ -468,7 +511,7 @@ where
         for k in 0..=steps {
             let pose = motion.pose_at(k as f64 / steps as f64);
             let query = Query::new(self.a, Posed::new(self.b.bvh, pose), self.options)?;
-            let near = query.pairs_within(tolerance, stats);
+            let near = query.pairs_within_counted(tolerance, stats);
             if let Some(closest) = near.into_iter().min_by(|x, y| x.distance.total_cmp(&y.distance)) {
                 return Ok(Some(closest));
             }

@@ -35,8 +35,8 @@ fn queries_refuse_poses_that_are_not_finite() {
         Posed::new(&ring, Isometry::translation(0.5, 0.0, 0.0)),
         options,
     );
-    assert_eq!(inline.unwrap().intersects(None, &mut ()), good.intersects(None, &mut ()));
-    assert!(good.intersects(None, &mut ()).is_some());
+    assert_eq!(inline.unwrap().intersects(), good.intersects());
+    assert!(good.intersects().is_some());
     for bad in bad_poses() {
         // The error names the pose at fault.
         for (a, b, which) in [(&here, &bad, PoseOf::B), (&bad, &here, PoseOf::A), (&bad, &bad, PoseOf::A)] {
@@ -44,9 +44,9 @@ fn queries_refuse_poses_that_are_not_finite() {
             assert_eq!(refused, Some(PoseError::NotFinite(which)), "{bad:?}");
         }
         let at_end = Some(SweepError::Pose(PoseError::NotFinite(PoseOf::End)));
-        assert_eq!(good.swept_intersects(&bad, &mut ()).err(), at_end);
-        assert_eq!(good.sweep_within(&bad, 0.1, &mut ()).err(), at_end);
-        assert_eq!(good.time_of_impact(&bad, Interpolation::Screw, 0.01, &mut ()).err(), at_end);
+        assert_eq!(good.swept_intersects(&bad).err(), at_end);
+        assert_eq!(good.sweep_within(&bad, 0.1).err(), at_end);
+        assert_eq!(good.time_of_impact(&bad, Interpolation::Screw, 0.01).err(), at_end);
     }
     // Finite, but their difference overflows `f32`.
     let (west, east) = (Isometry::translation(-3e38, 0.0, 0.0), Isometry::translation(3e38, 0.0, 0.0));
@@ -65,12 +65,12 @@ fn clearances_that_are_not_finite_distances() {
     let query =
         Query::new(Posed::new(&ring, here), Posed::new(&ring, apart), QueryOptions::default()).unwrap();
     let pairs = ring.mesh().triangle_count() * ring.mesh().triangle_count();
-    assert_eq!(query.pairs_within(f32::INFINITY, &mut ()).len(), pairs);
+    assert_eq!(query.pairs_within(f32::INFINITY).len(), pairs);
     for none in [f32::NAN, -1.0, f32::NEG_INFINITY] {
-        assert!(query.pairs_within(none, &mut ()).is_empty(), "{none}");
+        assert!(query.pairs_within(none).is_empty(), "{none}");
     }
     // Within 4 of each other, only some pairs are (the rings' centres are 5 apart).
-    let some = query.pairs_within(4.0, &mut ()).len();
+    let some = query.pairs_within(4.0).len();
     assert!(some > 0 && some < pairs, "{some} of {pairs}");
 }
 
@@ -82,26 +82,23 @@ fn distance_options_that_are_not_finite_and_empty_meshes() {
     let (here, apart) = (Isometry::identity(), Isometry::translation(5.0, 0.0, 0.0));
     let query =
         Query::new(Posed::new(&ring, here), Posed::new(&ring, apart), QueryOptions::default()).unwrap();
-    let exact = query.distance(DistanceOptions::exact(), None, &mut ()).expect("a distance").distance;
+    let exact = query.distance(DistanceOptions::exact()).expect("a distance").distance;
     assert!((exact - 2.4).abs() < 0.05, "{exact}");
     // NaN or negative tolerances are none; a NaN limit is no limit; a negative one leaves nothing.
     for (abs, rel) in [(f32::NAN, 0.0), (0.0, f32::NAN), (-1.0, -1.0)] {
-        let d = query.distance(DistanceOptions::exact().tolerant(abs, rel), None, &mut ()).unwrap();
+        let d = query.distance(DistanceOptions::exact().tolerant(abs, rel)).unwrap();
         assert_eq!(d.distance, exact, "{abs} {rel}");
     }
-    assert_eq!(
-        query.distance(DistanceOptions::exact().within(f32::NAN), None, &mut ()).unwrap().distance,
-        exact
-    );
-    assert!(query.distance(DistanceOptions::exact().within(-1.0), None, &mut ()).is_none());
-    assert!(query.distance(DistanceOptions::exact().within(f32::NEG_INFINITY), None, &mut ()).is_none());
-    assert!(query.distance(DistanceOptions::exact().within(exact * 0.99), None, &mut ()).is_none());
+    assert_eq!(query.distance(DistanceOptions::exact().within(f32::NAN)).unwrap().distance, exact);
+    assert!(query.distance(DistanceOptions::exact().within(-1.0)).is_none());
+    assert!(query.distance(DistanceOptions::exact().within(f32::NEG_INFINITY)).is_none());
+    assert!(query.distance(DistanceOptions::exact().within(exact * 0.99)).is_none());
     // An infinite tolerance answers with some real pair, never below the distance.
-    let loose = query.distance(DistanceOptions::exact().tolerant(f32::INFINITY, 0.0), None, &mut ()).unwrap();
+    let loose = query.distance(DistanceOptions::exact().tolerant(f32::INFINITY, 0.0)).unwrap();
     assert!(loose.distance >= exact);
     let empty: Bvh<Obb> = Bvh::build(TriMesh::new(Vec::new(), Vec::new()).unwrap(), &BuildConfig::co());
     for (a, b) in [(&ring, &empty), (&empty, &ring)] {
         let query = Query::new(Posed::new(a, here), Posed::new(b, apart), QueryOptions::default()).unwrap();
-        assert!(query.distance(DistanceOptions::exact(), Some(&mut PairCache::new()), &mut ()).is_none());
+        assert!(query.distance_cached(DistanceOptions::exact(), &mut PairCache::new()).is_none());
     }
 }

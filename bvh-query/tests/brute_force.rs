@@ -80,7 +80,7 @@ impl TreePairVisitor for Swept<'_> {
     {
         let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.from), QueryOptions::default())
             .unwrap();
-        query.swept_intersects(self.to, &mut ()).expect("a translation").is_some()
+        query.swept_intersects(self.to).expect("a translation").is_some()
     }
 }
 
@@ -108,22 +108,18 @@ where
         )
         .unwrap();
         let mut stats = QueryStats::default();
-        assert_eq!(query.intersecting_pairs(&mut stats), expected, "{what}, prejudge {prejudge}");
-        match query.intersects(None, &mut ()) {
+        assert_eq!(query.intersecting_pairs_counted(&mut stats), expected, "{what}, prejudge {prejudge}");
+        match query.intersects() {
             Some(pair) => assert!(
                 expected.binary_search(&pair).is_ok(),
                 "{what}: reported pair {pair:?} is not intersecting"
             ),
             None => assert!(expected.is_empty(), "{what}: missed {} intersecting pairs", expected.len()),
         }
-        let contacts: Vec<TrianglePair> = query.contacts(&mut ()).iter().map(|c| c.pair).collect();
+        let contacts: Vec<TrianglePair> = query.contacts().iter().map(|c| c.pair).collect();
         assert_eq!(contacts, expected, "{what}: contacts");
         assert_eq!(query.intersecting_pairs_parallel(), expected, "{what}: split across threads");
-        assert_eq!(
-            query.contacts_parallel(),
-            query.contacts(&mut ()),
-            "{what}: contacts split across threads"
-        );
+        assert_eq!(query.contacts_parallel(), query.contacts(), "{what}: contacts split across threads");
         if !prejudge {
             assert_eq!(stats.prejudge_overlap + stats.prejudge_disjoint + stats.prejudge_undecided, 0);
         }
@@ -139,7 +135,7 @@ where
     let clearance = 0.05;
     let near = brute(mesh_a, mesh_b, &rel, Some(clearance));
     let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions::default()).unwrap();
-    let within: Vec<TrianglePair> = query.pairs_within(clearance, &mut ()).iter().map(|n| n.pair).collect();
+    let within: Vec<TrianglePair> = query.pairs_within(clearance).iter().map(|n| n.pair).collect();
     assert_eq!(within, near, "{what}: pairs within {clearance}");
     !expected.is_empty()
 }

@@ -40,9 +40,9 @@ fn cached_and_uncached_first_contact_agree_along_a_path() {
     for pose in path(300) {
         let q =
             Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
-        let all = q.intersecting_pairs(&mut ());
-        let fresh = q.intersects(None, &mut fresh_work);
-        let cached = q.intersects(Some(&mut cache), &mut cached_work);
+        let all = q.intersecting_pairs();
+        let fresh = q.intersects_counted(None, &mut fresh_work);
+        let cached = q.intersects_counted(Some(&mut cache), &mut cached_work);
         assert_eq!(fresh.is_some(), !all.is_empty());
         assert_eq!(cached.is_some(), !all.is_empty());
         if let Some(pair) = cached {
@@ -66,9 +66,9 @@ fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
         let pose = Isometry::translation(x, 0.0, 0.0);
         let q =
             Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
-        let all = q.intersecting_pairs(&mut ());
+        let all = q.intersecting_pairs();
         assert_eq!(all.is_empty(), x == 0.0, "x = {x}");
-        let cached = q.intersects(Some(&mut cache), &mut ());
+        let cached = q.intersects_cached(&mut cache);
         assert_eq!(cached.is_some(), !all.is_empty(), "x = {x}");
         if let Some(pair) = cached {
             assert!(all.binary_search(&pair).is_ok(), "{pair:?} is not an intersecting pair");
@@ -98,10 +98,10 @@ fn slide(ring: &Bvh<Obb>, ball: &Bvh<Obb>, radius: f32) -> (usize, usize) {
         let centre = Vector::new(angle.cos(), angle.sin(), 0.0) * (2.4 + radius - 0.1);
         let pose = Isometry::new(centre, Vector::new(0.3, 0.0, 1.0) * (0.006 * k as f32));
         let q = Query::new(Posed::new(ring, here), Posed::new(ball, pose), QueryOptions::default()).unwrap();
-        let all = q.intersecting_pairs(&mut ());
+        let all = q.intersecting_pairs();
         assert!(!all.is_empty(), "frame {k}");
         let mut stats = QueryStats::default();
-        let pair = q.intersects(Some(&mut cache), &mut stats).expect("a contact");
+        let pair = q.intersects_counted(Some(&mut cache), &mut stats).expect("a contact");
         assert!(all.binary_search(&pair).is_ok(), "frame {k}: {pair:?} is not an intersecting pair");
         without_volume_tests += (k > 0 && stats.volume_tests() == 0) as usize;
     }
@@ -137,8 +137,8 @@ fn a_contact_at_a_vertex_of_too_many_triangles_is_still_found() {
         let pose = Isometry::translation(centre.x, centre.y, centre.z);
         let q =
             Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
-        let all = q.intersecting_pairs(&mut ());
-        let cached = q.intersects(Some(&mut cache), &mut ());
+        let all = q.intersecting_pairs();
+        let cached = q.intersects_cached(&mut cache);
         assert_eq!(cached.is_some(), !all.is_empty(), "frame {k}");
         assert!(!all.is_empty(), "frame {k}");
         assert!(all.binary_search(&cached.unwrap()).is_ok(), "frame {k}");
@@ -155,7 +155,7 @@ fn apart_the_search_starts_from_the_last_front_unless_b_jumped() {
         let q =
             Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
         let mut stats = QueryStats::default();
-        assert!(q.intersects(cache, &mut stats).is_none(), "x = {x}");
+        assert!(q.intersects_counted(cache, &mut stats).is_none(), "x = {x}");
         stats.volume_tests()
     };
     let mut cache = PairCache::new();
@@ -182,11 +182,11 @@ fn apart_the_pairs_of_the_front_wait_until_b_could_have_crossed_their_gap() {
         let pose = Isometry::new(Vector::new(1.1 * t * t, 0.0, 0.0), Vector::new(0.0, 0.0, 0.5 * t));
         let q =
             Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
-        let all = q.intersecting_pairs(&mut ());
+        let all = q.intersecting_pairs();
         let mut stats = QueryStats::default();
-        let cached = q.intersects(Some(&mut cache), &mut stats);
+        let cached = q.intersects_counted(Some(&mut cache), &mut stats);
         assert_eq!(cached.is_some(), !all.is_empty(), "frame {k}");
-        assert_eq!(q.intersects(None, &mut ()).is_some(), !all.is_empty(), "frame {k}");
+        assert_eq!(q.intersects().is_some(), !all.is_empty(), "frame {k}");
         if let Some(pair) = cached {
             assert!(all.binary_search(&pair).is_ok(), "frame {k}: {pair:?} is not an intersecting pair");
             first_touch.get_or_insert(k);
@@ -211,14 +211,14 @@ fn a_cache_from_other_trees_is_ignored() {
     let mut cache = PairCache::new();
     let q =
         Query::new(Posed::new(&ring, here), Posed::new(&ball, touching), QueryOptions::default()).unwrap();
-    assert!(q.intersects(Some(&mut cache), &mut ()).is_some());
+    assert!(q.intersects_cached(&mut cache).is_some());
     // The same cache with another ring that does not touch: the remembered pair must not leak.
     let q = Query::new(Posed::new(&other, here), Posed::new(&ball, apart), QueryOptions::default()).unwrap();
-    assert!(q.intersects(Some(&mut cache), &mut ()).is_none());
+    assert!(q.intersects_cached(&mut cache).is_none());
     cache.clear();
     let q =
         Query::new(Posed::new(&ring, here), Posed::new(&ball, touching), QueryOptions::default()).unwrap();
-    assert!(q.intersects(Some(&mut cache), &mut ()).is_some());
+    assert!(q.intersects_cached(&mut cache).is_some());
 }
 
 #[test]
@@ -235,7 +235,7 @@ fn batch_answers_equal_one_by_one_answers() {
     let by_pairs = bvh_query::intersects_pairs(&pairs, QueryOptions::default());
     for ((pose, a), b) in poses.iter().zip(&batch).zip(&by_pairs) {
         let one = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default())
-            .map(|q| q.intersects(None, &mut ()).is_some());
+            .map(|q| q.intersects().is_some());
         assert_eq!(a.map(|hit| hit.is_some()), one);
         assert_eq!(b.map(|hit| hit.is_some()), one);
     }

@@ -63,7 +63,7 @@ impl TreePairVisitor for Measured<'_> {
         let query =
             Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), QueryOptions::default())
                 .unwrap();
-        (query.distance(self.options, self.cache, &mut ()), query.intersects(None, &mut ()).is_some())
+        (query.distance_counted(self.options, self.cache, &mut ()), query.intersects().is_some())
     }
 }
 
@@ -177,7 +177,7 @@ fn batch_over_poses() {
     assert_eq!(batch.len(), poses.len());
     for (pose, answer) in poses.iter().zip(&batch).take(24) {
         let query = Query::new(Posed::new(&a, here), Posed::new(&b, pose), QueryOptions::default()).unwrap();
-        let one = query.distance(DistanceOptions::exact(), None, &mut ()).unwrap();
+        let one = query.distance(DistanceOptions::exact()).unwrap();
         assert_eq!(answer.as_ref().unwrap().unwrap().distance, one.distance);
     }
     assert!(batch[24].is_err());

@@ -38,7 +38,7 @@ impl TreePairVisitor for TimeOfImpact<'_> {
     {
         let query =
             Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.start), QueryOptions::default())?;
-        query.time_of_impact(self.end, self.interpolation, self.tolerance, &mut ())
+        query.time_of_impact(self.end, self.interpolation, self.tolerance)
     }
 }
 
@@ -93,7 +93,7 @@ fn first_sampled_contact(a: &Bvh<Obb>, b: &Bvh<Obb>, motion: &RigidMotion, sampl
     (0..=samples).map(|k| k as f64 / samples as f64).find(|&t| {
         let pose = motion.pose_at(t);
         let query = Query::new(Posed::new(a, here), Posed::new(b, pose), QueryOptions::default()).unwrap();
-        query.intersects(None, &mut ()).is_some()
+        query.intersects().is_some()
     })
 }
 
@@ -167,7 +167,7 @@ fn co_impact(
     let (ta, tb) = (co(a), co(b));
     let here = Isometry::identity();
     let query = Query::new(Posed::new(&ta, here), Posed::new(&tb, start), QueryOptions::default()).unwrap();
-    query.time_of_impact(end, interpolation, tolerance, &mut ()).unwrap()
+    query.time_of_impact(end, interpolation, tolerance).unwrap()
 }
 
 /// Checks `impact` against the first contact `exact` known in closed form: never later, and no
@@ -334,15 +334,12 @@ fn bad_tolerances_and_poses_are_refused() {
     let start = Isometry::translation(3.0, 0.0, 0.0);
     let query = Query::new(Posed::new(&a, here), Posed::new(&a, start), QueryOptions::default()).unwrap();
     for bad in [0.0, -1.0, Real::NAN, Real::INFINITY] {
-        let answer = query.time_of_impact(&here, Interpolation::Slerp, bad, &mut ());
+        let answer = query.time_of_impact(&here, Interpolation::Slerp, bad);
         assert_eq!(answer, Err(SweepError::Tolerance), "{bad}");
     }
     let nan = Isometry::translation(Real::NAN, 0.0, 0.0);
-    assert!(matches!(
-        query.time_of_impact(&nan, Interpolation::Screw, 1e-3, &mut ()),
-        Err(SweepError::Pose(_))
-    ));
-    let tiny = query.time_of_impact(&here, Interpolation::Slerp, 1e-9, &mut ());
+    assert!(matches!(query.time_of_impact(&nan, Interpolation::Screw, 1e-3), Err(SweepError::Pose(_))));
+    let tiny = query.time_of_impact(&here, Interpolation::Slerp, 1e-9);
     assert!(matches!(tiny, Err(SweepError::ToleranceBelowRounding { .. })), "{tiny:?}");
 }
 
@@ -389,7 +386,7 @@ fn both_moving() {
             let (pose_a, pose_b) = (motions[0].pose_at(t), motions[1].pose_at(t));
             let query =
                 Query::new(Posed::new(&a, pose_a), Posed::new(&b, pose_b), QueryOptions::default()).unwrap();
-            query.intersects(None, &mut ()).is_some()
+            query.intersects().is_some()
         });
         match answer(&motions[0], &motions[1]) {
             Some(hit) => {

@@ -125,21 +125,17 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
         let expected = reference(&a, &b, &RelativePose::between(&here, pose));
         let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
             .unwrap();
-        assert_eq!(query.intersecting_pairs(&mut ()), expected, "{scene}/{part} pose {k}");
-        let first = query.intersects(None, &mut ());
+        assert_eq!(query.intersecting_pairs(), expected, "{scene}/{part} pose {k}");
+        let first = query.intersects();
         assert_eq!(first.is_some(), !expected.is_empty(), "{scene}/{part} pose {k}");
-        let cached = query.intersects(Some(&mut cache), &mut ());
+        let cached = query.intersects_cached(&mut cache);
         assert_eq!(cached.is_some(), first.is_some(), "{scene}/{part} pose {k}: cached");
         if let Some(pair) = cached {
             assert!(expected.binary_search(&pair).is_ok(), "{scene}/{part} pose {k}: {pair:?}");
         }
         let rapid = Query::new(Posed::new(rapid_a, here), Posed::new(rapid_b, pose), QueryOptions::default())
             .unwrap();
-        assert_eq!(
-            rapid.intersects(None, &mut ()).is_some(),
-            first.is_some(),
-            "{scene}/{part} pose {k}: RAPID"
-        );
+        assert_eq!(rapid.intersects().is_some(), first.is_some(), "{scene}/{part} pose {k}: RAPID");
         colliding += usize::from(first.is_some());
     }
     assert!(
@@ -172,8 +168,8 @@ fn check_distances(scene: &str, part: &str, count: usize, scale: f32) {
         let expected = reference_distance(&a, &b, pose, limit);
         let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
             .unwrap();
-        let plain = query.distance(options, None, &mut ());
-        let cached = query.distance(options, Some(&mut cache), &mut ());
+        let plain = query.distance(options);
+        let cached = query.distance_cached(options, &mut cache);
         for (answer, what) in [(plain, "uncached"), (cached, "cached")] {
             match answer {
                 None => assert!(
@@ -233,7 +229,7 @@ fn the_accumulator_extraction_matches_the_exact_reference() {
         let expected = reference(&scene.bay, &scene.part, &RelativePose::between(&here, &pose));
         let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
             .unwrap();
-        assert_eq!(query.intersecting_pairs(&mut ()), expected, "frame {k}");
+        assert_eq!(query.intersecting_pairs(), expected, "frame {k}");
         touching += usize::from(!expected.is_empty());
     }
     assert!(touching > 5 && touching < 35, "{touching} of 40 frames touching");

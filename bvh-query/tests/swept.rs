@@ -24,15 +24,15 @@ fn nothing_tunnels_through_a_thin_wall() {
     let q = Query::new(Posed::new(&a, here), Posed::new(&b, before), QueryOptions::default()).unwrap();
     let at_end = Query::new(Posed::new(&a, here), Posed::new(&b, after), QueryOptions::default()).unwrap();
     // Neither frame sees a contact; the motion between them goes through the wall.
-    assert!(q.intersects(None, &mut ()).is_none() && at_end.intersects(None, &mut ()).is_none());
-    assert!(q.swept_intersects(&after, &mut ()).unwrap().is_some());
+    assert!(q.intersects().is_none() && at_end.intersects().is_none());
+    assert!(q.swept_intersects(&after).unwrap().is_some());
     // Passing beside the wall does not touch it.
     let (start, beside) = (Isometry::translation(-0.5, 0.0, 1.5), Isometry::translation(0.5, 0.0, 1.5));
     let q = Query::new(Posed::new(&a, here), Posed::new(&b, start), QueryOptions::default()).unwrap();
-    assert!(q.swept_intersects(&beside, &mut ()).unwrap().is_none());
+    assert!(q.swept_intersects(&beside).unwrap().is_none());
     // A motion that turns is refused.
     let turned = Isometry::new(Vector::new(0.5, 0.0, 0.0), Vector::new(0.0, 0.0, 0.3));
-    assert_eq!(q.swept_intersects(&turned, &mut ()), Err(SweepError::Rotation));
+    assert_eq!(q.swept_intersects(&turned), Err(SweepError::Rotation));
 }
 
 #[test]
@@ -52,7 +52,7 @@ fn swept_queries_match_brute_force_and_sub_stepping() {
         let start = Isometry::new(from, rotation);
         let end = Isometry::from_parts((from + motion).into(), start.rotation);
         let q = Query::new(Posed::new(&a, here), Posed::new(&b, start), QueryOptions::default()).unwrap();
-        let swept = q.swept_intersects(&end, &mut ()).unwrap().is_some();
+        let swept = q.swept_intersects(&end).unwrap().is_some();
         let rel =
             RelativePose::between(&here, &end).translation - RelativePose::between(&here, &start).translation;
         assert_eq!(
@@ -65,7 +65,7 @@ fn swept_queries_match_brute_force_and_sub_stepping() {
             let pose = Isometry::from_parts((from + motion * (k as f32 / 40.0)).into(), start.rotation);
             Query::new(Posed::new(&a, here), Posed::new(&b, pose), QueryOptions::default())
                 .unwrap()
-                .intersects(None, &mut ())
+                .intersects()
                 .is_some()
         });
         assert!(!touched || swept, "a sub-step touches but the sweep says no");
@@ -81,7 +81,7 @@ fn touches(a: &Bvh<Obb>, b: &Bvh<Obb>, pose: &Isometry) -> bool {
     let here = Isometry::identity();
     Query::new(Posed::new(a, here), Posed::new(b, pose), QueryOptions::default())
         .unwrap()
-        .intersects(None, &mut ())
+        .intersects()
         .is_some()
 }
 
@@ -97,11 +97,11 @@ fn rotating_sweeps_never_miss_a_contact_and_report_within_the_tolerance() {
     assert!(!touches(&a, &b, &before) && !touches(&a, &b, &after));
     let here = Isometry::identity();
     let q = Query::new(Posed::new(&a, here), Posed::new(&b, before), QueryOptions::default()).unwrap();
-    assert_eq!(q.swept_intersects(&after, &mut ()), Err(SweepError::Rotation));
-    let found = q.sweep_within(&after, 0.002, &mut ()).unwrap().expect("the paddle swings through the post");
+    assert_eq!(q.swept_intersects(&after), Err(SweepError::Rotation));
+    let found = q.sweep_within(&after, 0.002).unwrap().expect("the paddle swings through the post");
     assert!(found.distance <= 0.002);
-    assert_eq!(q.sweep_within(&after, 0.0, &mut ()), Err(SweepError::Tolerance));
-    assert!(matches!(q.sweep_within(&after, 1e-9, &mut ()), Err(SweepError::TooManySteps(_))));
+    assert_eq!(q.sweep_within(&after, 0.0), Err(SweepError::Tolerance));
+    assert!(matches!(q.sweep_within(&after, 1e-9), Err(SweepError::TooManySteps(_))));
 
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let wall = TriMesh::cuboid(Point::origin(), Vector::new(0.05, 0.6, 0.6));
@@ -119,7 +119,7 @@ fn rotating_sweeps_never_miss_a_contact_and_report_within_the_tolerance() {
         let (start, end) = (pose(&mut rng), pose(&mut rng));
         let tolerance = 0.01;
         let q = Query::new(Posed::new(&a, here), Posed::new(&b, start), QueryOptions::default()).unwrap();
-        let swept = q.sweep_within(&end, tolerance, &mut ()).unwrap();
+        let swept = q.sweep_within(&end, tolerance).unwrap();
         // Dense sampling along the same motion: any contact it sees must have been caught.
         let turn = start.rotation.rotation_to(&end.rotation);
         let sampled = (0..=2000).any(|k| {

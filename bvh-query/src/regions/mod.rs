@@ -123,12 +123,18 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
+    /// The intersecting pairs grouped into contact regions (see
+    /// [`Query::contact_regions_counted`]).
+    pub fn contact_regions(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
+        self.contact_regions_counted(surfaces, &mut ())
+    }
+
     /// The intersecting triangle pairs grouped into contact regions, each with its curve,
     /// normal, depth and contact points (see `docs/regions.md`). Two intersecting pairs belong
     /// to one region when their triangles share a corner point (or are the same) on both
     /// meshes, or when their intersections share a point (up to rounding); regions are the
     /// connected groups. Regions come sorted by their first pair.
-    pub fn contact_regions(&self, surfaces: Surfaces, stats: &mut impl Stats) -> Vec<ContactRegion> {
+    pub fn contact_regions_counted(&self, surfaces: Surfaces, stats: &mut impl Stats) -> Vec<ContactRegion> {
         let mut found = Vec::new();
         self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
             stats.triangle_test();
