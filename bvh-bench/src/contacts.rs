@@ -1,10 +1,10 @@
 //! `bvh-bench contacts`: the contact regions of a part against a scene at one pose – where they
 //! meet, each region with its normal, depth, contact points, pairs and coplanar area.
 
-use crate::poses::{at_pose, load_mesh, pose_from_text};
-use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use crate::poses::{load_mesh, pose_from_text};
+use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Isometry, Point, Vector};
-use bvh_query::{ContactRegion, NodeTest, QueryOptions, Surfaces, TreePairVisitor, visit_tree_pair};
+use bvh_query::{ContactRegion, HierarchyQuery, QueryOptions, Surfaces};
 use std::path::Path;
 
 /// `bvh-bench contacts`' arguments.
@@ -21,7 +21,7 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     let pose = pose_from_text("--pose", args.pose)?;
     let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
     let (a, b) = (Hierarchy::build(scene, &args.preset), Hierarchy::build(part, &args.preset));
-    let regions = visit_tree_pair(&a, &b, Regions { pose: &pose, surfaces: args.surfaces });
+    let regions = regions_at(&a, &b, &pose, args.surfaces)?;
     if args.json {
         let list: Vec<String> = regions.iter().map(json).collect();
         println!("{{\"regions\":[{}]}}", list.join(","));
@@ -41,22 +41,16 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
     Ok(())
 }
 
-/// The contact regions of two trees, B at `pose`.
-pub(crate) struct Regions<'a> {
-    pub(crate) pose: &'a Isometry,
-    pub(crate) surfaces: Surfaces,
-}
-
-impl TreePairVisitor for Regions<'_> {
-    type Output = Vec<ContactRegion>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Vec<ContactRegion>
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.contact_regions(self.surfaces))
-    }
+/// The contact regions of the part `b` at `pose` against the scene `a`.
+pub(crate) fn regions_at(
+    a: &Hierarchy,
+    b: &Hierarchy,
+    pose: &Isometry,
+    surfaces: Surfaces,
+) -> Result<Vec<ContactRegion>, String> {
+    let query = HierarchyQuery::new(a, Isometry::identity(), b, pose, QueryOptions::default())
+        .map_err(|e| format!("--pose: {e}"))?;
+    Ok(query.contact_regions(surfaces))
 }
 
 fn triple(v: &Vector) -> String {

@@ -1,7 +1,7 @@
 //! `bvh-bench export`: one pose of a part against a scene as a PLY file for any mesh viewer,
 //! each contact region in a colour of its own with its normal drawn as an arrow.
 
-use crate::contacts::Regions;
+use crate::contacts::regions_at;
 use crate::poses::{load_mesh, pose_from_text};
 use bvh_bench::export::{Highlights, write_contact_ply};
 use bvh_build::{Hierarchy, Preset};
@@ -20,7 +20,7 @@ pub(crate) fn run(
     let (scene, part) = (load_mesh(scene)?, load_mesh(part)?);
     let preset = Preset::co();
     let (a, b) = (Hierarchy::build(scene.clone(), &preset), Hierarchy::build(part.clone(), &preset));
-    let regions = bvh_query::visit_tree_pair(&a, &b, Regions { pose: &pose, surfaces });
+    let regions = regions_at(&a, &b, &pose, surfaces)?;
     // Arrows a tenth of the part's size, or as long as the depth.
     let length = part.aabb().extents().norm() / 10.0;
     let faces =

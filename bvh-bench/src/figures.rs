@@ -2,13 +2,13 @@
 //! each region's intersection curve, contact points and normal over the two meshes, seen from
 //! one side, with a table of what each region reports.
 
-use crate::contacts::Regions;
+use crate::contacts::regions_at;
 use bvh_bench::export::REGION_COLOURS;
 use bvh_bench::report::{Drawing, Mark, Report};
 use bvh_build::generate::MeshBuilder;
 use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Isometry, Point, TriMesh, Vector};
-use bvh_query::{ContactRegion, Surfaces, visit_tree_pair};
+use bvh_query::{ContactRegion, Surfaces};
 use std::path::Path;
 
 const A_COLOUR: [u8; 3] = [150, 150, 150];
@@ -79,7 +79,7 @@ pub(crate) fn run(out: &Path) -> Result<(), String> {
     for figure in figures() {
         let a = Hierarchy::build(figure.a.clone(), &preset);
         let b = Hierarchy::build(figure.b.clone(), &preset);
-        let regions = visit_tree_pair(&a, &b, Regions { pose: &figure.pose_b, surfaces: Surfaces::Closed });
+        let regions = regions_at(&a, &b, &figure.pose_b, Surfaces::Closed)?;
         report.drawing(figure.file, figure.title, &drawing(&figure, &regions))?;
         let rows: Vec<Vec<String>> = regions
             .iter()

@@ -7,7 +7,7 @@ use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
 use bvh_core::{Aabb, Interpolation, Isometry, Real, RigidMotion, rounding_slack};
 use bvh_query::{
-    Contact, ContactRegion, DistanceOptions, Impact, Moving, NearPair, NodeTest, PairCache, Posed, Query,
+    Contact, ContactRegion, DistanceOptions, HierarchyQuery, Impact, Moving, NearPair, NodeTest, PairCache,
     QueryOptions, QueryStats, Stats, Surfaces, SweepError, TreePairVisitor, TrianglePair, time_of_impact,
     visit_tree_pair,
 };
@@ -272,8 +272,10 @@ impl<S: Strategy> CollisionWorld<S> {
             .par_iter_mut()
             .filter_map(|(other, cache)| {
                 let o = live(objects, *other);
-                let pair = PairDistance { pose_a: &object.pose, pose_b: &o.pose, options, distance, cache };
-                let nearest = visit_tree_pair(&object.shape, &o.shape, pair)?;
+                // The world keeps only finite poses (see `exact_pair`): `ok()` drops nothing.
+                let query =
+                    HierarchyQuery::new(&object.shape, object.pose, &o.shape, o.pose, options).ok()?;
+                let nearest = query.distance_cached(distance, cache)?;
                 Some(Clearance { other: *other, nearest })
             })
             .collect();
@@ -396,15 +398,7 @@ impl<S: Strategy> CollisionWorld<S> {
             .map(|((a, b), cache)| {
                 let (oa, ob) = (live(objects, *a), live(objects, *b));
                 let mut tally = T::default();
-                let pair = PairQuery {
-                    pose_a: &oa.pose,
-                    pose_b: &ob.pose,
-                    options,
-                    detail,
-                    cache,
-                    stats: &mut tally,
-                };
-                let found = visit_tree_pair(&oa.shape, &ob.shape, pair);
+                let found = exact_pair(oa, ob, options, detail, cache, &mut tally);
                 let collision = found.map(|(first, contacts, regions)| Collision {
                     a: *a,
                     b: *b,
@@ -476,29 +470,6 @@ impl Tally for QueryStats {
     }
 }
 
-/// One object pair's distance query, for whichever node volumes the two objects have.
-struct PairDistance<'a> {
-    pose_a: &'a Isometry,
-    pose_b: &'a Isometry,
-    options: QueryOptions,
-    distance: DistanceOptions,
-    cache: &'a mut PairCache,
-}
-
-impl TreePairVisitor for PairDistance<'_> {
-    type Output = Option<NearPair>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        // Finite poses (see `PairQuery`): `ok()` drops nothing.
-        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
-        query.distance_cached(self.distance, self.cache)
-    }
-}
-
 /// One candidate pair's time of impact, both objects moving.
 struct PairImpact<'a> {
     motion_a: &'a RigidMotion,
@@ -521,38 +492,28 @@ impl TreePairVisitor for PairImpact<'_> {
 }
 
 /// One candidate pair's exact query, for whichever node volumes the two objects have.
-struct PairQuery<'a, T> {
-    pose_a: &'a Isometry,
-    pose_b: &'a Isometry,
+fn exact_pair<T: Stats>(
+    a: &Object,
+    b: &Object,
     options: QueryOptions,
     detail: ContactDetail,
-    cache: &'a mut PairCache,
-    stats: &'a mut T,
-}
-
-impl<T: Stats> TreePairVisitor for PairQuery<'_, T> {
-    type Output = Option<(TrianglePair, Vec<Contact>, Vec<ContactRegion>)>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        // The world keeps only poses whose boxes are finite, margin for twice the translation
-        // included, so B's pose in A's frame is finite too: `ok()` drops nothing.
-        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), self.options).ok()?;
-        match self.detail {
-            ContactDetail::First => query
-                .intersects_counted(Some(self.cache), self.stats)
-                .map(|first| (first, Vec::new(), Vec::new())),
-            ContactDetail::All => {
-                let contacts = query.contacts_counted(self.stats);
-                Some((contacts.first()?.pair, contacts, Vec::new()))
-            }
-            ContactDetail::Regions(surfaces) => {
-                let regions = query.contact_regions_counted(surfaces, self.stats);
-                Some((*regions.first()?.pairs.first()?, Vec::new(), regions))
-            }
+    cache: &mut PairCache,
+    stats: &mut T,
+) -> Option<(TrianglePair, Vec<Contact>, Vec<ContactRegion>)> {
+    // The world keeps only poses whose boxes are finite, margin for twice the translation
+    // included, so B's pose in A's frame is finite too: `ok()` drops nothing.
+    let query = HierarchyQuery::new(&a.shape, a.pose, &b.shape, b.pose, options).ok()?;
+    match detail {
+        ContactDetail::First => {
+            query.intersects_counted(Some(cache), stats).map(|first| (first, Vec::new(), Vec::new()))
+        }
+        ContactDetail::All => {
+            let contacts = query.contacts_counted(stats);
+            Some((contacts.first()?.pair, contacts, Vec::new()))
+        }
+        ContactDetail::Regions(surfaces) => {
+            let regions = query.contact_regions_counted(surfaces, stats);
+            Some((*regions.first()?.pairs.first()?, Vec::new(), regions))
         }
     }
 }

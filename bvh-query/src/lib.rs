@@ -54,4 +54,4 @@ pub use node_test::NodeTest;
 pub use queries::{Contact, MAX_SWEEP_STEPS, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
 pub use regions::{ContactRegion, Polyline, Surfaces};
 pub use stats::{QueryStats, Stats, VolumeTest};
-pub use tree_pair::{TreePairVisitor, visit_tree_pair};
+pub use tree_pair::{HierarchyQuery, TreePairVisitor, visit_tree_pair};

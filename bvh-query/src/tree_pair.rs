@@ -1,9 +1,17 @@
-//! Generic work on two [`Hierarchy`] values, whose node volumes are chosen at run time: the nine
-//! pairings are matched here once, so a caller writes its work once, generically, and it is
-//! still monomorphised per pairing.
+//! Two [`Hierarchy`] values, whose node volumes are chosen at run time: queried directly
+//! ([`HierarchyQuery`]), or by generic work of the caller's ([`TreePairVisitor`]); the nine
+//! pairings are matched here once, and every call is still monomorphised per pairing.
 
+use crate::containment::Containment;
+use crate::distance::DistanceOptions;
+use crate::impact::Impact;
 use crate::node_test::NodeTest;
+use crate::queries::{Contact, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
+use crate::regions::{ContactRegion, Surfaces};
+use crate::{PairCache, Stats};
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
+use bvh_core::{Aabb, Interpolation, Isometry, Obb, PoseError, Real, Sphere};
+use std::borrow::Borrow;
 
 /// Work to run on two trees of any node volumes.
 pub trait TreePairVisitor {
@@ -30,5 +38,165 @@ pub fn visit_tree_pair<V: TreePairVisitor>(a: &Hierarchy, b: &Hierarchy, visitor
         (S(a), O(b)) => visitor.visit(a, b),
         (S(a), A(b)) => visitor.visit(a, b),
         (S(a), S(b)) => visitor.visit(a, b),
+    }
+}
+
+/// The queries between two [`Hierarchy`] values, whose node volumes were chosen at run time
+/// (a `CollisionWorld`'s objects, a preset picked from a file): the calls of [`Query`], with the
+/// pairing matched once, when the query is made, and each call monomorphised behind it.
+pub enum HierarchyQuery<'a> {
+    /// OBB nodes on both sides.
+    ObbObb(Query<'a, Obb, Obb>),
+    /// OBB against AABB nodes.
+    ObbAabb(Query<'a, Obb, Aabb>),
+    /// OBB against sphere nodes.
+    ObbSphere(Query<'a, Obb, Sphere>),
+    /// AABB against OBB nodes.
+    AabbObb(Query<'a, Aabb, Obb>),
+    /// AABB nodes on both sides.
+    AabbAabb(Query<'a, Aabb, Aabb>),
+    /// AABB against sphere nodes.
+    AabbSphere(Query<'a, Aabb, Sphere>),
+    /// Sphere against OBB nodes.
+    SphereObb(Query<'a, Sphere, Obb>),
+    /// Sphere against AABB nodes.
+    SphereAabb(Query<'a, Sphere, Aabb>),
+    /// Sphere nodes on both sides.
+    SphereSphere(Query<'a, Sphere, Sphere>),
+}
+
+/// `$body` with `$q` bound to the query inside, whatever its pairing.
+macro_rules! each_pairing {
+    ($query:expr, $q:ident => $body:expr) => {
+        match $query {
+            HierarchyQuery::ObbObb($q) => $body,
+            HierarchyQuery::ObbAabb($q) => $body,
+            HierarchyQuery::ObbSphere($q) => $body,
+            HierarchyQuery::AabbObb($q) => $body,
+            HierarchyQuery::AabbAabb($q) => $body,
+            HierarchyQuery::AabbSphere($q) => $body,
+            HierarchyQuery::SphereObb($q) => $body,
+            HierarchyQuery::SphereAabb($q) => $body,
+            HierarchyQuery::SphereSphere($q) => $body,
+        }
+    };
+}
+
+impl<'a> HierarchyQuery<'a> {
+    /// The query between `a` at `pose_a` and `b` at `pose_b` (see [`Query::new`]).
+    pub fn new(
+        a: &'a Hierarchy,
+        pose_a: impl Borrow<Isometry>,
+        b: &'a Hierarchy,
+        pose_b: impl Borrow<Isometry>,
+        options: QueryOptions,
+    ) -> Result<Self, PoseError> {
+        use Hierarchy::{Aabb as A, Obb as O, Sphere as S};
+        let (pa, pb) = (*pose_a.borrow(), *pose_b.borrow());
+        macro_rules! query {
+            ($variant:ident, $a:expr, $b:expr) => {
+                Self::$variant(Query::new(Posed::new($a, pa), Posed::new($b, pb), options)?)
+            };
+        }
+        Ok(match (a, b) {
+            (O(a), O(b)) => query!(ObbObb, a, b),
+            (O(a), A(b)) => query!(ObbAabb, a, b),
+            (O(a), S(b)) => query!(ObbSphere, a, b),
+            (A(a), O(b)) => query!(AabbObb, a, b),
+            (A(a), A(b)) => query!(AabbAabb, a, b),
+            (A(a), S(b)) => query!(AabbSphere, a, b),
+            (S(a), O(b)) => query!(SphereObb, a, b),
+            (S(a), A(b)) => query!(SphereAabb, a, b),
+            (S(a), S(b)) => query!(SphereSphere, a, b),
+        })
+    }
+
+    /// [`Query::intersects`].
+    pub fn intersects(&self) -> Option<TrianglePair> {
+        each_pairing!(self, q => q.intersects())
+    }
+
+    /// [`Query::intersects_cached`].
+    pub fn intersects_cached(&self, cache: &mut PairCache) -> Option<TrianglePair> {
+        each_pairing!(self, q => q.intersects_cached(cache))
+    }
+
+    /// [`Query::intersects_counted`].
+    pub fn intersects_counted(
+        &self,
+        cache: Option<&mut PairCache>,
+        stats: &mut impl Stats,
+    ) -> Option<TrianglePair> {
+        each_pairing!(self, q => q.intersects_counted(cache, stats))
+    }
+
+    /// [`Query::intersecting_pairs`].
+    pub fn intersecting_pairs(&self) -> Vec<TrianglePair> {
+        each_pairing!(self, q => q.intersecting_pairs())
+    }
+
+    /// [`Query::contacts`].
+    pub fn contacts(&self) -> Vec<Contact> {
+        each_pairing!(self, q => q.contacts())
+    }
+
+    /// [`Query::contacts_counted`].
+    pub fn contacts_counted(&self, stats: &mut impl Stats) -> Vec<Contact> {
+        each_pairing!(self, q => q.contacts_counted(stats))
+    }
+
+    /// [`Query::pairs_within`].
+    pub fn pairs_within(&self, clearance: Real) -> Vec<NearPair> {
+        each_pairing!(self, q => q.pairs_within(clearance))
+    }
+
+    /// [`Query::distance`].
+    pub fn distance(&self, options: DistanceOptions) -> Option<NearPair> {
+        each_pairing!(self, q => q.distance(options))
+    }
+
+    /// [`Query::distance_cached`].
+    pub fn distance_cached(&self, options: DistanceOptions, cache: &mut PairCache) -> Option<NearPair> {
+        each_pairing!(self, q => q.distance_cached(options, cache))
+    }
+
+    /// [`Query::distance_counted`].
+    pub fn distance_counted(
+        &self,
+        options: DistanceOptions,
+        cache: Option<&mut PairCache>,
+        stats: &mut impl Stats,
+    ) -> Option<NearPair> {
+        each_pairing!(self, q => q.distance_counted(options, cache, stats))
+    }
+
+    /// [`Query::contact_regions`].
+    pub fn contact_regions(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
+        each_pairing!(self, q => q.contact_regions(surfaces))
+    }
+
+    /// [`Query::contact_regions_counted`].
+    pub fn contact_regions_counted(&self, surfaces: Surfaces, stats: &mut impl Stats) -> Vec<ContactRegion> {
+        each_pairing!(self, q => q.contact_regions_counted(surfaces, stats))
+    }
+
+    /// [`Query::contact_regions_parallel`].
+    pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
+        each_pairing!(self, q => q.contact_regions_parallel(surfaces))
+    }
+
+    /// [`Query::time_of_impact`].
+    pub fn time_of_impact(
+        &self,
+        end: &Isometry,
+        interpolation: Interpolation,
+        tolerance: Real,
+    ) -> Result<Option<Impact>, SweepError> {
+        each_pairing!(self, q => q.time_of_impact(end, interpolation, tolerance))
+    }
+
+    /// [`Query::containment`].
+    pub fn containment(&self) -> Containment {
+        each_pairing!(self, q => q.containment())
     }
 }
