@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The query measurements of docs/query.md: every anchors pair, random poses and a smooth path,
+# The query measurements of docs/notes/query-2026-11.md: every anchors pair, random poses and a smooth path,
 # first contact (with and without the cache) and all contacts, each against parry3d in the same
 # process, timed pose by pose side by side; the cache on five more paths per pair; then every
 # preset on one pair, the same way. Needs

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tables of docs/query.md from a pose suite's results.jsonl (pose_suite.sh writes it).
+"""The tables of docs/notes/query-2026-11.md from a pose suite's results.jsonl (pose_suite.sh writes it).
 
 Usage: pose_tables.py OUTDIR/results.jsonl
 """
