@@ -2,9 +2,10 @@
 //! many object pairs. Trees are shared by reference across threads; each query is independent,
 //! so results are the same as running them one by one.
 
+use crate::answers::{NearPair, TrianglePair};
 use crate::distance::DistanceOptions;
 use crate::node_test::NodeTest;
-use crate::queries::{NearPair, Posed, Query, QueryOptions, TrianglePair};
+use crate::query::{Posed, Query, QueryOptions};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::{Isometry, PoseError};
 use rayon::prelude::*;

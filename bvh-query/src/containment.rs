@@ -3,7 +3,7 @@
 //! its vertices is, decided by the parity of a ray's crossings of the other's surface.
 
 use crate::node_test::NodeTest;
-use crate::queries::Query;
+use crate::query::Query;
 use crate::stats::Stats;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::predicates::orient3d;

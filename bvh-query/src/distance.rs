@@ -2,9 +2,10 @@
 //! a closest point on each mesh, found by a best-first search of both trees (with dives to the
 //! leaves) that drops every pair whose lower bound cannot beat the best pair found.
 
+use crate::answers::NearPair;
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
-use crate::queries::{NearPair, Query, reach};
+use crate::query::{Query, reach};
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::triangle::closest_points_apart_triangles;

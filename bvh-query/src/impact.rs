@@ -3,11 +3,13 @@
 //! gap from below, and no points of the two can close it before `t` has advanced by the gap over
 //! the sum of the motions' speed bounds, so each advance skips only time without contact.
 
+use crate::answers::TrianglePair;
 use crate::cache::PairCache;
 use crate::distance::{Best, DistanceOptions};
 use crate::node_test::NodeTest;
-use crate::queries::{Posed, Query, QueryOptions, SweepError, TrianglePair, reach};
+use crate::query::{Posed, Query, QueryOptions, reach};
 use crate::stats::Stats;
+use crate::sweeps::SweepError;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::{Interpolation, Isometry, Point, Real, RigidMotion, Vector};
 

@@ -32,26 +32,32 @@
 //! volumes are never refitted (paper 000's layered update). OBB pairs run the pre-judge before
 //! the separating axis test unless [`QueryOptions::prejudge`] is off.
 
+mod all_pairs;
+mod answers;
 mod batch;
 mod cache;
 mod containment;
 mod distance;
+mod first_contact;
 mod impact;
 mod node_test;
 mod prefetch;
-mod queries;
+mod query;
 mod regions;
 mod stats;
+mod sweeps;
 mod traverse;
 mod tree_pair;
 
+pub use answers::{Contact, NearPair, TrianglePair};
 pub use batch::{distance_at_poses, intersects_at_poses, intersects_pairs};
 pub use cache::PairCache;
 pub use containment::Containment;
 pub use distance::DistanceOptions;
 pub use impact::{Impact, MAX_ADVANCES, Moving, time_of_impact};
 pub use node_test::NodeTest;
-pub use queries::{Contact, MAX_SWEEP_STEPS, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
+pub use query::{Posed, Query, QueryOptions};
 pub use regions::{ContactRegion, Polyline, Surfaces};
 pub use stats::{QueryStats, Stats, VolumeTest};
+pub use sweeps::{MAX_SWEEP_STEPS, SweepError};
 pub use tree_pair::{HierarchyQuery, TreePairVisitor, visit_tree_pair};

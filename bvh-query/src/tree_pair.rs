@@ -2,12 +2,14 @@
 //! ([`HierarchyQuery`]), or by generic work of the caller's ([`TreePairVisitor`]); the nine
 //! pairings are matched here once, and every call is still monomorphised per pairing.
 
+use crate::answers::{Contact, NearPair, TrianglePair};
 use crate::containment::Containment;
 use crate::distance::DistanceOptions;
 use crate::impact::Impact;
 use crate::node_test::NodeTest;
-use crate::queries::{Contact, NearPair, Posed, Query, QueryOptions, SweepError, TrianglePair};
+use crate::query::{Posed, Query, QueryOptions};
 use crate::regions::{ContactRegion, Surfaces};
+use crate::sweeps::SweepError;
 use crate::{PairCache, Stats};
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
 use bvh_core::{Aabb, Interpolation, Isometry, Obb, PoseError, Real, Sphere};

@@ -4,8 +4,9 @@
 
 mod inside;
 
+use crate::answers::TrianglePair;
 use crate::node_test::NodeTest;
-use crate::queries::{Query, TrianglePair};
+use crate::query::Query;
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};

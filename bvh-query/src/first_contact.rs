@@ -1,0 +1,216 @@
+//! The first intersecting triangle pair: with a cache, the last contact and the triangles
+//! around it first, then the trees, from the top or from where the last search stopped.
+
+use crate::answers::TrianglePair;
+use crate::cache::{Hit, PairCache};
+use crate::node_test::NodeTest;
+use crate::prefetch::prefetch;
+use crate::query::{Query, reach};
+use crate::stats::Stats;
+use crate::traverse::{Descent, Front, Pair};
+use bvh_build::{Bvh, NodeVolume};
+use bvh_core::{Aabb, MAX_AROUND, Triangle, triangles_intersect};
+use smallvec::SmallVec;
+use std::ops::ControlFlow;
+
+impl<'a, VA, VB> Query<'a, VA, VB>
+where
+    VA: NodeVolume + NodeTest<VB>,
+    VB: NodeVolume,
+{
+    /// The first intersecting triangle pair found, if any (see [`Query::intersects_counted`]).
+    pub fn intersects(&self) -> Option<TrianglePair> {
+        self.intersects_counted(None, &mut ())
+    }
+
+    /// [`Query::intersects`], starting from what `cache` kept of the last query of this pair of
+    /// objects: along a path, usually far cheaper.
+    pub fn intersects_cached(&self, cache: &mut PairCache) -> Option<TrianglePair> {
+        self.intersects_counted(Some(cache), &mut ())
+    }
+
+    /// The first intersecting triangle pair found, if any. With a cache, while the objects
+    /// touch, the pair found last time is tried first, then the triangles around it: along a
+    /// path the contact usually stays where it was or slides to a neighbour.
+    /// While they are apart, the search starts from the pairs where the last one stopped (the
+    /// front of the bounding volume test tree, paper 004), not from the top – and tests nothing
+    /// while B cannot have crossed the gap to any of them.
+    pub fn intersects_counted(
+        &self,
+        cache: Option<&mut PairCache>,
+        stats: &mut impl Stats,
+    ) -> Option<TrianglePair> {
+        self.first_contact(cache, stats).map(|hit| self.triangle_pair(hit.positions))
+    }
+
+    /// [`Query::intersects`], the contact by leaf-order positions.
+    pub(crate) fn first_contact(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<Hit> {
+        match cache {
+            None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
+            Some(cache) => {
+                let last =
+                    cache.start((self.a.bvh.id(), self.b.bvh.id()), &self.b_in_a, || reach(self.b.bvh));
+                match last.and_then(|last| self.contact_near(last, stats)) {
+                    Some(hit) => {
+                        cache.found_near(hit);
+                        Some(hit)
+                    }
+                    None => {
+                        // A gap measured between volumes may be off by the rounding of placing
+                        // B there, of placing it here, and of the measuring: each less than the
+                        // placement's slack.
+                        let hit = cache
+                            .resume(|| 3.0 * self.placement_slack(0.0))
+                            .and_then(|(front, mut next)| self.first_in_trees(front, &mut next, stats));
+                        cache.remember(hit);
+                        hit
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `last` contact if its triangles still touch, else the first found among the
+    /// triangles around it.
+    fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
+        let [i, j] = last.positions;
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        let (around_a, around_b) = (a.neighbours(i), b.neighbours(j));
+        // The triangles around the two start loading while the pair itself is tested: half the
+        // frames of a path need them, and read from cold memory only then they cost more than
+        // the test.
+        prefetch_triangles(a, around_a);
+        prefetch_triangles(b, around_b);
+        stats.triangle_test();
+        let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
+        if triangles_intersect(ta, &tb) {
+            return Some(last);
+        }
+        // No search around a triangle with more than `MAX_AROUND` around it.
+        self.contact_around(last, [around_a?, around_b?], &tb, stats)
+    }
+
+    /// The first contact found from the top – or, when there is a `previous` front, from its
+    /// pairs that need testing – keeping where the search stopped in `next`.
+    fn first_in_trees<S: Stats>(
+        &self,
+        previous: Option<impl Iterator<Item = Pair>>,
+        next: &mut impl Front,
+        stats: &mut S,
+    ) -> Option<Hit> {
+        let Some(descent) = self.descent(0.0, None, stats) else {
+            next.clear();
+            return None;
+        };
+        let descent = Descent { nearest_first: true, ..descent };
+        let top = previous.is_none().then(|| descent.start()).flatten();
+        self.first_below(&descent, previous.into_iter().flatten().chain(top), next, stats)
+    }
+
+    /// The first intersecting pair among the triangles around the `last` contact's two (those
+    /// sharing a corner point with them, on each side), whose boxes meet: a contact sliding
+    /// across the surfaces moves there, as nearly every contact lost since the frame before does
+    /// along the anchors' paths. Most successors keep one of the two triangles, so each side's
+    /// triangles are tried against the other's last before the two rings against each other. `around`: the two triangles' neighbour lists.
+    fn contact_around(
+        &self,
+        last: Hit,
+        [around_a, around_b]: [&[u32]; 2],
+        last_b: &Triangle,
+        stats: &mut impl Stats,
+    ) -> Option<Hit> {
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        let [i_last, j_last] = last.positions;
+        let hit = |i: usize, j: usize| Some(Hit { positions: [i, j] });
+        // Each side's ring leaves out its last triangle, which is tested on its own.
+        let ring_a: SmallVec<[(usize, &Triangle, Aabb); MAX_AROUND]> = around_a
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| i != i_last)
+            .map(|i| {
+                let t = a.triangle(i);
+                (i, t, t.aabb())
+            })
+            .collect();
+        // A's triangles against B's last, which needs no moving: most contacts keep one of the two.
+        let box_last_b = last_b.aabb();
+        for (i, ta) in meeting(&ring_a, &box_last_b) {
+            stats.triangle_test();
+            if triangles_intersect(ta, last_b) {
+                return hit(i, j_last);
+            }
+        }
+        // B's triangles, moved into A's frame where their boxes meet A's: against A's last as
+        // they are moved, then against the others.
+        let ta_last = a.triangle(i_last);
+        let box_a_last = ta_last.aabb();
+        let all_a = ring_a.iter().fold(box_a_last, |all, (_, _, bounds)| all.merged(bounds));
+        let mut ring_b: SmallVec<[(usize, Triangle, Aabb); MAX_AROUND]> = SmallVec::new();
+        for &j in around_b.iter().filter(|&&j| j as usize != j_last) {
+            let tb = b.triangle(j as usize).placed(&self.b_in_a);
+            let box_b = tb.aabb();
+            if !all_a.intersects(&box_b) {
+                continue;
+            }
+            if box_b.intersects(&box_a_last) {
+                stats.triangle_test();
+                if triangles_intersect(ta_last, &tb) {
+                    return hit(i_last, j as usize);
+                }
+            }
+            ring_b.push((j as usize, tb, box_b));
+        }
+        for (j, tb, box_b) in &ring_b {
+            for (i, ta) in meeting(&ring_a, box_b) {
+                stats.triangle_test();
+                if triangles_intersect(ta, tb) {
+                    return hit(i, *j);
+                }
+            }
+        }
+        None
+    }
+
+    /// The first contact below the tree-pairs `start`, keeping in `front` where the search
+    /// stopped.
+    fn first_below<S: Stats>(
+        &self,
+        descent: &Descent<'a, VA, VB>,
+        start: impl IntoIterator<Item = Pair>,
+        front: &mut impl Front,
+        stats: &mut S,
+    ) -> Option<Hit> {
+        self.candidates_from(descent, start, front, stats, |_, ta, tb, stats| {
+            stats.triangle_test();
+            if triangles_intersect(ta, tb) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        })
+    }
+}
+
+/// A ring of triangles around a contact: leaf-order position, triangle, box. It leaves out
+/// the contact's own triangle, so a ring's boxes fit the bits of a `u32`.
+type Ring<'t> = [(usize, &'t Triangle, Aabb)];
+
+const _: () = assert!(MAX_AROUND - 1 <= u32::BITS as usize);
+
+/// The ring's triangles whose boxes meet `bounds`, in ring order. The boxes are tested in one
+/// pass with no branch, into the bits of a mask: which boxes meet is unpredictable, and a
+/// branch per box mispredicts.
+fn meeting<'r, 't>(ring: &'r Ring<'t>, bounds: &Aabb) -> impl Iterator<Item = (usize, &'t Triangle)> + 'r {
+    let mut bits = ring
+        .iter()
+        .enumerate()
+        .fold(0u32, |bits, (k, (_, _, b))| bits | u32::from(b.intersects(bounds)) << k);
+    std::iter::from_fn(move || {
+        let k = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+        bits &= bits - 1;
+        Some((ring[k].0, ring[k].1))
+    })
+}
+
+/// Starts loading the triangles at leaf-order positions `around` of `tree` (see [`prefetch`]).
+fn prefetch_triangles<V: NodeVolume>(tree: &Bvh<V>, around: Option<&[u32]>) {
+    for &k in around.unwrap_or_default() {
+        prefetch(tree.triangle(k as usize));
+    }
+}
