@@ -71,7 +71,7 @@ pub fn write_contact_ply(
         on_scene.entry(a).or_insert(colour);
         on_part.entry(b).or_insert(colour);
     }
-    let near = part.aabb().transformed(pose).loosened(margin);
+    let near = part.aabb().transformed(pose).inflated(margin);
     let mut faces: Vec<([Point; 3], [u8; 3])> = Vec::new();
     for (i, t) in scene.triangles().enumerate() {
         let colour = on_scene.get(&(i as u32)).copied().unwrap_or(SCENE);

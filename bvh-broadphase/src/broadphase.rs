@@ -205,7 +205,7 @@ impl<S: Strategy> Broadphase<S> {
     pub fn near(&mut self, id: ObjectId, margin: Real) -> Result<Vec<ObjectId>, BroadphaseError> {
         let aabb = *self.aabb(id).ok_or(BroadphaseError::UnknownObject(id))?;
         self.update();
-        let grown = aabb.loosened(margin.max(0.0));
+        let grown = aabb.inflated(margin.max(0.0));
         let mut near = Vec::new();
         self.strategy.for_each_overlap(id.0, &grown, &self.boxes, &mut |j| near.push(ObjectId(j)));
         near.sort_unstable();

@@ -434,7 +434,7 @@ fn live(objects: &[Option<Object>], id: ObjectId) -> &Object {
 fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
     let world = shape.root().world_aabb(pose);
     let shift = pose.translation.vector.norm();
-    world.loosened(rounding_slack(world.reach() + 2.0 * shift))
+    world.inflated(rounding_slack(world.reach() + 2.0 * shift))
 }
 
 /// Refuses a pose with a non-finite component, or one the broadphase could not place the object
@@ -452,7 +452,7 @@ fn check_pose(shape: &Hierarchy, pose: &Isometry) -> Result<(), BroadphaseError>
 fn swept_box(shape: &Hierarchy, motion: &RigidMotion) -> Aabb {
     let (start, end) = (world_box(shape, motion.start()), world_box(shape, motion.end()));
     let reach = shape.root().world_aabb(&Isometry::identity()).reach();
-    start.merged(&end).loosened(motion.deviation_bound(reach) as Real * (1.0 + 4.0 * Real::EPSILON))
+    start.merged(&end).inflated(motion.deviation_bound(reach) as Real * (1.0 + 4.0 * Real::EPSILON))
 }
 
 /// Statistics a step can sum over pairs run on different threads.

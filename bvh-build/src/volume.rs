@@ -121,7 +121,7 @@ impl NodeVolume for Obb {
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
         let half = (pose.rotation * self.axes).abs() * self.half_extents;
         Aabb::from_half_extents(pose.transform_point(&self.center), half)
-            .loosened(Real::EPSILON * half.amax())
+            .inflated(Real::EPSILON * half.amax())
     }
 }
 
@@ -133,7 +133,7 @@ impl NodeVolume for Aabb {
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
-        self.loosened(tolerance).contains_point(p)
+        self.inflated(tolerance).contains_point(p)
     }
 
     fn measure(&self) -> Real {
@@ -145,7 +145,7 @@ impl NodeVolume for Aabb {
     }
 
     fn inflated(&self, margin: Real) -> Self {
-        self.loosened(margin)
+        self.inflated(margin)
     }
 
     fn swept(&self, motion: &Vector) -> Self {

@@ -20,13 +20,13 @@ pub struct Aabb {
 /// The smaller coordinates of two points (see [`min`]): triangle boxes are the hot loop of an
 /// all-pairs query, where nalgebra's NaN-aware `inf`/`sup` cost a large share of the work.
 #[inline]
-pub(crate) fn lower(p: &Point, q: &Point) -> Point {
+pub(crate) fn min_point(p: &Point, q: &Point) -> Point {
     Point::new(min(p.x, q.x), min(p.y, q.y), min(p.z, q.z))
 }
 
 /// The larger coordinates of two points (see [`max`]).
 #[inline]
-pub(crate) fn upper(p: &Point, q: &Point) -> Point {
+pub(crate) fn max_point(p: &Point, q: &Point) -> Point {
     Point::new(max(p.x, q.x), max(p.y, q.y), max(p.z, q.z))
 }
 
@@ -65,15 +65,15 @@ impl Aabb {
     /// Grows the box to contain `p`.
     #[inline]
     pub fn take_point(&mut self, p: &Point) {
-        self.mins = lower(&self.mins, p);
-        self.maxs = upper(&self.maxs, p);
+        self.mins = min_point(&self.mins, p);
+        self.maxs = max_point(&self.maxs, p);
     }
 
     /// Grows the box to contain `other`.
     #[inline]
     pub fn merge(&mut self, other: &Self) {
-        self.mins = lower(&self.mins, &other.mins);
-        self.maxs = upper(&self.maxs, &other.maxs);
+        self.mins = min_point(&self.mins, &other.mins);
+        self.maxs = max_point(&self.maxs, &other.maxs);
     }
 
     /// The smallest box containing both.
@@ -85,7 +85,7 @@ impl Aabb {
     }
 
     /// The box grown by `margin` on every side.
-    pub fn loosened(&self, margin: Real) -> Self {
+    pub fn inflated(&self, margin: Real) -> Self {
         let m = Vector::repeat(margin);
         Self { mins: self.mins - m, maxs: self.maxs + m }
     }
@@ -98,12 +98,12 @@ impl Aabb {
             return *self;
         }
         let scale = self.mins.coords.abs().max().max(self.maxs.coords.abs().max());
-        self.loosened(scale * 4.0 * Real::EPSILON)
+        self.inflated(scale * 4.0 * Real::EPSILON)
     }
 
     /// The largest distance of the box's points from the origin.
     pub fn reach(&self) -> Real {
-        upper(&self.mins.map(Real::abs), &self.maxs.map(Real::abs)).coords.norm()
+        max_point(&self.mins.map(Real::abs), &self.maxs.map(Real::abs)).coords.norm()
     }
 
     /// The box both boxes hold (empty when they are apart).
@@ -254,7 +254,7 @@ mod tests {
     fn transformed_contains_moved_corners() {
         let a = Aabb::new(Point::new(-1.0, -2.0, 0.0), Point::new(3.0, 1.0, 0.5));
         let pose = Isometry::new(Vector::new(4.0, -1.0, 2.0), Vector::new(0.4, 1.1, -0.7));
-        let moved = a.transformed(&pose).loosened(1e-5);
+        let moved = a.transformed(&pose).inflated(1e-5);
         assert!(a.corners().iter().all(|c| moved.contains_point(&(pose * c))));
     }
 }

@@ -178,7 +178,7 @@ mod tests {
         assert!((det - 1.0).abs() < 1e-4, "axes must be a rotation, det = {det}");
         assert!(obb.volume() < Aabb::from_points(&pts).volume() * 0.5);
         for c in obb.corners() {
-            assert!(obb.to_aabb().loosened(1e-4).contains_point(&c));
+            assert!(obb.to_aabb().inflated(1e-4).contains_point(&c));
         }
     }
 

@@ -91,7 +91,7 @@ impl Travel {
     /// within `reach()` of its origin, moved at most [`NEAR_REACH`] of it). The motion is added
     /// to the travel if so and a front is `kept`; otherwise the travel starts again from zero.
     fn moved_to(&mut self, b_in_a: &RelativePose, reach: impl FnOnce() -> Real, kept: bool) -> bool {
-        let moved = self.pose.replace(*b_in_a).map(|last| Motion::between(&last, b_in_a, reach()));
+        let moved = self.pose.replace(*b_in_a).map(|last| Displacement::between(&last, b_in_a, reach()));
         let near = moved.filter(|moved| moved.estimate() <= NEAR_REACH * moved.reach);
         self.travelled = match near {
             // Rounded up: the sum must never fall short of the travel.
@@ -256,7 +256,7 @@ impl Front for Kept<'_> {
 /// How B moved between two poses, for its points within `reach` of its origin: `shift` the
 /// length of the translation's change, `turn` the Frobenius norm of the rotations' difference.
 #[derive(Clone, Copy)]
-struct Motion {
+struct Displacement {
     shift: Real,
     turn: Real,
     reach: Real,
@@ -264,7 +264,7 @@ struct Motion {
     scale: Real,
 }
 
-impl Motion {
+impl Displacement {
     fn between(from: &RelativePose, to: &RelativePose, reach: Real) -> Self {
         Self {
             shift: (to.translation - from.translation).norm(),

@@ -169,11 +169,11 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         let sweep = motion.map(|m| self.b_in_a.rotation.tr_mul(&m));
         let b_box =
-            motion.is_none().then(|| b.volume(0).enclosing_aabb(&self.b_in_a).padded().loosened(margin));
+            motion.is_none().then(|| b.volume(0).enclosing_aabb(&self.b_in_a).padded().inflated(margin));
         // The top nodes' boxes bound tighter than the root volumes (a cube AABB is loose by design).
         let region = match b_box {
             Some(b_box) if cull => {
-                let region = a.node_box(0).loosened(margin).intersection(&b_box);
+                let region = a.node_box(0).inflated(margin).intersection(&b_box);
                 if region.is_empty() {
                     return None;
                 }

@@ -46,7 +46,8 @@ impl Side {
         self.is_leaf().then_some(self.first as usize..self.end as usize)
     }
 
-    fn volume(&self) -> usize {
+    /// The node whose volume bounds it (for a leaf, its parent).
+    fn node_index(&self) -> usize {
         self.volume as usize
     }
 }
@@ -187,7 +188,7 @@ where
         stats: &mut impl Stats,
     ) -> bool {
         if !pair.a.is_leaf() && !pair.b.is_leaf() {
-            let (a, b) = (pair.a.volume(), pair.b.volume());
+            let (a, b) = (pair.a.node_index(), pair.b.node_index());
             return !self.outside_b_box(a, stats)
                 && self.with_b_volume(b, |vb| {
                     self.with_a_volume(a, |va| {
@@ -326,7 +327,7 @@ where
             return self.pair_bound(pair, cutoff, walk, stats);
         };
         stats.volume_test(VolumeTest::LeafBox);
-        let leaf_a = leaf_box(self.a, ra).loosened(self.margin);
+        let leaf_a = leaf_box(self.a, ra).inflated(self.margin);
         let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a));
         leaf_a.distance(&Aabb::from_points(corners)) as Real
     }
@@ -350,9 +351,9 @@ where
             // turn; A's are not grown by the margin, so the bound gives it up instead.
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let vb = self.b.volume(pair.b.volume());
+                let vb = self.b.volume(pair.b.node_index());
                 let leaf =
-                    walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).loosened(self.margin));
+                    walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).inflated(self.margin));
                 let boxed = vb.separation(&leaf, &self.a_in_b);
                 if boxed >= cutoff {
                     return boxed;
@@ -363,7 +364,7 @@ where
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
                 let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb.clone()));
-                self.with_a_volume(pair.a.volume(), |va| {
+                self.with_a_volume(pair.a.node_index(), |va| {
                     let boxed = va.separation(&leaf, &self.b_in_a);
                     if boxed >= cutoff {
                         return boxed;
@@ -373,7 +374,7 @@ where
                 })
             }
             (None, None) => {
-                let (a, b) = (pair.a.volume(), pair.b.volume());
+                let (a, b) = (pair.a.node_index(), pair.b.node_index());
                 let boxes = self.b_box.map_or(0.0, |bb| self.a.node_box(a).distance(&bb) as Real);
                 if boxes >= cutoff {
                     stats.volume_test(VolumeTest::NodeBox);
@@ -405,16 +406,16 @@ where
             (Some(_), None) | (None, Some(_)) if self.sweep.is_some() => true,
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = walk.last.get(true, ra.start, || leaf_box(self.a, ra).loosened(self.margin));
-                self.b.volume(pair.b.volume()).overlaps(&leaf, &self.a_in_b)
+                let leaf = walk.last.get(true, ra.start, || leaf_box(self.a, ra).inflated(self.margin));
+                self.b.volume(pair.b.node_index()).overlaps(&leaf, &self.a_in_b)
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
                 let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb));
-                self.with_a_volume(pair.a.volume(), |va| va.overlaps(&leaf, &self.b_in_a))
+                self.with_a_volume(pair.a.node_index(), |va| va.overlaps(&leaf, &self.b_in_a))
             }
             (None, None) => {
-                let (a, b) = (pair.a.volume(), pair.b.volume());
+                let (a, b) = (pair.a.node_index(), pair.b.node_index());
                 if split_a && self.outside_b_box(a, stats) {
                     return false;
                 }
@@ -457,7 +458,7 @@ where
         if pair.a.is_leaf() || pair.b.is_leaf() {
             return (!self.pair_overlaps(pair, true, walk, stats)).then_some(0.0);
         }
-        let (a, b) = (pair.a.volume(), pair.b.volume());
+        let (a, b) = (pair.a.node_index(), pair.b.node_index());
         if let Some(gap) = self.b_box.map(|bb| self.a.node_box(a).gap(&bb)).filter(|&gap| gap > 0.0) {
             stats.volume_test(VolumeTest::NodeBox);
             return Some(gap as Real);
@@ -492,7 +493,7 @@ where
         match (a.is_leaf(), b.is_leaf()) {
             (false, true) => true,
             (true, false) => false,
-            _ => self.a.volume(a.volume()).measure() >= self.b.volume(b.volume()).measure(),
+            _ => self.a.volume(a.node_index()).measure() >= self.b.volume(b.node_index()).measure(),
         }
     }
 
@@ -526,7 +527,7 @@ where
         // A full search tests the pairs below; a first-contact search leaves them untested.
         for child in self.opened(pair, split_a, self.nearest_first) {
             let side = if split_a { &child.a } else { &child.b };
-            if !side.is_leaf() && !self.in_region(split_a, side.volume()) {
+            if !side.is_leaf() && !self.in_region(split_a, side.node_index()) {
                 walk.stop(&child, 0.0, stats);
                 continue;
             }
@@ -561,7 +562,7 @@ where
     /// of that side's node with the other side.
     #[inline]
     fn opened(&self, pair: &Pair, split_a: bool, untested: bool) -> impl Iterator<Item = Pair> {
-        let node = if split_a { pair.a.volume() } else { pair.b.volume() };
+        let node = if split_a { pair.a.node_index() } else { pair.b.node_index() };
         let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
         let pair = *pair;
         slots.iter().filter_map(move |slot| {
@@ -584,11 +585,11 @@ where
     #[inline]
     fn centre_distances(&self, split_a: bool, parent: &Pair, pairs: [&Pair; 2]) -> [Real; 2] {
         let (shared, centres) = if split_a {
-            let shared = self.b_in_a.transform_point(&self.b.volume(parent.b.volume()).center());
-            (shared, pairs.map(|p| self.a.volume(p.a.volume()).center()))
+            let shared = self.b_in_a.transform_point(&self.b.volume(parent.b.node_index()).center());
+            (shared, pairs.map(|p| self.a.volume(p.a.node_index()).center()))
         } else {
-            let shared = self.a_in_b.transform_point(&self.a.volume(parent.a.volume()).center());
-            (shared, pairs.map(|p| self.b.volume(p.b.volume()).center()))
+            let shared = self.a_in_b.transform_point(&self.a.volume(parent.a.node_index()).center());
+            (shared, pairs.map(|p| self.b.volume(p.b.node_index()).center()))
         };
         centres.map(|c| (c - shared).norm_squared())
     }

@@ -76,7 +76,7 @@ fn sweep(items: &mut [(Aabb, bool, u32)], mut pair: impl FnMut(u32, u32)) {
 fn reference_distance(a: &TriMesh, b: &TriMesh, pose: &Isometry, limit: Real) -> f64 {
     let moved: Vec<Triangle> = b.triangles().map(|t| t.transformed(pose)).collect();
     let mut items: Vec<(Aabb, bool, u32)> =
-        a.triangles().enumerate().map(|(i, t)| (t.aabb().loosened(limit), false, i as u32)).collect();
+        a.triangles().enumerate().map(|(i, t)| (t.aabb().inflated(limit), false, i as u32)).collect();
     items.extend(moved.iter().enumerate().map(|(j, t)| (t.aabb(), true, j as u32)));
     let mut best = f64::INFINITY;
     sweep(&mut items, |ia, ib| {

@@ -119,7 +119,7 @@ fn scene(
     let part_box = part.aabb();
     // Stand the part on the floor in the middle of the bay.
     let installed = Isometry::translation(size.x / 2.0, size.y / 2.0, 0.03 - part_box.mins.z);
-    let pocket = part_box.transformed(&installed).loosened(0.02);
+    let pocket = part_box.transformed(&installed).inflated(0.02);
     // The pocket and the corridor above it to the open top stay free.
     let keep_out = Aabb::new(pocket.mins, Point::new(pocket.maxs.x, pocket.maxs.y, size.z + 1.0));
     let interior = Aabb::new(Point::origin(), Point::from(size));

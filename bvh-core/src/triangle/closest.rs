@@ -23,12 +23,12 @@ pub struct ClosestPoints {
 
 /// The point of the closed segment nearest to `p`.
 pub fn closest_point_on_segment(p: &Point, s: &Segment) -> Point {
-    lower(&on_segment(&lift(p), &lift(&s.a), &lift(&s.b)))
+    to_f32(&on_segment(&lift(p), &lift(&s.a), &lift(&s.b)))
 }
 
 /// The point of the closed triangle nearest to `p`.
 pub fn closest_point_on_triangle(p: &Point, tri: &Triangle) -> Point {
-    lower(&on_triangle(&lift(p), &Tri64::new(tri)))
+    to_f32(&on_triangle(&lift(p), &Tri64::new(tri)))
 }
 
 /// Whether every one of `points` lies within `tolerance` of the closed triangle (measured in
@@ -180,7 +180,7 @@ pub(super) fn shared_point(t1: &Triangle, t2: &Triangle) -> Point {
             }
         }
     }
-    lower(&nalgebra::center(&best.0, &best.1))
+    to_f32(&nalgebra::center(&best.0, &best.1))
 }
 
 /// A triangle lifted to `f64`.
@@ -305,14 +305,14 @@ fn segment_triangle(p: &P64, q: &P64, t: &Tri64) -> (P64, P64) {
 }
 
 fn finish(x: P64, y: P64) -> ClosestPoints {
-    ClosestPoints { distance: (x - y).norm() as Real, on_a: lower(&x), on_b: lower(&y) }
+    ClosestPoints { distance: (x - y).norm() as Real, on_a: to_f32(&x), on_b: to_f32(&y) }
 }
 
 fn lift(p: &Point) -> P64 {
     p.cast::<f64>()
 }
 
-fn lower(p: &P64) -> Point {
+fn to_f32(p: &P64) -> Point {
     p.cast::<Real>()
 }
 

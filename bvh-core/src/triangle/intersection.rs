@@ -192,7 +192,7 @@ impl CanonicalPair {
         let (e1, e2) = (sub(&j1, &i1), sub(&j2, &i2));
         let direction = if dot(&e1, &e1) >= dot(&e2, &e2) { e1 } else { e2 };
         if direction == [0.0; 3] {
-            return (i1 == i2).then(|| Segment::new(lower(&i1), lower(&i1)));
+            return (i1 == i2).then(|| Segment::new(to_f32(&i1), to_f32(&i1)));
         }
         let key = |p: &[f64; 3]| dot(p, &direction);
         let sorted = |a: [f64; 3], b: [f64; 3]| if key(&a) <= key(&b) { (a, b) } else { (b, a) };
@@ -200,7 +200,7 @@ impl CanonicalPair {
         let (lo2, hi2) = sorted(i2, j2);
         let lo = if key(&lo1) >= key(&lo2) { lo1 } else { lo2 };
         let hi = if key(&hi1) <= key(&hi2) { hi1 } else { hi2 };
-        (key(&lo) <= key(&hi)).then(|| Segment::new(lower(&lo), lower(&hi)))
+        (key(&lo) <= key(&hi)).then(|| Segment::new(to_f32(&lo), to_f32(&hi)))
     }
 }
 
@@ -328,7 +328,7 @@ fn coplanar_overlap(t1: &Triangle, t2: &Triangle) -> TriangleIntersection {
     }
     let mut vertices = [Point::origin(); 6];
     let mut len = 0;
-    for p in poly.iter().map(lower) {
+    for p in poly.iter().map(to_f32) {
         if len < 6 && (len == 0 || vertices[len - 1] != p) && (len < 2 || p != vertices[0]) {
             vertices[len] = p;
             len += 1;
@@ -356,7 +356,7 @@ fn touching_point(t1: &Triangle, t2: &Triangle) -> Segment {
     Segment::new(mid, mid)
 }
 
-fn lower(p: &[f64; 3]) -> Point {
+fn to_f32(p: &[f64; 3]) -> Point {
     Point::new(p[0] as Real, p[1] as Real, p[2] as Real)
 }
 

@@ -18,7 +18,7 @@ pub use intersection::{CoplanarPolygon, TriangleIntersection, triangle_intersect
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
 pub use swept::swept_triangle_intersects;
 
-use crate::aabb::{Aabb, lower, upper};
+use crate::aabb::{Aabb, max_point, min_point};
 use crate::math::{Isometry, Point, Real, RelativePose, Vector};
 
 /// A triangle given by its three vertices.
@@ -73,7 +73,7 @@ impl Triangle {
     #[inline]
     pub fn aabb(&self) -> Aabb {
         let (a, b, c) = (&self.a, &self.b, &self.c);
-        Aabb::new(lower(&lower(a, b), c), upper(&upper(a, b), c))
+        Aabb::new(min_point(&min_point(a, b), c), max_point(&max_point(a, b), c))
     }
 
     /// The triangle moved by `pose`, each corner computed in `f64` and rounded once: the
