@@ -8,7 +8,7 @@ use crate::node_test::NodeTest;
 use crate::query::{Query, reach};
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
-use bvh_core::triangle::closest_points_apart_triangles;
+use bvh_core::triangle::{Beyond, closest_points_apart_triangles};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles};
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -177,6 +177,9 @@ where
         let Some(descent) = self.distance_descent() else { return };
         let (a, b) = (self.a.bvh, self.b.bvh);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
+        // A front kept for the next frame holds each leaf pair's bound: a pair measured to the
+        // end gives its distance, which B's small motion then seldom undercuts.
+        let beyond = if cache.is_some() { Beyond::Distance } else { Beyond::Limit };
         // Measures the pairs of two leaves against the cutoff, improving `best`; returns the new
         // cutoff and a lower bound on the leaves' distance (what measured or dismissed each pair).
         let leaves =
@@ -200,7 +203,7 @@ where
                         }
                         Stats::triangle_test(stats);
                         // The first-contact search has proved every pair apart.
-                        let closest = match closest_points_apart_triangles(ta, tb, cutoff) {
+                        let closest = match closest_points_apart_triangles(ta, tb, cutoff, beyond) {
                             Ok(closest) => closest,
                             Err(apart) => {
                                 bound = bound.min(apart);

@@ -58,24 +58,35 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
         let shared = shared_point(t1, t2);
         return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared };
     }
-    closest_points_apart_triangles(t1, t2, Real::INFINITY).expect("every pair is nearer than infinity")
+    closest_points_apart_triangles(t1, t2, Real::INFINITY, Beyond::Limit)
+        .expect("every pair is nearer than infinity")
+}
+
+/// What a measurement of two triangles apart reports about a pair no nearer than its limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beyond {
+    /// The gap of the cheap bound that dismissed it, else just the limit: the least work.
+    Limit,
+    /// The gap of the cheap bound that dismissed it, else its distance: a tighter bound, for a
+    /// search that keeps its bounds for the next frame, at the cost of finishing the measurement.
+    Distance,
 }
 
 /// [`closest_points_triangles`] for two triangles known not to meet (a search that has proved
 /// two meshes apart measures their pairs this way, without the intersection test), if they lie
 /// nearer than `below` (`Real::INFINITY`: always): a search only wants pairs that beat its best,
 /// and most candidates are dismissed by a cheap bound before they are measured. Otherwise the
-/// error holds a lower bound on their distance, at least `below`: what dismissed them, which a
-/// search that keeps its bounds for the next frame can use. The distance is positive; for
-/// triangles that do meet it is meaningless.
+/// error holds a lower bound on their distance, at least `below`, as `beyond` asks. The
+/// distance is positive; for triangles that do meet it is meaningless.
 pub fn closest_points_apart_triangles(
     t1: &Triangle,
     t2: &Triangle,
     below: Real,
+    beyond: Beyond,
 ) -> Result<ClosestPoints, Real> {
     let limit = below as f64;
-    let (x, y) =
-        apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit).map_err(|bound| at_most(bound).max(below))?;
+    let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit, beyond)
+        .map_err(|bound| at_most(bound).max(below))?;
     let mut out = finish(x, y);
     if out.distance == 0.0 {
         // Apart, but nearer than rounding can show: keep "zero iff intersecting".
@@ -97,8 +108,9 @@ fn at_most(x: f64) -> Real {
 /// wholly beyond the other's plane by the limit (facing surfaces, the common case near a mesh's
 /// nearest pair). Then a corner is projected only when its height over the other's plane is
 /// below the best so far, an edge pair measured only when its boxes are. Pairs no nearer than
-/// the limit give a lower bound on their distance: the gap that dismissed them, or the limit.
-fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Result<(P64, P64), f64> {
+/// the limit give a lower bound on their distance: the gap that dismissed them, or as `beyond`
+/// asks, the limit or their distance.
+fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, beyond: Beyond) -> Result<(P64, P64), f64> {
     let origin = a.v[0];
     let sum = |t: &Tri64| t.v.iter().fold(Vector3::zeros(), |sum, p| sum + (p - origin));
     let line = sum(b) - sum(a);
@@ -126,7 +138,13 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Result<(P64, P64), f64> {
             return Err(beyond / plane.normal_sq.sqrt());
         }
     }
-    let mut best = (a.v[0], b.v[0], limit_sq);
+    // With `Beyond::Distance`, measured against the nearest candidate so far, not the limit: a
+    // pair beyond the limit then comes back with its own distance.
+    let start = match beyond {
+        Beyond::Limit => limit_sq,
+        Beyond::Distance => f64::INFINITY,
+    };
+    let mut best = (a.v[0], b.v[0], start);
     let consider = |best: &mut (P64, P64, f64), x: P64, y: P64| {
         let d = (x - y).norm_squared();
         if d < best.2 {
@@ -162,7 +180,7 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64) -> Result<(P64, P64), f64> {
             }
         }
     }
-    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(limit_sq.sqrt()) }
+    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(best.2.min(start).sqrt()) }
 }
 
 /// A point two intersecting triangles share, up to rounding: where an edge of one comes
@@ -387,7 +405,7 @@ mod tests {
         let mut point = |s: Real| {
             Point::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5) * s
         };
-        let (mut found, mut dismissed) = (0, 0);
+        let (mut found, mut dismissed, mut measured_to_the_end) = (0, 0, 0);
         for case in 0..4000 {
             let t1 = Triangle::new(point(2.0), point(2.0), point(2.0));
             let shift = point(if case % 2 == 0 { 4.0 } else { 40.0 }).coords;
@@ -397,9 +415,9 @@ mod tests {
                 continue;
             }
             let reference = edge_triangle_distance(&t1, &t2);
-            for factor in [0.99, 1.01] {
+            for (factor, beyond) in [(0.99, Beyond::Limit), (0.99, Beyond::Distance), (1.01, Beyond::Limit)] {
                 let limit = (reference * factor) as Real;
-                match closest_points_apart_triangles(&t1, &t2, limit) {
+                match closest_points_apart_triangles(&t1, &t2, limit, beyond) {
                     Ok(c) => {
                         found += 1;
                         assert!(factor > 1.0, "case {case}: {} found beyond {limit}", c.distance);
@@ -412,10 +430,15 @@ mod tests {
                             bound >= limit && bound as f64 <= reference * (1.0 + 1e-6),
                             "case {case}: bound {bound}"
                         );
+                        // Measured to the end, the bound is the distance itself (unless a cheap
+                        // bound dismissed the pair first).
+                        let exact = (bound as f64 - reference).abs() <= 1e-6 * (1.0 + reference);
+                        measured_to_the_end += usize::from(beyond == Beyond::Distance && exact);
                     }
                 }
             }
         }
-        assert!(found > 3000 && dismissed > 3000, "{found} found, {dismissed} dismissed");
+        assert!(found > 3000 && dismissed > 6000, "{found} found, {dismissed} dismissed");
+        assert!(measured_to_the_end > 500, "{measured_to_the_end} distances given back");
     }
 }

@@ -11,8 +11,8 @@ mod swept;
 
 pub use box_overlap::{triangle_aabb_overlap, triangle_obb_overlap};
 pub use closest::{
-    ClosestPoints, closest_point_on_segment, closest_point_on_triangle, closest_points_apart_triangles,
-    closest_points_segments, closest_points_triangles,
+    Beyond, ClosestPoints, closest_point_on_segment, closest_point_on_triangle,
+    closest_points_apart_triangles, closest_points_segments, closest_points_triangles,
 };
 pub use intersection::{CoplanarPolygon, TriangleIntersection, triangle_intersection, triangles_intersect};
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
