@@ -5,7 +5,7 @@
 use crate::poses::{load_mesh, pose_from_numbers};
 use bvh_bench::boxes::{BoxScene, Layout};
 use bvh_bench::stats::{mean, median};
-use bvh_broadphase::{AnyStrategy, Broadphase, CollisionWorld, Motion, ObjectId};
+use bvh_broadphase::{AnyStrategy, Broadphase, CollisionWorld, Mobility, ObjectId};
 use bvh_build::generate::{ROOM, capped_cylinder, centred, object_room, torus};
 use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Aabb, Isometry, Point, Real, TriMesh, Vector};
@@ -61,7 +61,7 @@ const MAX_GENERATED_OBJECTS: usize = 2_000_000;
 pub(crate) struct Setup {
     shapes: Vec<Arc<Hierarchy>>,
     poses: Vec<Isometry>,
-    motions: Vec<Motion>,
+    motions: Vec<Mobility>,
     /// Half the largest side of each object (sets its step length).
     sizes: Vec<Real>,
     bounds: Aabb,
@@ -152,7 +152,7 @@ pub(crate) fn simulate(
     let (mut candidates, mut colliding, mut volume_tests, mut triangle_tests) = (0usize, 0usize, 0u64, 0u64);
     for _ in 0..steps {
         let next: Vec<(usize, Isometry)> = (0..setup.poses.len())
-            .filter(|&k| setup.motions[k] == Motion::Dynamic)
+            .filter(|&k| setup.motions[k] == Mobility::Dynamic)
             .map(|k| (k, wander(&setup.poses[k], setup.sizes[k], &setup.bounds, &mut rng)))
             .collect();
         let start = Instant::now();
@@ -176,7 +176,7 @@ pub(crate) fn simulate(
     let n = steps.max(1) as f64;
     Ok(Run {
         objects: setup.shapes.len(),
-        dynamic: setup.motions.iter().filter(|&&m| m == Motion::Dynamic).count(),
+        dynamic: setup.motions.iter().filter(|&&m| m == Mobility::Dynamic).count(),
         triangles: setup.shapes.iter().map(|s| s.mesh().triangle_count()).sum(),
         step_ms,
         candidates_mean: candidates as f64 / n,
@@ -200,12 +200,12 @@ fn wander(pose: &Isometry, size: Real, bounds: &Aabb, rng: &mut ChaCha8Rng) -> I
 }
 
 /// Marks `round(fraction × n)` objects, chosen by the seed, as moving.
-fn motions(n: usize, fraction: f64, seed: u64) -> Vec<Motion> {
+fn motions(n: usize, fraction: f64, seed: u64) -> Vec<Mobility> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x30b1e);
     let k = (fraction * n as f64).round() as usize;
-    let mut motions = vec![Motion::Static; n];
+    let mut motions = vec![Mobility::Static; n];
     for i in rand::seq::index::sample(&mut rng, n, k.min(n)) {
-        motions[i] = Motion::Dynamic;
+        motions[i] = Mobility::Dynamic;
     }
     motions
 }
@@ -273,8 +273,8 @@ fn from_file(path: &Path, preset: &Preset) -> Result<Setup, String> {
             )));
         }
         let motion = match fields[1] {
-            "static" => Motion::Static,
-            "dynamic" => Motion::Dynamic,
+            "static" => Mobility::Static,
+            "dynamic" => Mobility::Dynamic,
             other => return Err(at(format!("expected static or dynamic, found {other:?}"))),
         };
         let numbers: Vec<f32> = fields[2..]

@@ -22,5 +22,5 @@ pub use grid::UniformGrid;
 pub use octree::Octree;
 pub use strategy::{Boxes, Strategy};
 pub use world::{
-    Clearance, Collision, CollisionWorld, ContactDetail, ImpactPair, Motion, Object, StepError, StepStats,
+    Clearance, Collision, CollisionWorld, ContactDetail, ImpactPair, Mobility, Object, StepError, StepStats,
 };

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 /// Whether an object moves. Two static objects are never tested against each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Motion {
+pub enum Mobility {
     /// Never tested against other static objects.
     Static,
     /// Tested against everything.
@@ -47,7 +47,7 @@ pub struct Object {
     /// Where it is.
     pub pose: Isometry,
     /// Whether it moves.
-    pub motion: Motion,
+    pub mobility: Mobility,
 }
 
 /// Two objects whose meshes intersect.
@@ -116,15 +116,15 @@ pub struct StepStats {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use bvh_broadphase::{CollisionWorld, Motion, Octree};
+/// use bvh_broadphase::{CollisionWorld, Mobility, Octree};
 /// use bvh_build::{Hierarchy, Preset};
 /// use bvh_core::{Isometry, Point, TriMesh};
 ///
 /// let ball = Arc::new(Hierarchy::build(TriMesh::uv_sphere(Point::origin(), 1.0, 8, 16), &Preset::co()));
 /// // `CollisionWorld::new()` is a world over the default strategy (the uniform grid).
 /// let mut world = CollisionWorld::<Octree>::default();
-/// let fixed = world.insert(ball.clone(), Isometry::identity(), Motion::Static).unwrap();
-/// let moving = world.insert(ball, Isometry::translation(5.0, 0.0, 0.0), Motion::Dynamic).unwrap();
+/// let fixed = world.insert(ball.clone(), Isometry::identity(), Mobility::Static).unwrap();
+/// let moving = world.insert(ball, Isometry::translation(5.0, 0.0, 0.0), Mobility::Dynamic).unwrap();
 /// assert!(world.step().is_empty());
 /// world.set_pose(moving, Isometry::translation(1.5, 0.0, 0.0)).unwrap();
 /// let collisions = world.step();
@@ -210,15 +210,15 @@ impl<S: Strategy> CollisionWorld<S> {
         &mut self,
         shape: Arc<Hierarchy>,
         pose: Isometry,
-        motion: Motion,
+        mobility: Mobility,
     ) -> Result<ObjectId, BroadphaseError> {
         check_pose(&shape, &pose)?;
         let id = self.broadphase.insert(world_box(&shape, &pose))?;
         if self.objects.len() <= id.index() {
             self.objects.resize(id.index() + 1, None);
         }
-        self.objects[id.index()] = Some(Object { shape, pose, motion });
-        if motion == Motion::Dynamic {
+        self.objects[id.index()] = Some(Object { shape, pose, mobility });
+        if mobility == Mobility::Dynamic {
             let at = self.dynamic.partition_point(|&d| d < id);
             self.dynamic.insert(at, id);
         }
@@ -363,7 +363,7 @@ impl<S: Strategy> CollisionWorld<S> {
         let overlaps = self.broadphase.update();
         let objects = &self.objects;
         let is_dynamic =
-            |id: ObjectId| objects[id.index()].as_ref().is_some_and(|o| o.motion == Motion::Dynamic);
+            |id: ObjectId| objects[id.index()].as_ref().is_some_and(|o| o.mobility == Mobility::Dynamic);
         let mut pairs: Vec<_> = self
             .dynamic
             .iter()

@@ -2,7 +2,7 @@
 //! is not static-static, step after step, for every strategy and every contact detail.
 
 use bvh_broadphase::{
-    AnyStrategy, Broadphase, BroadphaseError, Collision, CollisionWorld, ContactDetail, Motion, ObjectId,
+    AnyStrategy, Broadphase, BroadphaseError, Collision, CollisionWorld, ContactDetail, Mobility, ObjectId,
     Octree, StepError, UniformGrid,
 };
 use bvh_build::generate::object_room;
@@ -30,7 +30,7 @@ impl TreePairVisitor for AllContacts<'_> {
 struct Scene {
     shapes: Vec<Arc<Hierarchy>>,
     poses: Vec<Isometry>,
-    motions: Vec<Motion>,
+    motions: Vec<Mobility>,
 }
 
 /// Paper 004's room squeezed to a third of its size so objects collide, with shapes built by
@@ -50,7 +50,7 @@ fn scene(seed: u64) -> Scene {
         poses.push(pose);
     }
     let motions =
-        (0..shapes.len()).map(|k| if k % 3 == 0 { Motion::Static } else { Motion::Dynamic }).collect();
+        (0..shapes.len()).map(|k| if k % 3 == 0 { Mobility::Static } else { Mobility::Dynamic }).collect();
     Scene { shapes, poses, motions }
 }
 
@@ -58,7 +58,7 @@ fn expected(scene: &Scene, detail: ContactDetail) -> Vec<Collision> {
     let mut out = Vec::new();
     for i in 0..scene.shapes.len() {
         for j in i + 1..scene.shapes.len() {
-            if scene.motions[i] == Motion::Static && scene.motions[j] == Motion::Static {
+            if scene.motions[i] == Mobility::Static && scene.motions[j] == Mobility::Static {
                 continue;
             }
             let contacts = visit_tree_pair(
@@ -144,7 +144,7 @@ fn the_pipeline_equals_pairwise_queries_step_after_step() {
                 assert!(stats.candidate_pairs >= want.len());
                 collided += want.len();
                 for k in 0..scene.shapes.len() {
-                    if scene.motions[k] == Motion::Dynamic {
+                    if scene.motions[k] == Mobility::Dynamic {
                         let shift = Vector::new(
                             rng.gen_range(-0.1..0.1),
                             rng.gen_range(-0.1..0.1),
@@ -169,7 +169,7 @@ fn removing_objects_drops_their_pairs_and_bad_poses_are_refused() {
     let scene = scene(3);
     let mut world = CollisionWorld::new();
     let ids: Vec<_> = (0..scene.shapes.len())
-        .map(|k| world.insert(scene.shapes[k].clone(), scene.poses[k], Motion::Dynamic).unwrap())
+        .map(|k| world.insert(scene.shapes[k].clone(), scene.poses[k], Mobility::Dynamic).unwrap())
         .collect();
     let before = world.step();
     assert!(!before.is_empty());
@@ -183,7 +183,7 @@ fn removing_objects_drops_their_pairs_and_bad_poses_are_refused() {
     nan.translation.vector.x = f32::NAN;
     assert_eq!(world.set_pose(ids[1], nan), Err(BroadphaseError::NonFinitePose));
     assert_eq!(
-        world.insert(scene.shapes[0].clone(), nan, Motion::Static),
+        world.insert(scene.shapes[0].clone(), nan, Mobility::Static),
         Err(BroadphaseError::NonFinitePose)
     );
     let mut turned_nan = Isometry::identity();
@@ -202,11 +202,11 @@ fn an_empty_object_is_kept_and_never_collides() {
     for preset in Preset::ALL {
         for (name, mut world) in worlds() {
             let ball = Arc::new(Hierarchy::build(ball.clone(), &preset));
-            world.insert(ball, Isometry::identity(), Motion::Static).unwrap();
+            world.insert(ball, Isometry::identity(), Mobility::Static).unwrap();
             let id = world.insert(
                 Arc::new(Hierarchy::build(empty.clone(), &preset)),
                 Isometry::identity(),
-                Motion::Dynamic,
+                Mobility::Dynamic,
             );
             assert!(id.is_ok(), "{name}, {}: {id:?}", preset.name);
             assert!(world.step().is_empty(), "{name}, {}", preset.name);
@@ -236,8 +236,8 @@ fn grazing_contacts_far_from_the_origin_reach_the_narrow_phase() {
         if touching(mid) { lo = mid } else { hi = mid }
     }
     for (name, mut world) in worlds() {
-        world.insert(a.clone(), pose_a, Motion::Static).unwrap();
-        let id = world.insert(b.clone(), pose_b(lo), Motion::Dynamic).unwrap();
+        world.insert(a.clone(), pose_a, Mobility::Static).unwrap();
+        let id = world.insert(b.clone(), pose_b(lo), Mobility::Dynamic).unwrap();
         assert_eq!(world.step().len(), 1, "{name}: touching at {lo}");
         world.set_pose(id, pose_b(hi)).unwrap();
         assert!(world.step().is_empty(), "{name}: apart at {hi}");
@@ -299,7 +299,7 @@ fn clearance_equals_the_distances_one_by_one() {
                 listed += got.len();
             }
             for k in 0..scene.shapes.len() {
-                if scene.motions[k] == Motion::Dynamic {
+                if scene.motions[k] == Mobility::Dynamic {
                     let shift = Vector::new(rng.gen_range(-0.1..0.1), rng.gen_range(-0.1..0.1), 0.0);
                     scene.poses[k] = Isometry::translation(shift.x, shift.y, shift.z) * scene.poses[k];
                     world.set_pose(ObjectId::from_index(k), scene.poses[k]).unwrap();
@@ -326,12 +326,13 @@ fn a_continuous_step_catches_what_passes_between_steps() {
     let bar = build(TriMesh::cuboid(Point::new(0.5, 0.0, 0.0), Vector::new(0.5, 0.02, 0.02)));
     let front = ball.mesh().vertices().iter().map(|p| p.x).fold(Real::MIN, Real::max) as f64;
     for (name, mut world) in worlds() {
-        let wall = world.insert(panel.clone(), Isometry::identity(), Motion::Static).unwrap();
+        let wall = world.insert(panel.clone(), Isometry::identity(), Mobility::Static).unwrap();
         let shot =
-            world.insert(ball.clone(), Isometry::translation(-0.5, 0.0, 0.0), Motion::Dynamic).unwrap();
+            world.insert(ball.clone(), Isometry::translation(-0.5, 0.0, 0.0), Mobility::Dynamic).unwrap();
         let target =
-            world.insert(ball.clone(), Isometry::translation(-5.0, 0.8, 0.0), Motion::Static).unwrap();
-        let arm = world.insert(bar.clone(), Isometry::translation(-5.0, 0.0, 0.0), Motion::Dynamic).unwrap();
+            world.insert(ball.clone(), Isometry::translation(-5.0, 0.8, 0.0), Mobility::Static).unwrap();
+        let arm =
+            world.insert(bar.clone(), Isometry::translation(-5.0, 0.0, 0.0), Mobility::Dynamic).unwrap();
         let through = Isometry::translation(0.5, 0.0, 0.0);
         let turned = Isometry::new(Vector::new(-5.0, 0.0, 0.0), Vector::new(0.0, 0.0, 170f32.to_radians()));
         let moves = [(shot, through), (arm, turned)];
