@@ -1,23 +1,16 @@
 //! The slowest poses of a pose file for the CO preset, with their work, and the share of the
 //! time spent in colliding poses: where a mean goes.
 //! `cargo run --release -p bvh-bench --example pose_tail -- SCENE PART POSES`
+use bvh_bench::pose_file::read_poses;
 use bvh_build::{BuildConfig, Bvh};
-use bvh_core::{Isometry, Matrix, Obb, Rotation, Vector};
+use bvh_core::{Isometry, Obb};
 use bvh_query::{Posed, Query, QueryOptions, QueryStats};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let load = |p: &str| bvh_io::load(p).expect("readable").merged().expect("a mesh");
     let (scene, part) = (load(&args[1]), load(&args[2]));
-    let poses: Vec<Isometry> = std::fs::read_to_string(&args[3])
-        .expect("pose file")
-        .lines()
-        .map(|l| {
-            let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().expect("number")).collect();
-            let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
-            Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), Rotation::from_matrix(&r))
-        })
-        .collect();
+    let poses = read_poses(std::path::Path::new(&args[3])).expect("a valid pose file");
     let a: Bvh<Obb> = Bvh::build(scene, &BuildConfig::co());
     let b: Bvh<Obb> = Bvh::build(part, &BuildConfig::co());
     let id = Isometry::identity();

@@ -1,7 +1,8 @@
 //! `bvh-bench contacts`: the contact regions of a part against a scene at one pose – where they
 //! meet, each region with its normal, depth, contact points, pairs and coplanar area.
 
-use crate::poses::{load_mesh, pose_from_text};
+use crate::poses::load_mesh;
+use bvh_bench::pose_file::pose_from_text;
 use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Isometry, Point, Vector};
 use bvh_query::{ContactRegion, HierarchyQuery, QueryOptions, Surfaces};

@@ -2,8 +2,9 @@
 //! each contact region in a colour of its own with its normal drawn as an arrow.
 
 use crate::contacts::regions_at;
-use crate::poses::{load_mesh, pose_from_text};
+use crate::poses::load_mesh;
 use bvh_bench::export::{Highlights, write_contact_ply};
+use bvh_bench::pose_file::pose_from_text;
 use bvh_build::{Hierarchy, Preset};
 use bvh_query::Surfaces;
 use std::path::Path;

@@ -5,10 +5,11 @@
 use crate::distance;
 use crate::toi::{self, MotionKind};
 use bvh_bench::parry_bridge;
+use bvh_bench::pose_file::read_poses;
 use bvh_bench::stats::{mean, median};
 use bvh_bench::timing::{clock_overhead, timed};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
-use bvh_core::{Isometry, Matrix, Rotation, TriMesh, Vector};
+use bvh_core::{Isometry, TriMesh};
 use bvh_query::{
     DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, Surfaces,
     TreePairVisitor, TrianglePair, visit_tree_pair,
@@ -87,62 +88,10 @@ impl CacheMode {
     }
 }
 
-/// The pose written as 12 numbers, the row-major 3x4 matrix `[R|t]` (finite, so every query
-/// accepts it). `R` must be a rotation up to the rounding of a printed file; it is then
-/// re-orthonormalised. A scale, shear or mirror is refused rather than replaced by the nearest
-/// rotation: the answers would be for another pose.
-pub(crate) fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
-    if v.len() != 12 || !v.iter().all(|x| x.is_finite()) {
-        return Err("expected 12 finite numbers".into());
-    }
-    let r = Matrix::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
-    let (off_orthonormal, determinant) =
-        ((r.transpose() * r - Matrix::identity()).abs().max(), r.determinant());
-    if off_orthonormal > ROTATION_TOLERANCE || determinant < 0.0 {
-        return Err(format!(
-            "the 3x3 part is not a rotation (RᵀR differs from the identity by {off_orthonormal:.1e}, \
-             determinant {determinant:.3})"
-        ));
-    }
-    let rotation = Rotation::from_matrix(&r);
-    Ok(Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), rotation))
-}
-
-/// A pose given on the command line as 12 numbers in one string; `option` names it in errors.
-pub(crate) fn pose_from_text(option: &str, text: &str) -> Result<Isometry, String> {
-    let numbers: Vec<f32> = text
-        .split_whitespace()
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{option}: {e}"))?;
-    pose_from_numbers(&numbers).map_err(|e| format!("{option}: {e}"))
-}
-
-/// How far `RᵀR` of a pose file's rotation may stray from the identity: a rotation printed with
-/// six significant digits strays by about 1e-6.
-const ROTATION_TOLERANCE: f32 = 1e-3;
-
 /// A mesh file's parts merged into one mesh.
 pub(crate) fn load_mesh(path: &Path) -> Result<TriMesh, String> {
     let scene = bvh_io::load(path).map_err(|e| e.to_string())?;
     scene.merged().map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// Reads a pose file; the rotation part is re-orthonormalised.
-pub(crate) fn read_poses(path: &Path) -> Result<Vec<Isometry>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            let v: Vec<f32> = line
-                .split_whitespace()
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-            pose_from_numbers(&v).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))
-        })
-        .collect()
 }
 
 pub(crate) struct Args<'a> {

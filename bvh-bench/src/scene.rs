@@ -2,8 +2,9 @@
 //! root-volume test, exact query per pair) with deterministic random motion; one JSON line per
 //! run and, on request, the colliding pairs of every step.
 
-use crate::poses::{load_mesh, pose_from_numbers};
+use crate::poses::load_mesh;
 use bvh_bench::boxes::{BoxScene, Layout};
+use bvh_bench::pose_file::pose_from_numbers;
 use bvh_bench::stats::{mean, median};
 use bvh_broadphase::{AnyStrategy, Broadphase, CollisionWorld, Mobility, ObjectId};
 use bvh_build::generate::{ROOM, capped_cylinder, centred, object_room, torus};

@@ -2,7 +2,8 @@
 //! `bvh-bench poses --query toi`, which takes each pose of a pose file to the next as a motion,
 //! timed and counted like the other queries.
 
-use crate::poses::{Args, Nearest, QueryTimes, Variant, at_pose, load_mesh, pose_from_text, time_poses};
+use crate::poses::{Args, Nearest, QueryTimes, Variant, at_pose, load_mesh, time_poses};
+use bvh_bench::pose_file::pose_from_text;
 use bvh_bench::stats::mean;
 use bvh_bench::timing::timed;
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
