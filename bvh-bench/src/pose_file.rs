@@ -56,3 +56,28 @@ pub fn read_poses(path: &Path) -> Result<Vec<Isometry>, String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rotation printed to six digits is taken (and re-orthonormalised); a scale, a mirror, a
+    /// NaN or a short line is refused, saying why.
+    #[test]
+    fn only_rigid_poses_are_taken() {
+        let pose =
+            pose_from_text("--pose", "0.707107 -0.707107 0 1  0.707107 0.707107 0 2  0 0 1 3").unwrap();
+        assert!((pose.rotation.angle() - std::f32::consts::FRAC_PI_4).abs() < 1e-5);
+        assert_eq!(pose.translation.vector, Vector::new(1.0, 2.0, 3.0));
+        for (text, why) in [
+            ("2 0 0 0  0 2 0 0  0 0 2 0", "not a rotation"),
+            ("-1 0 0 0  0 1 0 0  0 0 1 0", "not a rotation"),
+            ("1 0 0 NaN  0 1 0 0  0 0 1 0", "12 finite numbers"),
+            ("1 0 0 0  0 1 0 0  0 0 1", "12 finite numbers"),
+            ("1 0 0 x  0 1 0 0  0 0 1 0", "invalid float"),
+        ] {
+            let error = pose_from_text("--pose", text).unwrap_err();
+            assert!(error.starts_with("--pose: ") && error.contains(why), "{text}: {error}");
+        }
+    }
+}
