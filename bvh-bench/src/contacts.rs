@@ -50,7 +50,7 @@ pub(crate) fn regions_at(
     surfaces: Surfaces,
 ) -> Result<Vec<ContactRegion>, String> {
     let query = HierarchyQuery::new(a, Isometry::identity(), b, pose, QueryOptions::default())
-        .map_err(|e| format!("--pose: {e}"))?;
+        .map_err(|e| e.to_string())?;
     Ok(query.contact_regions(surfaces))
 }
 

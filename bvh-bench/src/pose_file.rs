@@ -26,7 +26,8 @@ pub fn pose_from_numbers(v: &[f32]) -> Result<Isometry, String> {
     Ok(Isometry::from_parts(Vector::new(v[3], v[7], v[11]).into(), rotation))
 }
 
-/// A pose given on the command line as 12 numbers in one string; `option` names it in errors.
+/// A pose given as 12 numbers in one string; `option` (a command-line option, a file's line)
+/// names it in errors.
 pub fn pose_from_text(option: &str, text: &str) -> Result<Isometry, String> {
     let numbers: Vec<f32> = text
         .split_whitespace()
@@ -46,14 +47,7 @@ pub fn read_poses(path: &Path) -> Result<Vec<Isometry>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            let v: Vec<f32> = line
-                .split_whitespace()
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-            pose_from_numbers(&v).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))
-        })
+        .map(|(i, line)| pose_from_text(&format!("{}:{}", path.display(), i + 1), line))
         .collect()
 }
 

@@ -5,7 +5,7 @@ use crate::UniformGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
-use bvh_core::{Aabb, Interpolation, Isometry, Real, RigidMotion, rounding_slack};
+use bvh_core::{Aabb, Interpolation, Isometry, Real, RigidMotion, pose_is_finite, rounding_slack};
 use bvh_query::{
     Contact, ContactRegion, DistanceOptions, HierarchyQuery, Impact, Moving, NearPair, NodeTest, PairCache,
     QueryOptions, QueryStats, Stats, Surfaces, SweepError, TreePairVisitor, TrianglePair, time_of_impact,
@@ -441,9 +441,12 @@ fn world_box(shape: &Hierarchy, pose: &Isometry) -> Aabb {
 /// at.
 fn check_pose(shape: &Hierarchy, pose: &Isometry) -> Result<(), BroadphaseError> {
     let aabb = world_box(shape, pose);
-    let parts = pose.rotation.coords.iter().chain(pose.translation.vector.iter());
     let corners = aabb.mins.iter().chain(aabb.maxs.iter());
-    if parts.chain(corners).all(|c| c.is_finite()) { Ok(()) } else { Err(BroadphaseError::NonFinitePose) }
+    if pose_is_finite(pose) && corners.into_iter().all(|c| c.is_finite()) {
+        Ok(())
+    } else {
+        Err(BroadphaseError::NonFinitePose)
+    }
 }
 
 /// A box holding the object all along `motion`: every point lies, at every `t`, within the

@@ -80,10 +80,14 @@ impl std::fmt::Display for PoseOf {
     }
 }
 
+/// Whether every component of `pose` (translation and rotation) is finite.
+pub fn pose_is_finite(pose: &Isometry) -> bool {
+    pose.translation.vector.iter().chain(pose.rotation.coords.iter()).all(|c| c.is_finite())
+}
+
 /// `Ok` when every component of `pose` is finite, else the error naming it as `which`.
 pub fn check_finite(pose: &Isometry, which: PoseOf) -> Result<(), PoseError> {
-    let finite = pose.translation.vector.iter().chain(pose.rotation.coords.iter()).all(|c| c.is_finite());
-    if finite { Ok(()) } else { Err(PoseError::NotFinite(which)) }
+    if pose_is_finite(pose) { Ok(()) } else { Err(PoseError::NotFinite(which)) }
 }
 
 /// The pose of an object B expressed in the frame of an object A (`x_A = rotation * x_B +

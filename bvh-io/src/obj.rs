@@ -24,12 +24,8 @@ pub fn read_obj(bytes: &[u8], file: &Path) -> Result<Scene, IoError> {
             continue;
         }
         if positions.iter().any(|c| !c.is_finite()) {
-            let line = bad_vertex_line(bytes);
-            return Err(IoError::new(
-                file,
-                line.map_or(Location::Unknown, Location::Line),
-                ErrorKind::NonFinite,
-            ));
+            let line = first_bad_line(bytes).map_or(Location::Unknown, Location::Line);
+            return Err(IoError::new(file, line, ErrorKind::NonFinite));
         }
         let vertices = positions.chunks_exact(3).map(|c| Point::new(c[0], c[1], c[2])).collect();
         let triangles = model.mesh.indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
@@ -40,23 +36,10 @@ pub fn read_obj(bytes: &[u8], file: &Path) -> Result<Scene, IoError> {
     Ok(scene)
 }
 
-/// The 1-based line of the first vertex statement (`v x y z`) with a coordinate that is not a
-/// finite number, to point the user at it.
-fn bad_vertex_line(bytes: &[u8]) -> Option<usize> {
-    let text = String::from_utf8_lossy(bytes);
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| l.trim_start().strip_prefix('v').is_some_and(|rest| rest.starts_with([' ', '\t'])))
-        .find(|(_, l)| {
-            l.split_whitespace().skip(1).take(3).any(|c| c.parse::<f32>().map_or(true, |v| !v.is_finite()))
-        })
-        .map(|(i, _)| i + 1)
-}
-
-/// The 1-based line of the first statement the OBJ parser cannot take – a vertex without
-/// three numbers, a face with fewer than three corners or an index that is not one of the
-/// vertices (positive indices count from the first vertex of the file, negative ones back from
-/// the last vertex before the face) – to point the user at it; `tobj` does not say where.
+/// The 1-based line of the first statement that makes the file unusable – a vertex without
+/// three finite numbers, a face with fewer than three corners or an index that is not one of
+/// the vertices (positive indices count from the first vertex of the file, negative ones back
+/// from the last vertex before the face) – to point the user at it; `tobj` does not say where.
 fn first_bad_line(bytes: &[u8]) -> Option<usize> {
     let text = String::from_utf8_lossy(bytes);
     let is = |line: &str, keyword: &str| {
@@ -75,10 +58,15 @@ fn first_bad_line(bytes: &[u8]) -> Option<usize> {
     text.lines().enumerate().find_map(|(n, line)| {
         let bad = if is(line, "v") {
             seen += 1;
-            line.split_whitespace().skip(1).take(3).filter(|c| c.parse::<f32>().is_ok()).count() < 3
+            line.split_whitespace()
+                .skip(1)
+                .take(3)
+                .filter(|c| c.parse::<f32>().is_ok_and(f32::is_finite))
+                .count()
+                < 3
         } else if is(line, "f") {
-            let corners: Vec<&str> = line.split_whitespace().skip(1).collect();
-            corners.len() < 3 || !corners.iter().all(|c| index_ok(c, seen))
+            let corners = line.split_whitespace().skip(1);
+            corners.clone().count() < 3 || !corners.into_iter().all(|c| index_ok(c, seen))
         } else {
             false
         };

@@ -10,7 +10,6 @@ use bvh_core::{
     Point, Real, Segment, Triangle, TriangleIntersection, closest_points_triangles, triangle_intersection,
     triangles_intersect,
 };
-use std::ops::ControlFlow;
 
 impl<'a, VA, VB> Query<'a, VA, VB>
 where
@@ -24,14 +23,8 @@ where
 
     /// Every intersecting triangle pair, sorted.
     pub fn intersecting_pairs_counted(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
-        let mut out = Vec::new();
-        self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
-            stats.triangle_test();
-            if triangles_intersect(ta, tb) {
-                out.push(self.triangle_pair(at));
-            }
-            ControlFlow::Continue(())
-        });
+        let mut out = self
+            .collect(0.0, stats, |at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
         out.sort_unstable();
         out
     }
@@ -44,12 +37,7 @@ where
     /// Every intersecting triangle pair with its intersection in world coordinates, sorted by
     /// pair.
     pub fn contacts_counted(&self, stats: &mut impl Stats) -> Vec<Contact> {
-        let mut out = Vec::new();
-        self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
-            stats.triangle_test();
-            out.extend(self.contact(at, ta, tb));
-            ControlFlow::Continue(())
-        });
+        let mut out = self.collect(0.0, stats, |at, ta, tb| self.contact(at, ta, tb));
         out.sort_unstable_by_key(|c| c.pair);
         out
     }
@@ -77,20 +65,14 @@ where
     /// zero), sorted by pair: "does the wrench keep 5 mm from the pipe". No pair is within a
     /// negative or NaN clearance; every pair is within an infinite one.
     pub fn pairs_within_counted(&self, clearance: Real, stats: &mut impl Stats) -> Vec<NearPair> {
-        let mut out = Vec::new();
-        let margin = clearance.max(0.0);
-        self.each_candidate(margin, None, stats, |at, ta, tb, stats| {
-            stats.triangle_test();
+        let mut out = self.collect(clearance.max(0.0), stats, |at, ta, tb| {
             let c = closest_points_triangles(ta, tb);
-            if c.distance <= clearance {
-                out.push(NearPair {
-                    pair: self.triangle_pair(at),
-                    distance: c.distance,
-                    on_a: self.a.pose * c.on_a,
-                    on_b: self.a.pose * c.on_b,
-                });
-            }
-            ControlFlow::Continue(())
+            (c.distance <= clearance).then(|| NearPair {
+                pair: self.triangle_pair(at),
+                distance: c.distance,
+                on_a: self.a.pose * c.on_a,
+                on_b: self.a.pose * c.on_b,
+            })
         });
         out.sort_unstable_by_key(|n| n.pair);
         out

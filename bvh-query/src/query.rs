@@ -88,8 +88,25 @@ where
         TrianglePair { a: self.a.bvh.original_triangle(i), b: self.b.bvh.original_triangle(j) }
     }
 
-    /// What `keep` makes of every candidate triangle pair, the tree-pair opened into a few
-    /// subtrees per thread and each traversed on its own.
+    /// What `keep` makes of every candidate triangle pair (each counted as a triangle test), in
+    /// one traversal with its volumes grown by `margin`.
+    pub(crate) fn collect<T>(
+        &self,
+        margin: Real,
+        stats: &mut impl Stats,
+        mut keep: impl FnMut([usize; 2], &Triangle, &Triangle) -> Option<T>,
+    ) -> Vec<T> {
+        let mut out = Vec::new();
+        self.each_candidate(margin, None, stats, |at, ta, tb, stats| {
+            stats.triangle_test();
+            out.extend(keep(at, ta, tb));
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// [`Query::collect`] with the tree-pair opened into a few subtrees per thread, each
+    /// traversed on its own, and nothing counted.
     pub(crate) fn collect_parallel<T: Send>(
         &self,
         keep: impl Fn([usize; 2], &Triangle, &Triangle) -> Option<T> + Sync,

@@ -19,23 +19,23 @@ thread_local! {
     static NEAR_HEAP: Cell<Vec<Aside>> = const { Cell::new(Vec::new()) };
 }
 
-/// One side of a tree-pair: the volume that bounds it (a node's own, or for a leaf its
-/// parent's) and, for a leaf, its triangles' leaf-order positions `first..end` (`end == 0`
+/// One side of a tree-pair: the node whose volume bounds it (the node itself, or for a leaf its
+/// parent) and, for a leaf, its triangles' leaf-order positions `first..end` (`end == 0`
 /// for a node: a leaf is never empty). Kept to 12 bytes: the stack is the hot data.
 #[derive(Clone, Copy, Debug)]
 struct Side {
-    volume: u32,
+    node: u32,
     first: u32,
     end: u32,
 }
 
 impl Side {
     fn node(i: usize) -> Self {
-        Self { volume: i as u32, first: 0, end: 0 }
+        Self { node: i as u32, first: 0, end: 0 }
     }
 
-    fn leaf(volume: usize, range: Range<usize>) -> Self {
-        Self { volume: volume as u32, first: range.start as u32, end: range.end as u32 }
+    fn leaf(parent: usize, range: Range<usize>) -> Self {
+        Self { node: parent as u32, first: range.start as u32, end: range.end as u32 }
     }
 
     fn is_leaf(&self) -> bool {
@@ -48,7 +48,7 @@ impl Side {
 
     /// The node whose volume bounds it (for a leaf, its parent).
     fn node_index(&self) -> usize {
-        self.volume as usize
+        self.node as usize
     }
 }
 

@@ -15,7 +15,6 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::ControlFlow;
 
 /// A multiply-rotate hasher for the integer keys of the regions' maps (point numbers, pairs of
 /// them, grid cells, group roots): the standard hasher's resistance to chosen keys buys nothing
@@ -136,14 +135,8 @@ where
     /// meshes, or when their intersections share a point (up to rounding); regions are the
     /// connected groups. Regions come sorted by their first pair.
     pub fn contact_regions_counted(&self, surfaces: Surfaces, stats: &mut impl Stats) -> Vec<ContactRegion> {
-        let mut found = Vec::new();
-        self.each_candidate(0.0, None, stats, |at, ta, tb, stats| {
-            stats.triangle_test();
-            if let Some(meet) = triangle_intersection(ta, tb) {
-                found.push(Found { at, meet });
-            }
-            ControlFlow::Continue(())
-        });
+        let found = self
+            .collect(0.0, stats, |at, ta, tb| triangle_intersection(ta, tb).map(|meet| Found { at, meet }));
         self.regions_of(found, surfaces, false)
     }
 
