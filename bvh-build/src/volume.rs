@@ -47,6 +47,10 @@ pub trait NodeVolume:
     /// The volume's centre (to visit nearer pairs of volumes first).
     fn center(&self) -> Point;
 
+    /// How far the volume reaches from its centre along `direction`, in units of its length:
+    /// the thickness of a slab between two volumes.
+    fn half_width(&self, direction: &Vector) -> Real;
+
     /// The volume grown by `margin` on every side: it holds every point within `margin` of
     /// the original (for clearance queries).
     fn inflated(&self, margin: Real) -> Self;
@@ -94,6 +98,10 @@ impl NodeVolume for Obb {
 
     fn center(&self) -> Point {
         self.center
+    }
+
+    fn half_width(&self, direction: &Vector) -> Real {
+        (self.axes.transpose() * direction).abs().dot(&self.half_extents)
     }
 
     fn inflated(&self, margin: Real) -> Self {
@@ -144,6 +152,10 @@ impl NodeVolume for Aabb {
         Aabb::center(self)
     }
 
+    fn half_width(&self, direction: &Vector) -> Real {
+        direction.abs().dot(&self.half_extents())
+    }
+
     fn inflated(&self, margin: Real) -> Self {
         self.inflated(margin)
     }
@@ -185,6 +197,10 @@ impl NodeVolume for Sphere {
 
     fn center(&self) -> Point {
         self.center
+    }
+
+    fn half_width(&self, direction: &Vector) -> Real {
+        self.radius * direction.norm()
     }
 
     fn inflated(&self, margin: Real) -> Self {

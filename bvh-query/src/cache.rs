@@ -5,18 +5,20 @@
 //! apart its volumes were: until B has travelled that far, it is not tested again. A distance
 //! query keeps the nearest pair it found, to measure first next time.
 
-use crate::traverse::{Front, Pair};
-use bvh_core::{Real, RelativePose, rounding_slack};
+use crate::traverse::{Front, Pair, Slab};
+use bvh_core::{Aabb, Real, RelativePose, rounding_slack};
+use nalgebra as na;
+use smallvec::SmallVec;
 
 /// Every how many searches apart one starts from the top again.
 const PULL_UP_EVERY: usize = 4;
 
 /// Every how many distance searches one starts from the top again: a distance front only
 /// deepens.
-const DISTANCE_PULL_UP_EVERY: usize = 8;
+const DISTANCE_PULL_UP_EVERY: usize = 32;
 
-/// How far, as a share of B's reach from its origin, B may have moved against A since the last
-/// search for where it stopped to guide this one: a front left by a configuration far from this
+/// How far, as a share of B's radius about its box's centre, B may have moved against A since
+/// the last search for where it stopped to guide this one: a front left by a configuration far from this
 /// one costs more than a search from the top (as on random poses without the limit), and a
 /// contact so far away has nothing to do with this one's.
 const NEAR_REACH: Real = 0.1;
@@ -65,16 +67,67 @@ pub struct PairCache {
 #[derive(Clone, Debug, Default)]
 struct DistanceMemory {
     closest: Option<Hit>,
-    /// Where the last search stopped (each pair with the travel until which nothing below it can
-    /// come nearer than the bound it was stopped with), empty if it has none.
-    front: Vec<Stop>,
+    /// Where the last search stopped, each pair with the bounds it was stopped with, empty if
+    /// it has none.
+    front: Vec<DistanceStop>,
     /// Where this search stops: swapped with `front` when it is remembered.
-    next: Vec<Stop>,
-    /// The pairs of the front this search starts from, with their bounds lowered by the travel.
+    next: Vec<DistanceStop>,
+    /// The pairs of the front this search starts from, with their bounds lowered by B's motion.
     due: Vec<(Pair, Real)>,
-    travel: Travel,
-    /// Searches from the front since the last one from the top.
-    since_top: usize,
+    /// B's poses at the searches since the last one from the top, the stops' frames: a bound is
+    /// moved by B's motion from its own frame to this one, measured directly, never summed.
+    poses: Vec<RelativePose>,
+}
+
+/// A pair of a distance search's front: at the search of `frame`, what lies below it was at
+/// least `gap` apart, and on either side of `slab` if it has one.
+#[derive(Clone, Copy, Debug)]
+struct DistanceStop {
+    pair: Pair,
+    frame: u32,
+    gap: Real,
+    slab: Option<Slab>,
+}
+
+impl DistanceStop {
+    /// The stop's bound after B's `motion` since its frame, for B's side within `extent` (in
+    /// B's frame): the gap less how far those points moved, or the slab's gap plus how far they
+    /// moved along its normal, whichever is larger.
+    fn bound(&self, motion: &Motion, extent: &Aabb) -> f64 {
+        let (shift, spread) = motion.of(extent);
+        let isotropic = self.gap as f64 - shift.norm() - spread;
+        match self.slab {
+            Some(slab) => isotropic.max(slab.gap as f64 + slab.normal.cast::<f64>().dot(&shift) - spread),
+            None => isotropic,
+        }
+    }
+}
+
+/// B's motion from one pose to another, in f64 (the poses are exact in it; the rounding of
+/// placing B at either is the search's slack): `turn` the difference of the rotations, `shift`
+/// of the translations.
+struct Motion {
+    turn: na::Matrix3<f64>,
+    turn_norm: f64,
+    shift: na::Vector3<f64>,
+}
+
+impl Motion {
+    fn between(from: &RelativePose, to: &RelativePose) -> Self {
+        let turn = (to.rotation - from.rotation).cast::<f64>();
+        Self { turn, turn_norm: turn.norm(), shift: (to.translation - from.translation).cast::<f64>() }
+    }
+
+    /// How the points of B in `extent` (in B's frame) moved: the shift of its centre, and how
+    /// far any of them moved beside it (the Frobenius norm bounds any matrix's stretch, also of
+    /// rotations rounded off orthonormal), rounded up.
+    fn of(&self, extent: &Aabb) -> (na::Vector3<f64>, f64) {
+        let centre = extent.center().coords.cast::<f64>();
+        let radius = extent.half_extents().cast::<f64>().norm();
+        let shift = self.turn * centre + self.shift;
+        let spread = self.turn_norm * radius;
+        (shift, spread * (1.0 + 1e-9) + 1e-12 * (shift.norm() + centre.norm() + radius))
+    }
 }
 
 /// Where B was at the last search of a kind, and a bound on how far B's points have moved
@@ -87,12 +140,13 @@ struct Travel {
 }
 
 impl Travel {
-    /// B is now at `b_in_a`: whether it moved little since the last search (its points, all
-    /// within `reach()` of its origin, moved at most [`NEAR_REACH`] of it). The motion is added
-    /// to the travel if so and a front is `kept`; otherwise the travel starts again from zero.
-    fn moved_to(&mut self, b_in_a: &RelativePose, reach: impl FnOnce() -> Real, kept: bool) -> bool {
-        let moved = self.pose.replace(*b_in_a).map(|last| Displacement::between(&last, b_in_a, reach()));
-        let near = moved.filter(|moved| moved.estimate() <= NEAR_REACH * moved.reach);
+    /// B is now at `b_in_a`: whether it moved little since the last search (its points, all in
+    /// the box `extent()` in its own frame, moved at most [`NEAR_REACH`] of the box's
+    /// half-diagonal). The motion is added to the travel if so and a front is `kept`; otherwise
+    /// the travel starts again from zero.
+    fn moved_to(&mut self, b_in_a: &RelativePose, extent: impl FnOnce() -> Aabb, kept: bool) -> bool {
+        let moved = self.pose.replace(*b_in_a).map(|last| Displacement::between(&last, b_in_a, &extent()));
+        let near = moved.filter(|moved| moved.estimate() <= NEAR_REACH * moved.radius);
         self.travelled = match near {
             // Rounded up: the sum must never fall short of the travel.
             Some(moved) if kept => (self.travelled + moved.bound() as f64) * (1.0 + 4.0 * f64::EPSILON),
@@ -114,21 +168,21 @@ impl PairCache {
     }
 
     /// Starts a search in `trees` at B's pose `b_in_a`: the last contact, if B moved little
-    /// since the last search (its points, all within `reach()` of its origin, moved at most
-    /// [`NEAR_REACH`] of it). A front kept from farther away is dropped. `reach` is asked only
-    /// for the same trees.
+    /// since the last search (its points, all in the box `extent()` in its own frame, moved at
+    /// most [`NEAR_REACH`] of the box's half-diagonal). A front kept from farther away is
+    /// dropped. `extent` is asked only for the same trees.
     pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
         b_in_a: &RelativePose,
-        reach: impl FnOnce() -> Real,
+        extent: impl FnOnce() -> Aabb,
     ) -> Option<Hit> {
         if self.trees != Some(trees) {
             self.clear();
             self.trees = Some(trees);
         }
         let kept = !self.front.is_empty();
-        let near = self.travel.moved_to(b_in_a, reach, kept);
+        let near = self.travel.moved_to(b_in_a, extent, kept);
         if !(near && kept) {
             self.front.clear();
         }
@@ -147,28 +201,37 @@ impl PairCache {
     }
 
     /// Where a distance search at B's pose `b_in_a` starts, once the nearest pair found last
-    /// time has set the `cutoff`: the pairs of the last search's front whose bounds, lowered by
-    /// how far B may have moved since, fall below it – `None`: from the top (no front, one left
-    /// from a pose too far away, or time for a search from the top, the front only deepening)
-    /// – and where this search's stops go (the pairs not due are there already). `reach` is B's
-    /// reach from its origin, `slack` the rounding a bound measured in the search may hide.
+    /// time has set the `cutoff`: the pairs of the last search's front whose bounds, moved by
+    /// B's motion since, fall below it – `None`: from the top (no front, one left from a pose
+    /// too far away, or time for a search from the top, the front only deepening) – and where
+    /// this search's stops go (the pairs not due are there already). `extent` is B's box in its
+    /// own frame, `node_box` its node's, `slack` the rounding a bound measured in the search
+    /// may hide.
     pub(crate) fn distance_resume(
         &mut self,
         b_in_a: &RelativePose,
-        reach: Real,
+        extent: &Aabb,
+        node_box: impl Fn(usize) -> Aabb,
         cutoff: Real,
         slack: Real,
-    ) -> (Option<&[(Pair, Real)]>, Kept<'_>) {
+    ) -> (Option<&[(Pair, Real)]>, DistanceKept<'_>) {
         let memory = &mut self.distance;
-        let kept = !memory.front.is_empty() && memory.since_top + 1 < DISTANCE_PULL_UP_EVERY;
-        let from_front = memory.travel.moved_to(b_in_a, || reach, kept) && kept;
-        memory.since_top = if from_front { memory.since_top + 1 } else { 0 };
+        let near = memory.poses.last().is_some_and(|last| {
+            let moved = Displacement::between(last, b_in_a, extent);
+            moved.estimate() <= NEAR_REACH * moved.radius
+        });
+        let from_front = near && !memory.front.is_empty() && memory.poses.len() < DISTANCE_PULL_UP_EVERY;
+        if !from_front {
+            memory.poses.clear();
+        }
+        memory.poses.push(*b_in_a);
         memory.next.clear();
         memory.due.clear();
-        let travelled = memory.travel.travelled;
         if from_front {
+            let motions: SmallVec<[Motion; DISTANCE_PULL_UP_EVERY]> =
+                memory.poses.iter().map(|then| Motion::between(then, b_in_a)).collect();
             for stop in &memory.front {
-                let bound = stop.clear_until - travelled;
+                let bound = stop.bound(&motions[stop.frame as usize], &node_box(stop.pair.b_node()));
                 if bound < cutoff as f64 {
                     memory.due.push((stop.pair, bound.max(0.0) as Real));
                 } else {
@@ -176,7 +239,7 @@ impl PairCache {
                 }
             }
         }
-        let kept = Kept { stops: &mut memory.next, from: travelled - slack as f64 };
+        let kept = DistanceKept { stops: &mut memory.next, frame: (memory.poses.len() - 1) as u32, slack };
         (from_front.then_some(&memory.due[..]), kept)
     }
 
@@ -253,37 +316,79 @@ impl Front for Kept<'_> {
     }
 }
 
-/// How B moved between two poses, for its points within `reach` of its origin: `shift` the
-/// length of the translation's change, `turn` the Frobenius norm of the rotations' difference.
+/// A distance search's front, kept in the cache: each pair with its bounds at this search's
+/// frame, less the rounding they may hide.
+pub(crate) struct DistanceKept<'c> {
+    stops: &'c mut Vec<DistanceStop>,
+    frame: u32,
+    slack: Real,
+}
+
+impl DistanceKept<'_> {
+    fn push(&mut self, pair: &Pair, gap: Real, slab: Option<Slab>) {
+        let slab = slab.map(|slab| Slab { gap: slab.gap - self.slack, ..slab });
+        self.stops.push(DistanceStop {
+            pair: pair.untested(),
+            frame: self.frame,
+            gap: gap - self.slack,
+            slab,
+        });
+    }
+}
+
+impl Front for DistanceKept<'_> {
+    const MEASURES_GAPS: bool = true;
+    const KEEPS_SLABS: bool = true;
+
+    #[inline]
+    fn keep(&mut self, pair: &Pair, gap: Real) {
+        self.push(pair, gap, None);
+    }
+
+    fn keep_slab(&mut self, pair: &Pair, gap: Real, slab: Slab) {
+        self.push(pair, gap, Some(slab));
+    }
+
+    fn clear(&mut self) {
+        self.stops.clear();
+    }
+}
+
+/// How B moved between two poses, for its points within `radius` of the centre `c` of its box:
+/// `shift` the distance `c` moved, `turn` the Frobenius norm of the rotations' difference.
+/// Measured about the centre rather than B's origin, which may lie far outside B (a scanned
+/// part in its scanner's coordinates), where a small turn would count as a long way.
 #[derive(Clone, Copy)]
 struct Displacement {
     shift: Real,
     turn: Real,
-    reach: Real,
-    /// Both translations' lengths: the scale of the rounding.
+    radius: Real,
+    /// The magnitudes the shift is computed from: the scale of its rounding.
     scale: Real,
 }
 
 impl Displacement {
-    fn between(from: &RelativePose, to: &RelativePose, reach: Real) -> Self {
+    fn between(from: &RelativePose, to: &RelativePose, extent: &Aabb) -> Self {
+        let centre = extent.center().coords;
+        let turned = to.rotation - from.rotation;
         Self {
-            shift: (to.translation - from.translation).norm(),
-            turn: (to.rotation - from.rotation).norm(),
-            reach,
-            scale: from.translation.norm() + to.translation.norm(),
+            shift: (turned * centre + (to.translation - from.translation)).norm(),
+            turn: turned.norm(),
+            radius: extent.half_extents().norm(),
+            scale: from.translation.norm() + to.translation.norm() + 2.0 * centre.norm(),
         }
     }
 
-    /// How far the points moved, about: `|Δt| + 2 sin(θ/2) reach` for a turn by `θ` (for a
+    /// How far the points moved, about: `|Δc| + 2 sin(θ/2) radius` for a turn by `θ` (for a
     /// rotation's difference the Frobenius norm is √2 times the largest stretch).
     fn estimate(&self) -> Real {
-        self.shift + self.turn * std::f32::consts::FRAC_1_SQRT_2 * self.reach
+        self.shift + self.turn * std::f32::consts::FRAC_1_SQRT_2 * self.radius
     }
 
     /// How far the points moved at most: the Frobenius norm bounds the stretch of any matrix,
     /// also of rotations rounded off orthonormal, plus the rounding of computing it.
     fn bound(&self) -> Real {
-        let bound = self.shift + self.turn * self.reach;
-        bound + rounding_slack(bound + self.scale + self.reach)
+        let bound = self.shift + self.turn * self.radius;
+        bound + rounding_slack(bound + self.scale + self.radius)
     }
 }

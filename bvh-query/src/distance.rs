@@ -5,11 +5,13 @@
 use crate::answers::NearPair;
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
-use crate::query::{Query, reach};
+use crate::query::{Query, extent};
 use crate::stats::Stats;
-use bvh_build::NodeVolume;
+use crate::traverse::Slab;
+use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{Beyond, closest_points_apart_triangles};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles};
+use nalgebra as na;
 use smallvec::SmallVec;
 use std::ops::Range;
 
@@ -178,20 +180,24 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         // A front kept for the next frame holds each leaf pair's bound: a pair measured to the
-        // end gives its distance, which B's small motion then seldom undercuts.
-        let beyond = if cache.is_some() { Beyond::Distance } else { Beyond::Limit };
+        // end gives its distance, which B's small motion then seldom undercuts, and a slab
+        // between the leaves, which B's motion away from A raises.
+        let keeps_front = cache.is_some();
+        let beyond = if keeps_front { Beyond::Distance } else { Beyond::Limit };
         // Measures the pairs of two leaves against the cutoff, improving `best`; returns the new
-        // cutoff and a lower bound on the leaves' distance (what measured or dismissed each pair).
+        // cutoff, a lower bound on the leaves' distance (what measured or dismissed each pair)
+        // and, for a front, a slab between the leaves.
         let leaves =
             |ra: Range<usize>, rb: Range<usize>, b_corners: &[Point], cutoff: Real, stats: &mut _| {
                 let mut cutoff = cutoff;
                 let mut bound = Real::INFINITY;
+                let mut nearest: Option<ClosestPoints> = None;
                 moved.clear();
                 moved.extend(b_corners.chunks_exact(3).map(|c| {
                     let t = Triangle::new(c[0], c[1], c[2]);
                     (t, t.aabb())
                 }));
-                for i in ra {
+                for i in ra.clone() {
                     let ta = a.triangle(i);
                     let box_a = ta.aabb();
                     for (j, (tb, box_b)) in rb.clone().zip(&moved) {
@@ -211,13 +217,17 @@ where
                             }
                         };
                         bound = bound.min(closest.distance);
+                        if nearest.is_none_or(|n| closest.distance < n.distance) {
+                            nearest = Some(closest);
+                        }
                         if closest.distance < cutoff {
                             cutoff = options.cutoff(closest.distance);
                             *best = Some(Best { positions: [i, j], closest });
                         }
                     }
                 }
-                (cutoff, bound)
+                let slab = if keeps_front { slab_between(a, ra, b_corners, nearest.as_ref()) } else { None };
+                (cutoff, bound, slab)
             };
         match cache {
             None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, &mut (), stats, leaves),
@@ -225,7 +235,8 @@ where
                 // Bounds measured at an earlier pose may be off by the rounding of placing B
                 // there, of placing it here, and of the measuring.
                 let slack = 3.0 * self.placement_slack(0.0);
-                let (due, mut kept) = cache.distance_resume(&self.b_in_a, reach(b), cutoff, slack);
+                let (due, mut kept) =
+                    cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack);
                 descent.nearest(due.map(|d| d.iter().copied()), cutoff, &mut kept, stats, leaves);
                 cache.remember_distance_front();
             }
@@ -237,4 +248,41 @@ where
         stats.triangle_test();
         closest_points_triangles(self.a.bvh.triangle(i), &self.b.bvh.triangle(j).placed(&self.b_in_a))
     }
+}
+
+/// The slab between A's triangles at leaf-order positions `ra` and B's placed `b_corners`
+/// normal to the line through the closest points of their `nearest` pair, if one was measured,
+/// else through the leaves' centroids: as thick as the leaves' distance where both are flat,
+/// and a bound on it always. `None` where the line has no direction.
+fn slab_between<VA: NodeVolume>(
+    a: &Bvh<VA>,
+    ra: Range<usize>,
+    b_corners: &[Point],
+    nearest: Option<&ClosestPoints>,
+) -> Option<Slab> {
+    let line = match nearest {
+        Some(n) => (n.on_b - n.on_a).cast::<f64>(),
+        None => {
+            let mean = |points: &mut dyn Iterator<Item = Point>| {
+                let (sum, n) = points.fold((na::Vector3::<f64>::zeros(), 0.0), |(s, n), p| {
+                    (s + p.coords.cast::<f64>(), n + 1.0)
+                });
+                sum / n
+            };
+            mean(&mut b_corners.iter().copied())
+                - mean(&mut ra.clone().flat_map(|i| a.triangle(i).vertices()))
+        }
+    };
+    let length = line.norm();
+    if length == 0.0 {
+        return None;
+    }
+    // Rounded to f32 and shortened so that it is no longer than one.
+    let normal = (line / length * (1.0 - 1e-6)).cast::<Real>();
+    let along = |p: &Point| normal.cast::<f64>().dot(&p.coords.cast::<f64>());
+    let a_top =
+        ra.flat_map(|i| a.triangle(i).vertices()).map(|p| along(&p)).fold(f64::NEG_INFINITY, f64::max);
+    let b_bottom = b_corners.iter().map(along).fold(f64::INFINITY, f64::min);
+    let gap = b_bottom - a_top;
+    Some(Slab { normal, gap: (gap - gap.abs() * 1e-6) as Real })
 }

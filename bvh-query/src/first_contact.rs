@@ -5,7 +5,7 @@ use crate::answers::TrianglePair;
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::prefetch::prefetch;
-use crate::query::{Query, reach};
+use crate::query::{Query, extent};
 use crate::stats::Stats;
 use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
@@ -49,7 +49,7 @@ where
             None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
             Some(cache) => {
                 let last =
-                    cache.start((self.a.bvh.id(), self.b.bvh.id()), &self.b_in_a, || reach(self.b.bvh));
+                    cache.start((self.a.bvh.id(), self.b.bvh.id()), &self.b_in_a, || extent(self.b.bvh));
                 match last.and_then(|last| self.contact_near(last, stats)) {
                     Some(hit) => {
                         cache.found_near(hit);

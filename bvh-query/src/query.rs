@@ -7,7 +7,7 @@ use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::{Aabb, Isometry, PoseError, Real, RelativePose, Triangle, Vector, rounding_slack};
+use bvh_core::{Aabb, Isometry, Point, PoseError, Real, RelativePose, Triangle, Vector, rounding_slack};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::borrow::Borrow;
@@ -266,6 +266,12 @@ where
 /// How far the tree's points lie from its frame's origin at most (zero for an empty tree).
 pub(crate) fn reach<V: NodeVolume>(tree: &Bvh<V>) -> Real {
     if tree.node_count() == 0 { 0.0 } else { tree.node_box(0).reach() }
+}
+
+/// The box holding the tree's points in its own frame (a point at the origin for an empty
+/// tree).
+pub(crate) fn extent<V: NodeVolume>(tree: &Bvh<V>) -> Aabb {
+    if tree.node_count() == 0 { Aabb::new(Point::origin(), Point::origin()) } else { *tree.node_box(0) }
 }
 
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every

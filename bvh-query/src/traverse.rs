@@ -232,15 +232,16 @@ where
     /// the search is over. `leaves` gets every pair of leaves reached – A's triangles by
     /// leaf-order positions, B's also as their corners placed in A's frame (placed once for all
     /// the leaf's tests) – with the cutoff, and returns the new cutoff (it only shrinks as nearer
-    /// pairs are found) and a lower bound on the leaves' distance. Every pair the search stops at goes to `front` with its bound: with
-    /// the pairs not started from, they cover every pair of leaves.
+    /// pairs are found), a lower bound on the leaves' distance and, if it can, a slab between
+    /// them. Every pair the search stops at goes to `front` with its bound: with the pairs not
+    /// started from, they cover every pair of leaves.
     pub(crate) fn nearest<S: Stats>(
         &self,
         start: Option<impl Iterator<Item = (Pair, Real)>>,
         mut cutoff: Real,
         front: &mut impl Front,
         stats: &mut S,
-        mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> (Real, Real),
+        mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> (Real, Real, Option<Slab>),
     ) {
         let mut aside = BinaryHeap::from(NEAR_HEAP.take());
         aside.clear();
@@ -255,7 +256,7 @@ where
         let mut walk = Walk::new(front);
         while let Some(Aside { bound, pair }) = aside.pop() {
             if bound >= cutoff {
-                walk.stop(&pair, bound, stats);
+                self.stop_apart(&pair, bound, &mut walk, stats);
                 break;
             }
             if pair.untested {
@@ -264,7 +265,7 @@ where
                 if fresh < cutoff {
                     aside.push(Aside { bound: fresh, pair });
                 } else {
-                    walk.stop(&pair, fresh, stats);
+                    self.stop_apart(&pair, fresh, &mut walk, stats);
                 }
                 continue;
             }
@@ -273,9 +274,9 @@ where
                 if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
                     let b_corners =
                         walk.corners.get(false, rb.clone(), |j| self.b.triangle(j).placed(&self.b_in_a));
-                    let (next_cutoff, leaf_bound) = leaves(ra, rb, b_corners, cutoff, stats);
+                    let (next_cutoff, leaf_bound, slab) = leaves(ra, rb, b_corners, cutoff, stats);
                     cutoff = next_cutoff;
-                    walk.stop(&pair, leaf_bound.max(bound), stats);
+                    walk.stop_with_slab(&pair, leaf_bound.max(bound), slab, stats);
                     break;
                 }
                 let split_a = self.splits_a(&pair.a, &pair.b);
@@ -285,7 +286,7 @@ where
                     if child_bound < cutoff {
                         *slot = Some((child, child_bound));
                     } else {
-                        walk.stop(&child, child_bound, stats);
+                        self.stop_apart(&child, child_bound, &mut walk, stats);
                     }
                 }
                 let next = match near {
@@ -308,9 +309,39 @@ where
             }
         }
         for Aside { bound, pair } in aside.drain() {
-            walk.stop(&pair, bound, stats);
+            self.stop_apart(&pair, bound, &mut walk, stats);
         }
         NEAR_HEAP.set(aside.into_vec());
+    }
+
+    /// The distance search stops at `pair`, whose sides lie `bound` apart or more: kept with
+    /// the slab between their volumes across the line through their centres, if the front
+    /// keeps slabs.
+    fn stop_apart(
+        &self,
+        pair: &Pair,
+        bound: Real,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+    ) {
+        let slab = if walk.keeps_slabs() { self.centre_line_slab(pair) } else { None };
+        walk.stop_with_slab(pair, bound, slab, stats);
+    }
+
+    /// The slab between the volumes of a pair's sides (a leaf's is its parent's) across the
+    /// line through their centres. `None` for coincident centres.
+    fn centre_line_slab(&self, pair: &Pair) -> Option<Slab> {
+        let (va, vb) = (self.a.volume(pair.a.node_index()), self.b.volume(pair.b.node_index()));
+        let centre_a = va.center();
+        let line = self.b_in_a.transform_point(&vb.center()) - centre_a;
+        let length = line.norm();
+        if length == 0.0 {
+            return None;
+        }
+        // Shortened so that, rounded, it is no longer than one.
+        let normal = line * ((1.0 - 1e-6) / length);
+        let reach_b = vb.half_width(&(self.b_in_a.rotation.transpose() * normal));
+        Some(Slab { normal, gap: length - va.half_width(&normal) - reach_b - self.margin })
     }
 
     /// [`Descent::pair_bound`], and for two leaves the distance between A's leaf box and the box
@@ -629,6 +660,20 @@ impl Pair {
     pub(crate) fn untested(&self) -> Self {
         Self { untested: true, ..*self }
     }
+
+    /// The node of B whose volume bounds B's side.
+    pub(crate) fn b_node(&self) -> usize {
+        self.b.node_index()
+    }
+}
+
+/// A slab between the two sides of a pair: B's points lie at least `gap` beyond A's along
+/// `normal` (of length at most one). A lower bound on their distance that B's motion along the
+/// normal raises as much as it lowers, where a bound without a direction only falls.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slab {
+    pub(crate) normal: Vector,
+    pub(crate) gap: Real,
 }
 
 /// What became of a pair in one step of the descent.
@@ -671,6 +716,19 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
         stats.front_pair();
         self.front.keep(pair, gap);
     }
+
+    fn keeps_slabs(&self) -> bool {
+        F::KEEPS_SLABS
+    }
+
+    /// [`Walk::stop`], with a slab between the pair's sides if one is known.
+    fn stop_with_slab(&mut self, pair: &Pair, gap: Real, slab: Option<Slab>, stats: &mut impl Stats) {
+        stats.front_pair();
+        match slab {
+            Some(slab) => self.front.keep_slab(pair, gap, slab),
+            None => self.front.keep(pair, gap),
+        }
+    }
 }
 
 /// Where a descent's stops go: nowhere (`()`), or into a front, to be tested again. A type,
@@ -682,6 +740,14 @@ pub(crate) trait Front {
 
     /// Keeps `pair`, whose volumes lie `gap` apart or more (zero when not known apart).
     fn keep(&mut self, pair: &Pair, gap: Real);
+
+    /// Keeps `pair`, whose sides lie `gap` apart or more, and on either side of `slab`.
+    fn keep_slab(&mut self, pair: &Pair, gap: Real, _slab: Slab) {
+        self.keep(pair, gap);
+    }
+
+    /// Whether kept pairs want slabs (each costs about a volume test).
+    const KEEPS_SLABS: bool = false;
 
     /// Forgets every pair kept: the search was settled above them (the root volumes apart).
     fn clear(&mut self);

@@ -5,13 +5,13 @@
 
 mod common;
 
-use bvh_build::generate::{bracket, torus, tube};
+use bvh_build::generate::{bracket, bumpy_model, torus, tube};
 use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
 use bvh_core::triangle::closest_point_on_triangle;
-use bvh_core::{Isometry, Point, Real, TriMesh, Triangle, Vector, closest_points_triangles};
+use bvh_core::{Isometry, Point, Real, Rotation, TriMesh, Triangle, Vector, closest_points_triangles};
 use bvh_query::{
-    DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, TreePairVisitor,
-    visit_tree_pair,
+    DistanceOptions, HierarchyQuery, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats,
+    TreePairVisitor, visit_tree_pair,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -264,6 +264,66 @@ fn cache_along_a_path_keeps_the_answers() {
             if p.distance == 0.0 { touching += 1 } else { apart += 1 }
         }
         assert!(touching >= 10 && apart >= 10, "{}: touching {touching}, apart {apart}", preset.name);
+    }
+}
+
+/// A part modelled far from its own origin (as scanned parts are) that turns about its centre,
+/// slides along a bumpy scene and lifts off in small steps: the cached query gives the uncached
+/// distance at every pose, and its front, whose bounds follow B's motion per node and along the
+/// slabs between the pairs, spares a quarter of the work or more (a front whose bounds moved by
+/// B's whole reach from its origin spared less).
+#[test]
+fn cache_follows_a_part_modelled_far_from_its_origin() {
+    let offset = Vector::new(40.0, -25.0, 60.0);
+    let tube_mesh = tube(0.3, 0.25, 1.5, 12);
+    let far =
+        TriMesh::new(tube_mesh.vertices().iter().map(|p| p + offset).collect(), tube_mesh.indices().to_vec())
+            .expect("a valid mesh");
+    let blob = bumpy_model(3000);
+    let scene = TriMesh::new(blob.vertices().iter().map(|p| p * 4.0).collect(), blob.indices().to_vec())
+        .expect("a valid mesh");
+    let centre = scene.aabb().center();
+    let lift = scene.aabb().half_extents().z;
+    for preset in [Preset::co(), Preset::aabb_tree(), Preset::classified()] {
+        let (a, b) = (Hierarchy::build(scene.clone(), &preset), Hierarchy::build(far.clone(), &preset));
+        let mut cache = PairCache::new();
+        let (mut cached_work, mut plain_work) = (0, 0);
+        let steps = 240;
+        for k in 0..steps {
+            let t = k as Real / steps as Real;
+            let turn = Rotation::from_scaled_axis(Vector::new(0.3, 0.8, 0.2) * (2.0 * t));
+            // B's geometry centre (its origin plus `offset`) placed along the path.
+            let at = centre + Vector::new(1.5 * (t - 0.5), 0.4 * t, lift + 0.2 + 3.0 * t * t);
+            let pose_b = Isometry::from_parts((at.coords - turn * offset).into(), turn);
+            let pose_a = Isometry::identity();
+            let query =
+                HierarchyQuery::new(&a, pose_a, &b, pose_b, QueryOptions::default()).expect("finite poses");
+            let options = DistanceOptions::exact();
+            let (mut with_cache, mut without) = (QueryStats::default(), QueryStats::default());
+            let c = query.distance_counted(options, Some(&mut cache), &mut with_cache).expect("a distance");
+            let p = query.distance_counted(options, None, &mut without).expect("a distance");
+            let slack = rounding(&scene, &far, &pose_a, &pose_b);
+            assert!(
+                (c.distance - p.distance).abs() as f64 <= slack,
+                "{} pose {k}: {c:?} against {p:?}",
+                preset.name
+            );
+            if k % 40 == 0 {
+                let exact = brute_distance(&scene, &far, &pose_a, &pose_b);
+                assert!(
+                    (c.distance as f64 - exact).abs() <= slack,
+                    "{} pose {k}: {c:?}, brute force {exact}",
+                    preset.name
+                );
+            }
+            cached_work += with_cache.volume_tests() + with_cache.triangle_tests;
+            plain_work += without.volume_tests() + without.triangle_tests;
+        }
+        assert!(
+            4 * cached_work < 3 * plain_work,
+            "{}: the cache did {cached_work} tests against {plain_work} without",
+            preset.name
+        );
     }
 }
 
