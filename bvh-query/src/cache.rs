@@ -200,6 +200,17 @@ impl PairCache {
         self.distance.closest = found;
     }
 
+    /// Whether B, at `b_in_a`, moved little since the last distance search (its points, all in
+    /// `extent` in its own frame, moved at most [`NEAR_REACH`] of the box's half-diagonal): then
+    /// the front this search leaves will likely serve the next, and is worth slabs and
+    /// measurements to the end.
+    pub(crate) fn distance_follows(&self, b_in_a: &RelativePose, extent: &Aabb) -> bool {
+        self.distance.poses.last().is_some_and(|last| {
+            let moved = Displacement::between(last, b_in_a, extent);
+            moved.estimate() <= NEAR_REACH * moved.radius
+        })
+    }
+
     /// Where a distance search at B's pose `b_in_a` starts, once the nearest pair found last
     /// time has set the `cutoff`: the pairs of the last search's front whose bounds, moved by
     /// B's motion since, fall below it – `None`: from the top (no front, one left from a pose
@@ -215,11 +226,8 @@ impl PairCache {
         cutoff: Real,
         slack: Real,
     ) -> (Option<&[(Pair, Real)]>, DistanceKept<'_>) {
+        let near = self.distance_follows(b_in_a, extent);
         let memory = &mut self.distance;
-        let near = memory.poses.last().is_some_and(|last| {
-            let moved = Displacement::between(last, b_in_a, extent);
-            moved.estimate() <= NEAR_REACH * moved.radius
-        });
         let from_front = near && !memory.front.is_empty() && memory.poses.len() < DISTANCE_PULL_UP_EVERY;
         if !from_front {
             memory.poses.clear();
@@ -239,7 +247,8 @@ impl PairCache {
                 }
             }
         }
-        let kept = DistanceKept { stops: &mut memory.next, frame: (memory.poses.len() - 1) as u32, slack };
+        let frame = (memory.poses.len() - 1) as u32;
+        let kept = DistanceKept { stops: &mut memory.next, frame, slack, slabs: near };
         (from_front.then_some(&memory.due[..]), kept)
     }
 
@@ -322,6 +331,9 @@ pub(crate) struct DistanceKept<'c> {
     stops: &'c mut Vec<DistanceStop>,
     frame: u32,
     slack: Real,
+    /// Whether to keep slabs between volumes (worth it when the next search will likely start
+    /// from this front).
+    slabs: bool,
 }
 
 impl DistanceKept<'_> {
@@ -338,7 +350,10 @@ impl DistanceKept<'_> {
 
 impl Front for DistanceKept<'_> {
     const MEASURES_GAPS: bool = true;
-    const KEEPS_SLABS: bool = true;
+
+    fn keeps_slabs(&self) -> bool {
+        self.slabs
+    }
 
     #[inline]
     fn keep(&mut self, pair: &Pair, gap: Real) {

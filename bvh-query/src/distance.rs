@@ -179,11 +179,11 @@ where
         let Some(descent) = self.distance_descent() else { return };
         let (a, b) = (self.a.bvh, self.b.bvh);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
-        // A front kept for the next frame holds each leaf pair's bound: a pair measured to the
-        // end gives its distance, which B's small motion then seldom undercuts, and a slab
-        // between the leaves, which B's motion away from A raises.
-        let keeps_front = cache.is_some();
-        let beyond = if keeps_front { Beyond::Distance } else { Beyond::Limit };
+        // A front kept for the next frame, if B moves coherently, holds each leaf pair's bound:
+        // a pair measured to the end gives its distance, which B's small motion then seldom
+        // undercuts, and a slab between the leaves, which B's motion away from A raises.
+        let coherent = cache.as_deref().is_some_and(|c| c.distance_follows(&self.b_in_a, &extent(b)));
+        let beyond = if coherent { Beyond::Distance } else { Beyond::Limit };
         // Measures the pairs of two leaves against the cutoff, improving `best`; returns the new
         // cutoff, a lower bound on the leaves' distance (what measured or dismissed each pair)
         // and, for a front, a slab between the leaves.
@@ -226,7 +226,7 @@ where
                         }
                     }
                 }
-                let slab = if keeps_front { slab_between(a, ra, b_corners, nearest.as_ref()) } else { None };
+                let slab = if coherent { slab_between(a, ra, b_corners, nearest.as_ref()) } else { None };
                 (cutoff, bound, slab)
             };
         match cache {

@@ -718,7 +718,7 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
     }
 
     fn keeps_slabs(&self) -> bool {
-        F::KEEPS_SLABS
+        self.front.keeps_slabs()
     }
 
     /// [`Walk::stop`], with a slab between the pair's sides if one is known.
@@ -747,7 +747,9 @@ pub(crate) trait Front {
     }
 
     /// Whether kept pairs want slabs (each costs about a volume test).
-    const KEEPS_SLABS: bool = false;
+    fn keeps_slabs(&self) -> bool {
+        false
+    }
 
     /// Forgets every pair kept: the search was settled above them (the root volumes apart).
     fn clear(&mut self);
