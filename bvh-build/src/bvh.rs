@@ -83,6 +83,12 @@ pub(crate) struct Node<V> {
     pub(crate) children: [Child; 2],
 }
 
+/// A tree identity never given before.
+pub(crate) fn next_id() -> u64 {
+    static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Equal trees have equal geometry and structure; where they came from does not matter.
 impl<V: PartialEq> PartialEq for Bvh<V> {
     fn eq(&self, other: &Self) -> bool {
@@ -105,8 +111,7 @@ impl<V: NodeVolume> Bvh<V> {
     ) -> Self {
         let neighbours = TriangleNeighbours::of(&mesh);
         let triangles = mesh.triangles().collect();
-        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = next_id();
         let nodes = volumes
             .into_iter()
             .zip(children)
@@ -119,8 +124,8 @@ impl<V: NodeVolume> Bvh<V> {
         Bvh { mesh, triangles, original, nodes, root, neighbours, id }
     }
 
-    /// An identity shared only by clones of this tree (a rebuilt tree gets a new one), so
-    /// state cached for a tree is never applied to another.
+    /// An identity shared only by clones of this tree (a rebuilt or refitted tree gets a new
+    /// one), so state cached for a tree is never applied to another.
     pub fn id(&self) -> u64 {
         self.id
     }

@@ -27,6 +27,7 @@ mod bytes;
 mod fit;
 pub mod generate;
 mod preset;
+mod refit;
 mod root;
 mod split;
 mod validate;

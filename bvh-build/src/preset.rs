@@ -5,7 +5,9 @@ use crate::bvh::Bvh;
 use crate::fit::ObbFit;
 use crate::root::{RootKind, RootVolume};
 use crate::split::Split;
-use bvh_core::{Aabb, Obb, Point, Real, SPHERE_DEVIATION_THRESHOLD, Sphere, TriMesh, sphere_deviation_rate};
+use bvh_core::{
+    Aabb, MeshError, Obb, Point, Real, SPHERE_DEVIATION_THRESHOLD, Sphere, TriMesh, sphere_deviation_rate,
+};
 
 /// Everything the builder needs besides the node volume type.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -194,6 +196,24 @@ impl Hierarchy {
             Self::Obb(b) => b.assert_well_formed(),
             Self::Aabb(b) => b.assert_well_formed(),
             Self::Sphere(b) => b.assert_well_formed(),
+        }
+    }
+
+    /// [`Bvh::refit`].
+    pub fn refit(&mut self, vertices: &[Point]) -> Result<(), MeshError> {
+        match self {
+            Self::Obb(b) => b.refit(vertices),
+            Self::Aabb(b) => b.refit(vertices),
+            Self::Sphere(b) => b.refit(vertices),
+        }
+    }
+
+    /// [`Bvh::refit_range`].
+    pub fn refit_range(&mut self, first: usize, positions: &[Point]) -> Result<(), MeshError> {
+        match self {
+            Self::Obb(b) => b.refit_range(first, positions),
+            Self::Aabb(b) => b.refit_range(first, positions),
+            Self::Sphere(b) => b.refit_range(first, positions),
         }
     }
 

@@ -54,6 +54,16 @@ impl RootVolume {
         }
     }
 
+    /// The root of this kind around the object's corners after they moved, for a refit: an
+    /// OBB keeps its axes, the others are fitted as [`RootVolume::fit`] fits them.
+    pub fn refitted(&self, vertices: &[Point]) -> Self {
+        match self {
+            Self::Obb(obb) => Self::Obb(Obb::from_points_with_axes(vertices, &obb.axes)),
+            // Only an OBB root uses the fitting method.
+            other => Self::fit(other.kind(), vertices, &ObbFit::hull_sampled()),
+        }
+    }
+
     /// The kind of this root.
     pub fn kind(&self) -> RootKind {
         match self {

@@ -41,6 +41,10 @@ pub trait NodeVolume:
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
 
+    /// The volume of this kind around `corners` after they moved, for a refit: an OBB keeps
+    /// its axes, the others are fitted as the build fits them.
+    fn refitted(&self, corners: &[Point]) -> Self;
+
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes).
     fn measure(&self) -> Real;
 
@@ -90,6 +94,10 @@ impl NodeVolume for Obb {
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
         let local = self.axes.tr_mul(&(p - self.center));
         (0..3).all(|i| local[i].abs() <= self.half_extents[i] + tolerance)
+    }
+
+    fn refitted(&self, corners: &[Point]) -> Self {
+        Obb::from_points_with_axes(corners, &self.axes)
     }
 
     fn measure(&self) -> Real {
@@ -144,6 +152,10 @@ impl NodeVolume for Aabb {
         self.inflated(tolerance).contains_point(p)
     }
 
+    fn refitted(&self, corners: &[Point]) -> Self {
+        Aabb::from_points(corners)
+    }
+
     fn measure(&self) -> Real {
         self.volume()
     }
@@ -189,6 +201,10 @@ impl NodeVolume for Sphere {
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
         (p - self.center).norm() <= self.radius + tolerance
+    }
+
+    fn refitted(&self, corners: &[Point]) -> Self {
+        Sphere::from_points(corners)
     }
 
     fn measure(&self) -> Real {

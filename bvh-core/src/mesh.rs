@@ -29,6 +29,16 @@ pub enum MeshError {
         /// Number of vertices given.
         count: usize,
     },
+    /// Moved vertices reach past the mesh's last vertex.
+    #[error("vertices {first}..{first}+{count} do not all exist: the mesh has {vertex_count}")]
+    VertexRangeOutOfBounds {
+        /// The first vertex given.
+        first: usize,
+        /// How many were given.
+        count: usize,
+        /// Number of vertices.
+        vertex_count: usize,
+    },
     /// More triangles than 32-bit indices (used by hierarchies and query results) can name.
     #[error("{count} triangles exceed the 2^32 that 32-bit indices can address")]
     TooManyTriangles {
@@ -68,6 +78,22 @@ impl TriMesh {
             }
         }
         Ok(Self { vertices, triangles })
+    }
+
+    /// Moves vertices `first..first + positions.len()` to `positions`, checked as
+    /// [`TriMesh::new`] checks them; on an error nothing moves.
+    pub fn move_vertices(&mut self, first: usize, positions: &[Point]) -> Result<(), MeshError> {
+        let vertex_count = self.vertices.len();
+        let range = first
+            .checked_add(positions.len())
+            .filter(|&end| end <= vertex_count)
+            .map(|end| first..end)
+            .ok_or(MeshError::VertexRangeOutOfBounds { first, count: positions.len(), vertex_count })?;
+        if let Some(k) = positions.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
+            return Err(MeshError::NonFiniteVertex { vertex: first + k });
+        }
+        self.vertices[range].copy_from_slice(positions);
+        Ok(())
     }
 
     /// Vertex positions.

@@ -1,0 +1,160 @@
+//! Refitted trees against brute force: a cable (a twisted strap) and a hose (a tube) bent into
+//! new shapes, refitted whole or in part, for OBB, AABB and sphere nodes, answer every query as
+//! brute force over all triangle pairs of the deformed meshes does; bad vertex data is refused
+//! and leaves the tree as it was.
+
+use bvh_build::generate::{bumpy_model, ribbon, tube};
+use bvh_build::{Hierarchy, NodeKind, Preset};
+use bvh_core::{
+    Isometry, MeshError, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
+    triangles_intersect,
+};
+use bvh_query::{DistanceOptions, HierarchyQuery, PairCache, QueryOptions, TrianglePair};
+
+fn presets() -> [Preset; 3] {
+    [Preset::co(), Preset::aabb_tree(), Preset { name: "sphere", nodes: NodeKind::Sphere, ..Preset::co() }]
+}
+
+/// The scene: a bumpy ball of radius about 1.
+fn scene() -> TriMesh {
+    let blob = bumpy_model(600);
+    TriMesh::new(blob.vertices().iter().map(|p| p * 2.0).collect(), blob.indices().to_vec()).expect("valid")
+}
+
+/// `mesh`'s vertices bent about the z axis through (0, -bend, 0) (a point at x = s goes round
+/// an arc of radius `bend`) and twisted about x by `twist` radians per unit of length.
+fn bent(mesh: &TriMesh, bend: Real, twist: Real) -> Vec<Point> {
+    mesh.vertices()
+        .iter()
+        .map(|p| {
+            let (s, c) = (p.x / bend).sin_cos();
+            let (ts, tc) = (twist * p.x).sin_cos();
+            let (y, z) = (p.y * tc - p.z * ts, p.y * ts + p.z * tc);
+            Point::new((bend + y) * s, (bend + y) * c - bend, z)
+        })
+        .collect()
+}
+
+/// The intersecting pairs and the distance by brute force, B placed in A's frame as the
+/// queries place it.
+fn brute(a: &TriMesh, b: &TriMesh, pose_b: &Isometry) -> (Vec<TrianglePair>, Real) {
+    let rel = RelativePose::between(&Isometry::identity(), pose_b);
+    let moved: Vec<Triangle> = b.triangles().map(|t| t.placed(&rel)).collect();
+    let (mut pairs, mut distance) = (Vec::new(), Real::INFINITY);
+    for (i, ta) in a.triangles().enumerate() {
+        for (j, tb) in moved.iter().enumerate() {
+            if triangles_intersect(&ta, tb) {
+                pairs.push(TrianglePair { a: i as u32, b: j as u32 });
+            }
+            distance = distance.min(closest_points_triangles(&ta, tb).distance);
+        }
+    }
+    (pairs, distance)
+}
+
+/// Every query of `scene` against `part` at a few poses, the part pushed from afar into the
+/// scene, equals brute force over their meshes as the user gave them; the cache is carried
+/// along.
+fn check_against_brute_force(
+    (scene, scene_mesh): (&Hierarchy, &TriMesh),
+    (part, part_mesh): (&Hierarchy, &TriMesh),
+    cache: &mut PairCache,
+) {
+    let mut touching = 0;
+    for k in 0..6 {
+        let pose = Isometry::new(Vector::new(-5.0 + 0.8 * k as Real, 0.05, 0.1), Vector::y() * 0.3);
+        let query = HierarchyQuery::new(scene, Isometry::identity(), part, pose, QueryOptions::default())
+            .expect("finite poses");
+        let (mut want, distance) = brute(scene_mesh, part_mesh, &pose);
+        let mut got = query.intersecting_pairs();
+        got.sort_by_key(|p| (p.a, p.b));
+        want.sort_by_key(|p| (p.a, p.b));
+        assert_eq!(got, want, "pose {k}");
+        assert_eq!(query.intersects().is_some(), !want.is_empty(), "pose {k}");
+        let near = query.distance_cached(DistanceOptions::exact(), cache).expect("a distance");
+        assert!((near.distance - distance).abs() <= 1e-5, "pose {k}: {} against {distance}", near.distance);
+        touching += usize::from(!want.is_empty());
+    }
+    assert!((1..6).contains(&touching), "{touching} of 6 poses touch: the sweep tests nothing");
+}
+
+/// A strap and a tube bent and twisted, refitted whole: well formed, and the same answers as
+/// brute force – and as a tree built on the deformed mesh – with a cache kept from before.
+#[test]
+fn refitted_trees_answer_like_brute_force() {
+    let scene_mesh = scene();
+    for preset in presets() {
+        let scene = Hierarchy::build(scene_mesh.clone(), &preset);
+        for (name, part_mesh) in [("strap", ribbon(120, 3.0, 0.2)), ("tube", tube(0.15, 0.1, 3.0, 8))] {
+            let mut part = Hierarchy::build(part_mesh.clone(), &preset);
+            let mut cache = PairCache::new();
+            check_against_brute_force((&scene, &scene_mesh), (&part, &part_mesh), &mut cache);
+            for (bend, twist) in [(1.5, 2.0), (0.8, -3.0)] {
+                let vertices = bent(&part_mesh, bend, twist);
+                part.refit(&vertices).unwrap_or_else(|e| panic!("{}/{name}: {e}", preset.name));
+                part.assert_well_formed();
+                let deformed = TriMesh::new(vertices, part_mesh.indices().to_vec()).expect("valid");
+                assert_eq!(part.mesh().vertices(), deformed.vertices(), "{}", preset.name);
+                check_against_brute_force((&scene, &scene_mesh), (&part, &deformed), &mut cache);
+                let rebuilt = Hierarchy::build(deformed.clone(), &preset);
+                check_against_brute_force(
+                    (&scene, &scene_mesh),
+                    (&rebuilt, &deformed),
+                    &mut PairCache::new(),
+                );
+            }
+        }
+    }
+}
+
+/// Moving part of the vertices refits only the volumes above their triangles, and the answers
+/// stay those of brute force.
+#[test]
+fn partial_refit_answers_like_brute_force() {
+    let scene_mesh = scene();
+    let part_mesh = ribbon(120, 3.0, 0.2);
+    let vertices = bent(&part_mesh, 1.0, 2.5);
+    let half = vertices.len() / 2;
+    for preset in presets() {
+        let scene = Hierarchy::build(scene_mesh.clone(), &preset);
+        let mut part = Hierarchy::build(part_mesh.clone(), &preset);
+        part.refit_range(half, &vertices[half..]).expect("a valid range");
+        part.assert_well_formed();
+        let mut moved = part_mesh.vertices().to_vec();
+        moved[half..].copy_from_slice(&vertices[half..]);
+        let deformed = TriMesh::new(moved, part_mesh.indices().to_vec()).expect("valid");
+        assert_eq!(part.mesh().vertices(), deformed.vertices(), "{}", preset.name);
+        check_against_brute_force((&scene, &scene_mesh), (&part, &deformed), &mut PairCache::new());
+    }
+}
+
+/// Vertices the mesh does not have, or with a NaN, are refused with the error saying which;
+/// the tree is left exactly as it was, and an empty move changes no geometry.
+#[test]
+fn bad_vertices_are_refused() {
+    let mesh = tube(0.15, 0.1, 3.0, 8);
+    let count = mesh.vertices().len();
+    for preset in presets() {
+        let mut part = Hierarchy::build(mesh.clone(), &preset);
+        let before = part.clone();
+        let mut nan = mesh.vertices().to_vec();
+        nan[7].y = Real::NAN;
+        assert_eq!(part.refit(&nan), Err(MeshError::NonFiniteVertex { vertex: 7 }));
+        assert_eq!(
+            part.refit(&nan[..count - 1]),
+            Err(MeshError::VertexRangeOutOfBounds { first: 0, count: count - 1, vertex_count: count })
+        );
+        assert_eq!(
+            part.refit_range(count - 2, &nan[..3]),
+            Err(MeshError::VertexRangeOutOfBounds { first: count - 2, count: 3, vertex_count: count })
+        );
+        assert_eq!(
+            part.refit_range(usize::MAX, &nan[..1]),
+            Err(MeshError::VertexRangeOutOfBounds { first: usize::MAX, count: 1, vertex_count: count })
+        );
+        assert_eq!(part.refit_range(3, &nan[3..9]), Err(MeshError::NonFiniteVertex { vertex: 7 }));
+        assert_eq!(part, before, "{}: a refused refit changed the tree", preset.name);
+        part.refit_range(5, &[]).expect("an empty move is valid");
+        assert_eq!(part, before, "{}: an empty move changed the tree", preset.name);
+    }
+}
