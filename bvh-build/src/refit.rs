@@ -1,13 +1,15 @@
 //! Refitting a built tree to moved vertices, for deforming meshes (hoses, cables, soft parts):
 //! the topology and the leaf order stay, and every volume above a moved triangle is fitted
-//! again to its triangles' new corners – an OBB keeps its axes, an AABB or a sphere is fitted as
-//! the build fits it – in parallel. Far cheaper than a build, and exact: each volume still holds
-//! its triangles, so queries stay exact, only less tight where the mesh deformed much.
+//! again from the leaves up – around its leaf triangles' new corners and its child nodes' new
+//! volumes; an OBB keeps its axes – level by level, in parallel. Far cheaper than a build, and
+//! exact: each volume still holds its triangles, so queries stay exact, only less tight where
+//! the mesh deformed much (a parent's box holds its children's boxes, not just their points).
 
 use crate::bvh::{Bvh, ChildRef, next_id};
 use crate::volume::NodeVolume;
-use bvh_core::{MeshError, Point, TriangleNeighbours};
+use bvh_core::{MeshError, Point, RelativePose, TriangleNeighbours};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::ops::Range;
 
 impl<V: NodeVolume> Bvh<V> {
@@ -31,34 +33,83 @@ impl<V: NodeVolume> Bvh<V> {
     /// The tree gets a new [`Bvh::id`], as with [`Bvh::refit`].
     pub fn refit_range(&mut self, first: usize, positions: &[Point]) -> Result<(), MeshError> {
         self.mesh.move_vertices(first, positions)?;
-        let moved = first..first + positions.len();
-        let mut changed = Vec::with_capacity(self.triangles.len() + 1);
-        changed.push(0usize);
-        for (position, corners) in self.mesh.indices().iter().enumerate() {
-            let is_moved = corners.iter().any(|&v| moved.contains(&(v as usize)));
-            if is_moved {
-                self.triangles[position] = self.mesh.triangle(position);
-            }
-            changed.push(changed[position] + is_moved as usize);
-        }
-        // `changed[k]`: how many of the triangles before leaf-order position k moved.
-        if changed.last() == Some(&0) {
-            self.id = next_id();
-            return Ok(());
-        }
-        let corners: Vec<Point> = self.triangles.iter().flat_map(|t| t.vertices()).collect();
-        let spans = self.node_spans();
-        self.nodes.par_iter_mut().zip(spans).for_each(|(node, span)| {
-            if changed[span.end] > changed[span.start] {
-                node.volume = node.volume.refitted(&corners[3 * span.start..3 * span.end]);
-                node.aabb = node.volume.enclosing_aabb(&bvh_core::RelativePose::identity()).padded();
-            }
-        });
-        self.root = self.root.refitted(&corners);
-        // Corner points are numbered by position: corners may have come apart or together.
-        self.neighbours = TriangleNeighbours::of(&self.mesh);
         self.id = next_id();
+        let stale = if positions.len() == self.mesh.vertices().len() {
+            let mesh = &self.mesh;
+            self.triangles.par_iter_mut().enumerate().for_each(|(position, t)| *t = mesh.triangle(position));
+            vec![true; self.nodes.len()]
+        } else {
+            let moved = first..first + positions.len();
+            // `changed[k]`: how many of the triangles before leaf-order position k moved.
+            let mut changed = Vec::with_capacity(self.triangles.len() + 1);
+            changed.push(0usize);
+            for (position, corners) in self.mesh.indices().iter().enumerate() {
+                let is_moved = corners.iter().any(|&v| moved.contains(&(v as usize)));
+                if is_moved {
+                    self.triangles[position] = self.mesh.triangle(position);
+                }
+                changed.push(changed[position] + is_moved as usize);
+            }
+            if changed.last() == Some(&0) {
+                return Ok(());
+            }
+            self.node_spans().iter().map(|span| changed[span.end] > changed[span.start]).collect()
+        };
+        self.refit_volumes(&stale);
+        let corners: Vec<Point> = self.triangles.iter().flat_map(|t| t.vertices()).collect();
+        self.root = self.root.refitted(&corners);
+        // Corner points are numbered by position: derived again if corners came apart or
+        // together.
+        if !self.neighbours.still_hold(&self.mesh) {
+            self.neighbours = TriangleNeighbours::of(&self.mesh);
+        }
         Ok(())
+    }
+
+    /// Fits the volumes of the `stale` nodes again, from the deepest up: each around its leaf
+    /// triangles' corners and its child nodes' new volumes, one level at a time, the nodes of a
+    /// level in parallel (each computed alone: the tree does not depend on the thread count).
+    fn refit_volumes(&mut self, stale: &[bool]) {
+        let mut depth = vec![0u32; self.nodes.len()];
+        for i in 0..self.nodes.len() {
+            for child in self.nodes[i].children {
+                if let ChildRef::Node(j) = child.get() {
+                    depth[j] = depth[i] + 1;
+                }
+            }
+        }
+        let mut levels: Vec<Vec<usize>> = Vec::new();
+        for (i, &d) in depth.iter().enumerate().filter(|&(i, _)| stale[i]) {
+            if levels.len() <= d as usize {
+                levels.resize_with(d as usize + 1, Vec::new);
+            }
+            levels[d as usize].push(i);
+        }
+        for level in levels.iter().rev() {
+            let nodes = &self.nodes;
+            let triangles = &self.triangles;
+            let fitted: Vec<V> = level
+                .par_iter()
+                .map_init(Vec::new, |corners, &i| {
+                    corners.clear();
+                    let mut below = SmallVec::<[V; 2]>::new();
+                    for child in nodes[i].children {
+                        match child.get() {
+                            ChildRef::Node(j) => below.push(nodes[j].volume),
+                            ChildRef::Leaf(run) => {
+                                corners.extend(triangles[run].iter().flat_map(|t| t.vertices()))
+                            }
+                        }
+                    }
+                    nodes[i].volume.refitted(corners, &below)
+                })
+                .collect();
+            for (&i, volume) in level.iter().zip(fitted) {
+                let node = &mut self.nodes[i];
+                node.volume = volume;
+                node.aabb = volume.enclosing_aabb(&RelativePose::identity()).padded();
+            }
+        }
     }
 
     /// The leaf-order positions of every node's triangles: a node's subtree is one run, as

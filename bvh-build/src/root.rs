@@ -55,9 +55,11 @@ impl RootVolume {
     }
 
     /// The root of this kind around the object's corners after they moved, for a refit: an
-    /// OBB keeps its axes, the others are fitted as [`RootVolume::fit`] fits them.
+    /// OBB keeps its axes, the others are fitted as [`RootVolume::fit`] fits them (with no
+    /// corners, it stays).
     pub fn refitted(&self, vertices: &[Point]) -> Self {
         match self {
+            _ if vertices.is_empty() => *self,
             Self::Obb(obb) => Self::Obb(Obb::from_points_with_axes(vertices, &obb.axes)),
             // Only an OBB root uses the fitting method.
             other => Self::fit(other.kind(), vertices, &ObbFit::hull_sampled()),

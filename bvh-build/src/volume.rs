@@ -4,7 +4,7 @@
 use crate::fit::ObbFit;
 use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
-use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Separation, Sphere, Vector};
+use bvh_core::{Aabb, Matrix, Obb, ObbExtents, Point, Real, RelativePose, Separation, Sphere, Vector};
 
 /// Which node volume a tree carries (the tag stored with serialised trees).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,9 +41,10 @@ pub trait NodeVolume:
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
 
-    /// The volume of this kind around `corners` after they moved, for a refit: an OBB keeps
-    /// its axes, the others are fitted as the build fits them.
-    fn refitted(&self, corners: &[Point]) -> Self;
+    /// The volume of this kind around `corners` and the volumes `children` after they moved,
+    /// for a refit from the leaves up: an OBB keeps its axes, an AABB is their box, a sphere
+    /// the ball around the corners' ball and the children's.
+    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self;
 
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes).
     fn measure(&self) -> Real;
@@ -96,8 +97,11 @@ impl NodeVolume for Obb {
         (0..3).all(|i| local[i].abs() <= self.half_extents[i] + tolerance)
     }
 
-    fn refitted(&self, corners: &[Point]) -> Self {
-        Obb::from_points_with_axes(corners, &self.axes)
+    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self {
+        let mut extents = ObbExtents::new(&self.axes);
+        corners.iter().for_each(|p| extents.take_point(p));
+        children.iter().for_each(|child| extents.take_obb(child));
+        extents.obb()
     }
 
     fn measure(&self) -> Real {
@@ -152,8 +156,8 @@ impl NodeVolume for Aabb {
         self.inflated(tolerance).contains_point(p)
     }
 
-    fn refitted(&self, corners: &[Point]) -> Self {
-        Aabb::from_points(corners)
+    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self {
+        children.iter().fold(Aabb::from_points(corners), |acc, child| acc.merged(child))
     }
 
     fn measure(&self) -> Real {
@@ -203,8 +207,9 @@ impl NodeVolume for Sphere {
         (p - self.center).norm() <= self.radius + tolerance
     }
 
-    fn refitted(&self, corners: &[Point]) -> Self {
-        Sphere::from_points(corners)
+    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self {
+        let around = (!corners.is_empty()).then(|| Sphere::from_points(corners));
+        children.iter().copied().chain(around).reduce(|acc, ball| acc.merged(&ball)).unwrap_or(*self)
     }
 
     fn measure(&self) -> Real {

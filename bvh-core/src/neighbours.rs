@@ -77,6 +77,30 @@ impl TriangleNeighbours {
         Self { slots, longer, corners, point_count }
     }
 
+    /// Whether these lists still hold for `mesh`, the mesh they were made of with its vertices
+    /// moved (a refit): its corners share a point number exactly when they share a position.
+    /// Then they need not be derived again.
+    pub fn still_hold(&self, mesh: &TriMesh) -> bool {
+        if mesh.indices().len() != self.corners.len() {
+            return false;
+        }
+        let mut at: Vec<Option<[u32; 3]>> = vec![None; self.point_count];
+        for (numbers, vertices) in self.corners.iter().zip(mesh.indices()) {
+            for (&point, &v) in numbers.iter().zip(vertices) {
+                let key = position_key(&mesh.vertices()[v as usize]);
+                match &mut at[point as usize] {
+                    slot @ None => *slot = Some(key),
+                    Some(first) if *first != key => return false,
+                    Some(_) => {}
+                }
+            }
+        }
+        // No two points came together.
+        let mut keys: Vec<[u32; 3]> = at.into_iter().flatten().collect();
+        keys.sort_unstable();
+        keys.windows(2).all(|pair| pair[0] != pair[1])
+    }
+
     /// How many distinct points the mesh's corners are at: every point number is below it.
     pub fn point_count(&self) -> usize {
         self.point_count
@@ -197,6 +221,7 @@ fn position_key(p: &Point) -> [u32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Vector;
 
     /// A fan of four triangles around the origin, the first given with its own copies of the
     /// shared vertices (as an STL file would), and a fifth triangle touching nothing.
@@ -231,6 +256,29 @@ mod tests {
         assert_eq!(n.point_count(), 8);
         let far = n.corner_points(4);
         assert!(far.iter().all(|p| !n.corner_points(0).contains(p)) && far[0] != far[1] && far[1] != far[2]);
+    }
+
+    /// Lists made of a mesh still hold after its vertices moved together, not after two
+    /// corners at one position came apart or two positions came together.
+    #[test]
+    fn lists_still_hold_while_no_corners_part_or_meet() {
+        let p = |x: f32, y: f32| Point::new(x, y, 0.0);
+        // Two triangles sharing an edge through copies of its vertices, and a third apart.
+        let vertices =
+            vec![p(0.0, 0.0), p(1.0, 0.0), p(0.0, 1.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0), p(3.0, 0.0)];
+        let triangles = vec![[0, 1, 2], [3, 4, 5], [6, 6, 6]];
+        let mesh = TriMesh::new(vertices.clone(), triangles.clone()).unwrap();
+        let lists = TriangleNeighbours::of(&mesh);
+        let moved = |f: &dyn Fn(usize, Point) -> Point| {
+            let v = vertices.iter().enumerate().map(|(k, q)| f(k, *q)).collect();
+            TriMesh::new(v, triangles.clone()).unwrap()
+        };
+        assert!(lists.still_hold(&moved(&|_, q| q + Vector::new(0.5, -2.0, 1.0))));
+        assert!(lists.still_hold(&moved(&|_, q| Point::new(q.y, q.x, q.z))));
+        // The copy of (1, 0) moves off the original: the triangles no longer share it.
+        assert!(!lists.still_hold(&moved(&|k, q| if k == 3 { p(1.0, 0.5) } else { q })));
+        // The lone triangle lands on the shared corner: now it shares it.
+        assert!(!lists.still_hold(&moved(&|k, q| if k == 6 { p(1.0, 1.0) } else { q })));
     }
 
     /// On a grid of squares, each cut in two and every triangle with its own vertices, the

@@ -156,5 +156,10 @@ fn bad_vertices_are_refused() {
         assert_eq!(part, before, "{}: a refused refit changed the tree", preset.name);
         part.refit_range(5, &[]).expect("an empty move is valid");
         assert_eq!(part, before, "{}: an empty move changed the tree", preset.name);
+        let mut empty = Hierarchy::build(TriMesh::default(), &preset);
+        let root = *empty.root();
+        empty.refit(&[]).expect("nothing to move");
+        empty.assert_well_formed();
+        assert_eq!(*empty.root(), root, "{}: an empty refit moved the root", preset.name);
     }
 }
