@@ -1,14 +1,16 @@
-//! `bvh-bench build`: build time per preset against parry3d, and OBB fitting compared.
+//! `bvh-bench build`: build and refit time per preset against parry3d, and OBB fitting compared.
 
 use bvh_bench::parry_bridge;
 use bvh_bench::stats::median;
 use bvh_build::generate::{accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, ObbFit, Preset};
-use bvh_core::{Obb, Point, TriMesh};
+use bvh_core::{Aabb, Obb, Point, TriMesh, Vector};
+use parry3d::bounding_volume::Aabb as ParryAabb;
+use parry3d::partitioning::{Bvh as ParryBvh, BvhBuildStrategy, BvhWorkspace};
 use std::time::Instant;
 
 /// Median wall time in milliseconds of `repeats` runs of `f` on fresh input from `setup`.
-fn median_ms<I, O>(repeats: usize, setup: impl Fn() -> I, f: impl Fn(I) -> O) -> f64 {
+fn median_ms<I, O>(repeats: usize, setup: impl Fn() -> I, mut f: impl FnMut(I) -> O) -> f64 {
     let times: Vec<f64> = (0..repeats)
         .map(|_| {
             let input = setup();
@@ -57,6 +59,8 @@ pub(crate) fn run(repeats: usize, small: bool) {
         println!(" {co_1:>11.1} {parry:>9.1} {:>9.2}", co / parry);
     }
     println!();
+    refit_times(&meshes, repeats);
+    println!();
     println!("OBB fitting: one box over all vertices, and the CO tree's summed node volume");
     println!(
         "{:<16} {:<21} {:>10} {:>14} {:>10} {:>16}",
@@ -83,6 +87,60 @@ pub(crate) fn run(repeats: usize, small: bool) {
             );
         }
     }
+}
+
+/// Refit time after the same smooth deformation: our CO and AABB trees (`Hierarchy::refit`)
+/// against parry3d's `Bvh` over the triangles' boxes (each leaf box updated, then `refit`).
+fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
+    println!("Refit to a smooth wave a hundredth of the mesh's size high, ms (median of {repeats})");
+    println!(
+        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "mesh", "triangles", "co", "aabb", "parry3d", "co/parry"
+    );
+    for (name, mesh) in meshes {
+        let waved = waved(mesh);
+        let mut ours = [0.0; 2];
+        for (ms, preset) in ours.iter_mut().zip([Preset::co(), Preset::aabb_tree()]) {
+            let mut tree = Hierarchy::build(mesh.clone(), &preset);
+            *ms = median_ms(repeats, || (), |_| tree.refit(&waved).expect("finite vertices"));
+        }
+        let boxes = |vertices: &[Point]| -> Vec<ParryAabb> {
+            mesh.indices()
+                .iter()
+                .map(|t| {
+                    let b = Aabb::from_points(t.iter().map(|&v| &vertices[v as usize]));
+                    ParryAabb::new(parry_bridge::vector(&b.mins.coords), parry_bridge::vector(&b.maxs.coords))
+                })
+                .collect()
+        };
+        let mut parry = ParryBvh::from_leaves(BvhBuildStrategy::Binned, &boxes(mesh.vertices()));
+        let mut workspace = BvhWorkspace::default();
+        let parry_ms = median_ms(
+            repeats,
+            || (),
+            |_| {
+                for (i, b) in boxes(&waved).into_iter().enumerate() {
+                    parry.insert_or_update_partially(b, i as u32, 0.0);
+                }
+                parry.refit(&mut workspace);
+            },
+        );
+        println!(
+            "{name:<16} {:>9} {:>9.1} {:>9.1} {parry_ms:>9.1} {:>9.2}",
+            mesh.triangle_count(),
+            ours[0],
+            ours[1],
+            ours[0] / parry_ms
+        );
+    }
+}
+
+/// The mesh's vertices moved by a smooth wave a hundredth of its size high.
+fn waved(mesh: &TriMesh) -> Vec<Point> {
+    let size = mesh.aabb().extents().norm();
+    let k = 6.0 / size;
+    let wave = |p: &Point| Vector::new((k * p.y).sin(), (k * p.z).sin(), (k * p.x).sin()) * (0.01 * size);
+    mesh.vertices().iter().map(|p| p + wave(p)).collect()
 }
 
 fn rayon_threads() -> usize {

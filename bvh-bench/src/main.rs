@@ -39,7 +39,8 @@ enum Command {
         json: bool,
     },
     /// Build time of every preset on paper 000's generated meshes against parry3d's
-    /// `TriMesh::new`, and hull-sampled against full-PCA OBB fitting.
+    /// `TriMesh::new`, refit time against parry3d's `Bvh` refit, and hull-sampled against
+    /// full-PCA OBB fitting.
     Build {
         /// Builds per measurement (the median is reported).
         #[arg(long, default_value_t = 3)]
