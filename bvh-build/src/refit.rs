@@ -7,9 +7,12 @@
 
 use crate::bvh::{Bvh, ChildRef, next_id};
 use crate::volume::NodeVolume;
-use bvh_core::{MeshError, Point, RelativePose, TriangleNeighbours};
+use bvh_core::{MeshError, Point, RelativePose, Triangle, TriangleNeighbours};
 use rayon::prelude::*;
 use smallvec::SmallVec;
+
+/// Below this many nodes in a level (or triangles), a refit step runs on the calling thread.
+const PARALLEL_NODES: usize = 2048;
 use std::ops::Range;
 
 impl<V: NodeVolume> Bvh<V> {
@@ -36,7 +39,12 @@ impl<V: NodeVolume> Bvh<V> {
         self.id = next_id();
         let stale = if positions.len() == self.mesh.vertices().len() {
             let mesh = &self.mesh;
-            self.triangles.par_iter_mut().enumerate().for_each(|(position, t)| *t = mesh.triangle(position));
+            let corners = |(position, t): (usize, &mut Triangle)| *t = mesh.triangle(position);
+            if self.triangles.len() < PARALLEL_NODES {
+                self.triangles.iter_mut().enumerate().for_each(corners);
+            } else {
+                self.triangles.par_iter_mut().enumerate().for_each(corners);
+            }
             vec![true; self.nodes.len()]
         } else {
             let moved = first..first + positions.len();
@@ -86,24 +94,27 @@ impl<V: NodeVolume> Bvh<V> {
             levels[d as usize].push(i);
         }
         for level in levels.iter().rev() {
-            let nodes = &self.nodes;
-            let triangles = &self.triangles;
-            let fitted: Vec<V> = level
-                .par_iter()
-                .map_init(Vec::new, |corners, &i| {
-                    corners.clear();
-                    let mut below = SmallVec::<[V; 2]>::new();
-                    for child in nodes[i].children {
-                        match child.get() {
-                            ChildRef::Node(j) => below.push(nodes[j].volume),
-                            ChildRef::Leaf(run) => {
-                                corners.extend(triangles[run].iter().flat_map(|t| t.vertices()))
-                            }
+            let (nodes, triangles) = (&self.nodes, &self.triangles);
+            let fit = |corners: &mut Vec<Point>, i: usize| {
+                corners.clear();
+                let mut below = SmallVec::<[V; 2]>::new();
+                for child in nodes[i].children {
+                    match child.get() {
+                        ChildRef::Node(j) => below.push(nodes[j].volume),
+                        ChildRef::Leaf(run) => {
+                            corners.extend(triangles[run].iter().flat_map(|t| t.vertices()))
                         }
                     }
-                    nodes[i].volume.refitted(corners, &below)
-                })
-                .collect();
+                }
+                nodes[i].volume.refitted(corners, &below)
+            };
+            // Handing a short level to the thread pool costs more than fitting it here.
+            let fitted: Vec<V> = if level.len() < PARALLEL_NODES {
+                let mut corners = Vec::new();
+                level.iter().map(|&i| fit(&mut corners, i)).collect()
+            } else {
+                level.par_iter().map_init(Vec::new, |corners, &i| fit(corners, i)).collect()
+            };
             for (&i, volume) in level.iter().zip(fitted) {
                 let node = &mut self.nodes[i];
                 node.volume = volume;
