@@ -1,11 +1,12 @@
 //! Refitting a built tree to moved vertices, for deforming meshes (hoses, cables, soft parts):
 //! the topology and the leaf order stay, and every volume above a moved triangle is fitted
-//! again from the leaves up – around its leaf triangles' new corners and its child nodes' new
-//! volumes; an OBB keeps its axes – level by level, in parallel. Far cheaper than a build, and
-//! exact: each volume still holds its triangles, so queries stay exact, only less tight where
-//! the mesh deformed much (a parent's box holds its children's boxes, not just their points).
+//! again, in parallel: an AABB from the leaves up around its leaf triangles and its children's
+//! new boxes (exact), an OBB (keeping its axes) or a sphere around every corner below it (a box
+//! around boxes on other axes grows with every level, until queries test many times the
+//! volumes they test on a rebuilt tree). Far cheaper than a build, and exact: each volume still
+//! holds its triangles.
 
-use crate::bvh::{Bvh, ChildRef, next_id};
+use crate::bvh::{Bvh, ChildRef, Node, next_id};
 use crate::volume::NodeVolume;
 use bvh_core::{MeshError, Point, RelativePose, Triangle, TriangleNeighbours};
 use rayon::prelude::*;
@@ -63,8 +64,12 @@ impl<V: NodeVolume> Bvh<V> {
             }
             self.node_spans().iter().map(|span| changed[span.end] > changed[span.start]).collect()
         };
-        self.refit_volumes(&stale);
         let corners: Vec<Point> = self.triangles.iter().flat_map(|t| t.vertices()).collect();
+        if V::REFITS_FROM_CHILDREN {
+            self.refit_from_children(&stale);
+        } else {
+            self.refit_from_corners(&stale, &corners);
+        }
         self.root = self.root.refitted(&corners);
         // Corner points are numbered by position: derived again if corners came apart or
         // together.
@@ -74,10 +79,29 @@ impl<V: NodeVolume> Bvh<V> {
         Ok(())
     }
 
+    /// Fits the volumes of the `stale` nodes again, each around all the `corners` (three per
+    /// triangle, in leaf order) below it, in parallel (each computed alone: the tree does not
+    /// depend on the thread count).
+    fn refit_from_corners(&mut self, stale: &[bool], corners: &[Point]) {
+        let spans = self.node_spans();
+        let fit = |((node, span), stale): ((&mut Node<V>, Range<usize>), &bool)| {
+            if *stale {
+                node.volume = node.volume.refitted(&corners[3 * span.start..3 * span.end], &[]);
+                node.aabb = node.volume.enclosing_aabb(&RelativePose::identity()).padded();
+            }
+        };
+        // Handing a small tree to the thread pool costs more than fitting it here.
+        if self.nodes.len() < PARALLEL_NODES {
+            self.nodes.iter_mut().zip(spans).zip(stale).for_each(fit);
+        } else {
+            self.nodes.par_iter_mut().zip(spans).zip(stale).for_each(fit);
+        }
+    }
+
     /// Fits the volumes of the `stale` nodes again, from the deepest up: each around its leaf
     /// triangles' corners and its child nodes' new volumes, one level at a time, the nodes of a
     /// level in parallel (each computed alone: the tree does not depend on the thread count).
-    fn refit_volumes(&mut self, stale: &[bool]) {
+    fn refit_from_children(&mut self, stale: &[bool]) {
         let mut depth = vec![0u32; self.nodes.len()];
         for i in 0..self.nodes.len() {
             for child in self.nodes[i].children {

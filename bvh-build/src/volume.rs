@@ -4,7 +4,7 @@
 use crate::fit::ObbFit;
 use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
-use bvh_core::{Aabb, Matrix, Obb, ObbExtents, Point, Real, RelativePose, Separation, Sphere, Vector};
+use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Separation, Sphere, Vector};
 
 /// Which node volume a tree carries (the tag stored with serialised trees).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,9 +41,15 @@ pub trait NodeVolume:
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
 
-    /// The volume of this kind around `corners` and the volumes `children` after they moved,
-    /// for a refit from the leaves up: an OBB keeps its axes, an AABB is their box, a sphere
-    /// the ball around the corners' ball and the children's.
+    /// Whether a refit fits this volume around its leaf triangles and its child nodes' new
+    /// volumes (exact for boxes on the same axes) rather than around every triangle below it:
+    /// a box around boxes on other axes, or a ball around balls, would grow with every level.
+    const REFITS_FROM_CHILDREN: bool;
+
+    /// The volume of this kind after its triangles moved, for a refit: around `corners` and
+    /// `children` – the leaf triangles' corners and the child nodes' volumes if the kind
+    /// [refits from its children](NodeVolume::REFITS_FROM_CHILDREN), else every corner below it
+    /// and none. An OBB keeps its axes; the others are fitted as the build fits them.
     fn refitted(&self, corners: &[Point], children: &[Self]) -> Self;
 
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes).
@@ -80,6 +86,7 @@ pub trait NodeVolume:
 
 impl NodeVolume for Obb {
     const KIND: VolumeKind = VolumeKind::Obb;
+    const REFITS_FROM_CHILDREN: bool = false;
 
     fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> (Self, SplitFrame) {
         let (obb, split_box) = fit.fit_with_split_box(corners, bounds);
@@ -97,11 +104,8 @@ impl NodeVolume for Obb {
         (0..3).all(|i| local[i].abs() <= self.half_extents[i] + tolerance)
     }
 
-    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self {
-        let mut extents = ObbExtents::new(&self.axes);
-        corners.iter().for_each(|p| extents.take_point(p));
-        children.iter().for_each(|child| extents.take_obb(child));
-        extents.obb()
+    fn refitted(&self, corners: &[Point], _: &[Self]) -> Self {
+        Obb::from_points_with_axes(corners, &self.axes)
     }
 
     fn measure(&self) -> Real {
@@ -147,6 +151,7 @@ impl NodeVolume for Obb {
 
 impl NodeVolume for Aabb {
     const KIND: VolumeKind = VolumeKind::Aabb;
+    const REFITS_FROM_CHILDREN: bool = true;
 
     fn fit(_: &[Point], bounds: &Aabb, _: &ObbFit) -> (Self, SplitFrame) {
         (*bounds, SplitFrame { axes: Matrix::identity(), lo: bounds.mins.into(), hi: bounds.maxs.into() })
@@ -191,6 +196,7 @@ impl NodeVolume for Aabb {
 
 impl NodeVolume for Sphere {
     const KIND: VolumeKind = VolumeKind::Sphere;
+    const REFITS_FROM_CHILDREN: bool = false;
 
     fn fit(corners: &[Point], _: &Aabb, _: &ObbFit) -> (Self, SplitFrame) {
         let sphere = Sphere::from_points(corners);
@@ -207,9 +213,8 @@ impl NodeVolume for Sphere {
         (p - self.center).norm() <= self.radius + tolerance
     }
 
-    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self {
-        let around = (!corners.is_empty()).then(|| Sphere::from_points(corners));
-        children.iter().copied().chain(around).reduce(|acc, ball| acc.merged(&ball)).unwrap_or(*self)
+    fn refitted(&self, corners: &[Point], _: &[Self]) -> Self {
+        Sphere::from_points(corners)
     }
 
     fn measure(&self) -> Real {

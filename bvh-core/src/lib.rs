@@ -46,7 +46,7 @@ pub use math::{
 pub use mesh::{MeshError, TriMesh};
 pub use motion::{Interpolation, RigidMotion};
 pub use neighbours::{MAX_AROUND, TriangleNeighbours};
-pub use obb::{Obb, ObbExtents};
+pub use obb::Obb;
 pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};
 pub use pca::{axes_of_covariance, principal_axes};
 pub use separation::Separation;

@@ -33,9 +33,22 @@ impl Obb {
     /// The smallest box with the given axes containing every point: each point is projected on
     /// the axes (in `f64`) and the extents are rounded outwards. No points give a zero box.
     pub fn from_points_with_axes(points: &[Point], axes: &Matrix) -> Self {
-        let mut extents = ObbExtents::new(axes);
-        points.iter().for_each(|p| extents.take_point(p));
-        extents.obb()
+        if points.is_empty() {
+            return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
+        }
+        let cols: [[f64; 3]; 3] = std::array::from_fn(|j| std::array::from_fn(|i| axes[(i, j)] as f64));
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for p in points {
+            for j in 0..3 {
+                let d = p.x as f64 * cols[j][0] + p.y as f64 * cols[j][1] + p.z as f64 * cols[j][2];
+                lo[j] = lo[j].min(d);
+                hi[j] = hi[j].max(d);
+            }
+        }
+        let mid: [f64; 3] = std::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
+        let center = (0..3).fold(Vector::zeros(), |acc, j| acc + axes.column(j) * mid[j] as Real);
+        Self::padded(Point::from(center), axes, &cols, &lo, &hi)
     }
 
     /// The box with the given axes around the projected interval `[lo, hi]` per axis, measured
@@ -140,96 +153,10 @@ impl Obb {
     }
 }
 
-/// How far points and boxes reach along fixed axes, gathered in `f64`: the box with those axes
-/// around all of them, as [`Obb::from_points_with_axes`] makes it. A refit grows a parent's box
-/// around its children's boxes this way, without visiting their points again.
-pub struct ObbExtents {
-    axes: Matrix,
-    cols: [[f64; 3]; 3],
-    lo: [f64; 3],
-    hi: [f64; 3],
-}
-
-impl ObbExtents {
-    /// Nothing gathered yet, along the columns of `axes`.
-    pub fn new(axes: &Matrix) -> Self {
-        let cols = std::array::from_fn(|j| std::array::from_fn(|i| axes[(i, j)] as f64));
-        Self { axes: *axes, cols, lo: [f64::INFINITY; 3], hi: [f64::NEG_INFINITY; 3] }
-    }
-
-    /// Takes in a point.
-    #[inline]
-    pub fn take_point(&mut self, p: &Point) {
-        for j in 0..3 {
-            let c = &self.cols[j];
-            let d = p.x as f64 * c[0] + p.y as f64 * c[1] + p.z as f64 * c[2];
-            self.lo[j] = self.lo[j].min(d);
-            self.hi[j] = self.hi[j].max(d);
-        }
-    }
-
-    /// Takes in every point of `other`: its reach along each axis, grown by a few ulps of its
-    /// size for axes stored off orthonormal.
-    pub fn take_obb(&mut self, other: &Obb) {
-        let [cx, cy, cz] = [other.center.x as f64, other.center.y as f64, other.center.z as f64];
-        let size = other.half_extents.iter().map(|&h| h as f64).sum::<f64>();
-        for j in 0..3 {
-            let c = &self.cols[j];
-            let centre = cx * c[0] + cy * c[1] + cz * c[2];
-            let reach = (0..3)
-                .map(|k| {
-                    let a = other.axes.column(k);
-                    (a.x as f64 * c[0] + a.y as f64 * c[1] + a.z as f64 * c[2]).abs()
-                        * other.half_extents[k] as f64
-                })
-                .sum::<f64>()
-                + 4.0 * Real::EPSILON as f64 * size;
-            self.lo[j] = self.lo[j].min(centre - reach);
-            self.hi[j] = self.hi[j].max(centre + reach);
-        }
-    }
-
-    /// The box with the axes around everything taken in (a zero box at the origin if nothing).
-    pub fn obb(&self) -> Obb {
-        if self.lo[0] > self.hi[0] {
-            return Obb { center: Point::origin(), axes: self.axes, half_extents: Vector::zeros() };
-        }
-        let mid: [f64; 3] = std::array::from_fn(|j| 0.5 * (self.lo[j] + self.hi[j]));
-        let center = (0..3).fold(Vector::zeros(), |acc, j| acc + self.axes.column(j) * mid[j] as Real);
-        Obb::padded(Point::from(center), &self.axes, &self.cols, &self.lo, &self.hi)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::math::Rotation;
-
-    /// A box gathered around points and turned boxes far from the origin holds the points and
-    /// every corner of the boxes.
-    #[test]
-    fn extents_hold_points_and_boxes() {
-        let axes = Rotation::from_euler_angles(0.7, 0.2, -1.1).to_rotation_matrix().into_inner();
-        let offset = Vector::new(900.0, -350.0, 120.0);
-        let children: Vec<Obb> = (0..4)
-            .map(|k| {
-                let turn = Rotation::from_euler_angles(0.4 * k as Real, -0.3, 0.9 * k as Real);
-                let points: Vec<Point> =
-                    cloud().iter().map(|p| turn * p + offset * (1.0 + 0.01 * k as Real)).collect();
-                Obb::from_points(&points)
-            })
-            .collect();
-        let mut extents = ObbExtents::new(&axes);
-        let loose = [Point::new(905.0, -340.0, 119.0), Point::new(880.0, -352.5, 131.0)];
-        loose.iter().for_each(|p| extents.take_point(p));
-        children.iter().for_each(|child| extents.take_obb(child));
-        let parent = extents.obb();
-        assert_eq!(parent.axes, axes);
-        for p in loose.iter().chain(children.iter().flat_map(|c| c.corners()).collect::<Vec<_>>().iter()) {
-            assert!(parent.contains_point(p), "{p:?} outside {parent:?}");
-        }
-        assert_eq!(ObbExtents::new(&axes).obb().half_extents, Vector::zeros());
-    }
 
     fn cloud() -> Vec<Point> {
         let rot = Rotation::from_euler_angles(0.3, -0.8, 1.2);

@@ -4,9 +4,9 @@
 //! and leaves the tree as it was.
 
 use bvh_build::generate::{bumpy_model, ribbon, tube};
-use bvh_build::{Hierarchy, NodeKind, Preset};
+use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeKind, Preset};
 use bvh_core::{
-    Isometry, MeshError, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
+    Isometry, MeshError, Obb, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
     triangles_intersect,
 };
 use bvh_query::{DistanceOptions, HierarchyQuery, PairCache, QueryOptions, TrianglePair};
@@ -162,4 +162,24 @@ fn bad_vertices_are_refused() {
         empty.assert_well_formed();
         assert_eq!(*empty.root(), root, "{}: an empty refit moved the root", preset.name);
     }
+}
+
+/// After a small deformation a refitted tree stays about as tight as one built on the deformed
+/// mesh (summed node volumes): a box grown around its children's boxes on other axes instead of
+/// around its triangles would not.
+#[test]
+fn refit_keeps_boxes_tight() {
+    let mesh = scene();
+    let size = mesh.aabb().extents().norm();
+    let wave: Vec<Point> = mesh
+        .vertices()
+        .iter()
+        .map(|p| p + Vector::new((3.0 * p.y).sin(), (3.0 * p.z).sin(), (3.0 * p.x).sin()) * (0.01 * size))
+        .collect();
+    let deformed = TriMesh::new(wave.clone(), mesh.indices().to_vec()).expect("valid");
+    let mut refitted: Bvh<Obb> = Bvh::build(mesh, &BuildConfig::co());
+    refitted.refit(&wave).expect("finite vertices");
+    let rebuilt: Bvh<Obb> = Bvh::build(deformed, &BuildConfig::co());
+    let ratio = refitted.total_volume() / rebuilt.total_volume();
+    assert!(ratio < 1.3, "refitted boxes hold {ratio} times the volume of rebuilt ones");
 }
