@@ -104,23 +104,19 @@ fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
             let mut tree = Hierarchy::build(mesh.clone(), &preset);
             *ms = median_ms(repeats, || (), |_| tree.refit(&waved).expect("finite vertices"));
         }
-        let boxes = |vertices: &[Point]| -> Vec<ParryAabb> {
-            mesh.indices()
-                .iter()
-                .map(|t| {
-                    let b = Aabb::from_points(t.iter().map(|&v| &vertices[v as usize]));
-                    ParryAabb::new(parry_bridge::vector(&b.mins.coords), parry_bridge::vector(&b.maxs.coords))
-                })
-                .collect()
+        let leaf = |vertices: &[Point], corners: &[u32; 3]| {
+            let b = Aabb::from_points(corners.iter().map(|&v| &vertices[v as usize]));
+            ParryAabb::new(parry_bridge::vector(&b.mins.coords), parry_bridge::vector(&b.maxs.coords))
         };
-        let mut parry = ParryBvh::from_leaves(BvhBuildStrategy::Binned, &boxes(mesh.vertices()));
+        let leaves: Vec<ParryAabb> = mesh.indices().iter().map(|t| leaf(mesh.vertices(), t)).collect();
+        let mut parry = ParryBvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
         let mut workspace = BvhWorkspace::default();
         let parry_ms = median_ms(
             repeats,
             || (),
             |_| {
-                for (i, b) in boxes(&waved).into_iter().enumerate() {
-                    parry.insert_or_update_partially(b, i as u32, 0.0);
+                for (i, t) in mesh.indices().iter().enumerate() {
+                    parry.insert_or_update_partially(leaf(&waved, t), i as u32, 0.0);
                 }
                 parry.refit(&mut workspace);
             },

@@ -38,7 +38,8 @@ impl<V: NodeVolume> Bvh<V> {
     pub fn refit_range(&mut self, first: usize, positions: &[Point]) -> Result<(), MeshError> {
         self.mesh.move_vertices(first, positions)?;
         self.id = next_id();
-        let stale = if positions.len() == self.mesh.vertices().len() {
+        // The stale nodes, and the runs of leaf-order positions below every node if known.
+        let (stale, spans) = if positions.len() == self.mesh.vertices().len() {
             let mesh = &self.mesh;
             let corners = |(position, t): (usize, &mut Triangle)| *t = mesh.triangle(position);
             if self.triangles.len() < PARALLEL_NODES {
@@ -46,7 +47,7 @@ impl<V: NodeVolume> Bvh<V> {
             } else {
                 self.triangles.par_iter_mut().enumerate().for_each(corners);
             }
-            vec![true; self.nodes.len()]
+            (vec![true; self.nodes.len()], None)
         } else {
             let moved = first..first + positions.len();
             // `changed[k]`: how many of the triangles before leaf-order position k moved.
@@ -62,13 +63,15 @@ impl<V: NodeVolume> Bvh<V> {
             if changed.last() == Some(&0) {
                 return Ok(());
             }
-            self.node_spans().iter().map(|span| changed[span.end] > changed[span.start]).collect()
+            let spans = self.node_spans();
+            (spans.iter().map(|span| changed[span.end] > changed[span.start]).collect(), Some(spans))
         };
         let corners: Vec<Point> = self.triangles.iter().flat_map(|t| t.vertices()).collect();
         if V::REFITS_FROM_CHILDREN {
             self.refit_from_children(&stale);
         } else {
-            self.refit_from_corners(&stale, &corners);
+            let spans = spans.unwrap_or_else(|| self.node_spans());
+            self.refit_from_corners(&stale, spans, &corners);
         }
         self.root = self.root.refitted(&corners);
         // Corner points are numbered by position: derived again if corners came apart or
@@ -80,10 +83,9 @@ impl<V: NodeVolume> Bvh<V> {
     }
 
     /// Fits the volumes of the `stale` nodes again, each around all the `corners` (three per
-    /// triangle, in leaf order) below it, in parallel (each computed alone: the tree does not
+    /// triangle, in leaf order) of its run in `spans`, in parallel (each computed alone: the tree does not
     /// depend on the thread count).
-    fn refit_from_corners(&mut self, stale: &[bool], corners: &[Point]) {
-        let spans = self.node_spans();
+    fn refit_from_corners(&mut self, stale: &[bool], spans: Vec<Range<usize>>, corners: &[Point]) {
         let fit = |((node, span), stale): ((&mut Node<V>, Range<usize>), &bool)| {
             if *stale {
                 node.volume = node.volume.refitted(&corners[3 * span.start..3 * span.end], &[]);

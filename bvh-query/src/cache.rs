@@ -6,7 +6,7 @@
 //! query keeps the nearest pair it found, to measure first next time.
 
 use crate::traverse::{Front, Pair, Slab};
-use bvh_core::{Aabb, Real, RelativePose, rounding_slack};
+use bvh_core::{Aabb, Real, RelativePose};
 use nalgebra as na;
 use smallvec::SmallVec;
 
@@ -128,6 +128,35 @@ impl Motion {
         let spread = self.turn_norm * radius;
         (shift, spread * (1.0 + 1e-9) + 1e-12 * (shift.norm() + centre.norm() + radius))
     }
+
+    /// How far the points of all of B, in `extent`, moved.
+    fn extent(&self, extent: &Aabb) -> Moved {
+        let (shift, spread) = self.of(extent);
+        let shift = shift.norm();
+        Moved {
+            at_most: shift + spread,
+            // A turn by θ moves a point at r by 2 sin(θ/2) r, √2 times less than the rotations'
+            // difference in the Frobenius norm says.
+            about: shift + spread * std::f64::consts::FRAC_1_SQRT_2,
+            size: extent.half_extents().cast::<f64>().norm(),
+        }
+    }
+}
+
+/// How far B's points moved between two searches, against B's size (its box's half-diagonal).
+#[derive(Clone, Copy)]
+struct Moved {
+    at_most: f64,
+    about: f64,
+    size: f64,
+}
+
+impl Moved {
+    /// Whether B moved at most [`NEAR_REACH`] of its size: a front left there still guides a
+    /// search here.
+    fn is_little(&self) -> bool {
+        self.about <= NEAR_REACH as f64 * self.size
+    }
 }
 
 /// Where B was at the last search of a kind, and a bound on how far B's points have moved
@@ -145,11 +174,11 @@ impl Travel {
     /// half-diagonal). The motion is added to the travel if so and a front is `kept`; otherwise
     /// the travel starts again from zero.
     fn moved_to(&mut self, b_in_a: &RelativePose, extent: impl FnOnce() -> Aabb, kept: bool) -> bool {
-        let moved = self.pose.replace(*b_in_a).map(|last| Displacement::between(&last, b_in_a, &extent()));
-        let near = moved.filter(|moved| moved.estimate() <= NEAR_REACH * moved.radius);
+        let moved = self.pose.replace(*b_in_a).map(|last| Motion::between(&last, b_in_a).extent(&extent()));
+        let near = moved.filter(|moved| moved.is_little());
         self.travelled = match near {
             // Rounded up: the sum must never fall short of the travel.
-            Some(moved) if kept => (self.travelled + moved.bound() as f64) * (1.0 + 4.0 * f64::EPSILON),
+            Some(moved) if kept => (self.travelled + moved.at_most) * (1.0 + 4.0 * f64::EPSILON),
             _ => 0.0,
         };
         near.is_some()
@@ -205,10 +234,10 @@ impl PairCache {
     /// the front this search leaves will likely serve the next, and is worth slabs and
     /// measurements to the end.
     pub(crate) fn distance_follows(&self, b_in_a: &RelativePose, extent: &Aabb) -> bool {
-        self.distance.poses.last().is_some_and(|last| {
-            let moved = Displacement::between(last, b_in_a, extent);
-            moved.estimate() <= NEAR_REACH * moved.radius
-        })
+        self.distance
+            .poses
+            .last()
+            .is_some_and(|last| Motion::between(last, b_in_a).extent(extent).is_little())
     }
 
     /// Where a distance search at B's pose `b_in_a` starts, once the nearest pair found last
@@ -366,44 +395,5 @@ impl Front for DistanceKept<'_> {
 
     fn clear(&mut self) {
         self.stops.clear();
-    }
-}
-
-/// How B moved between two poses, for its points within `radius` of the centre `c` of its box:
-/// `shift` the distance `c` moved, `turn` the Frobenius norm of the rotations' difference.
-/// Measured about the centre rather than B's origin, which may lie far outside B (a scanned
-/// part in its scanner's coordinates), where a small turn would count as a long way.
-#[derive(Clone, Copy)]
-struct Displacement {
-    shift: Real,
-    turn: Real,
-    radius: Real,
-    /// The magnitudes the shift is computed from: the scale of its rounding.
-    scale: Real,
-}
-
-impl Displacement {
-    fn between(from: &RelativePose, to: &RelativePose, extent: &Aabb) -> Self {
-        let centre = extent.center().coords;
-        let turned = to.rotation - from.rotation;
-        Self {
-            shift: (turned * centre + (to.translation - from.translation)).norm(),
-            turn: turned.norm(),
-            radius: extent.half_extents().norm(),
-            scale: from.translation.norm() + to.translation.norm() + 2.0 * centre.norm(),
-        }
-    }
-
-    /// How far the points moved, about: `|Δc| + 2 sin(θ/2) radius` for a turn by `θ` (for a
-    /// rotation's difference the Frobenius norm is √2 times the largest stretch).
-    fn estimate(&self) -> Real {
-        self.shift + self.turn * std::f32::consts::FRAC_1_SQRT_2 * self.radius
-    }
-
-    /// How far the points moved at most: the Frobenius norm bounds the stretch of any matrix,
-    /// also of rotations rounded off orthonormal, plus the rounding of computing it.
-    fn bound(&self) -> Real {
-        let bound = self.shift + self.turn * self.radius;
-        bound + rounding_slack(bound + self.scale + self.radius)
     }
 }

@@ -260,18 +260,10 @@ fn slab_between<VA: NodeVolume>(
     b_corners: &[Point],
     nearest: Option<&ClosestPoints>,
 ) -> Option<Slab> {
+    let a_corners = || ra.clone().flat_map(|i| a.triangle(i).vertices());
     let line = match nearest {
         Some(n) => (n.on_b - n.on_a).cast::<f64>(),
-        None => {
-            let mean = |points: &mut dyn Iterator<Item = Point>| {
-                let (sum, n) = points.fold((na::Vector3::<f64>::zeros(), 0.0), |(s, n), p| {
-                    (s + p.coords.cast::<f64>(), n + 1.0)
-                });
-                sum / n
-            };
-            mean(&mut b_corners.iter().copied())
-                - mean(&mut ra.clone().flat_map(|i| a.triangle(i).vertices()))
-        }
+        None => centroid(b_corners.iter().copied()) - centroid(a_corners()),
     };
     let length = line.norm();
     if length == 0.0 {
@@ -280,9 +272,15 @@ fn slab_between<VA: NodeVolume>(
     // Rounded to f32 and shortened so that it is no longer than one.
     let normal = (line / length * (1.0 - 1e-6)).cast::<Real>();
     let along = |p: &Point| normal.cast::<f64>().dot(&p.coords.cast::<f64>());
-    let a_top =
-        ra.flat_map(|i| a.triangle(i).vertices()).map(|p| along(&p)).fold(f64::NEG_INFINITY, f64::max);
+    let a_top = a_corners().map(|p| along(&p)).fold(f64::NEG_INFINITY, f64::max);
     let b_bottom = b_corners.iter().map(along).fold(f64::INFINITY, f64::min);
     let gap = b_bottom - a_top;
     Some(Slab { normal, gap: (gap - gap.abs() * 1e-6) as Real })
+}
+
+/// The mean of the points, in `f64`.
+fn centroid(points: impl Iterator<Item = Point>) -> na::Vector3<f64> {
+    let (sum, count) =
+        points.fold((na::Vector3::zeros(), 0.0), |(sum, n), p| (sum + p.coords.cast::<f64>(), n + 1.0));
+    sum / count
 }
