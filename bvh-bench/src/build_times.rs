@@ -38,25 +38,34 @@ pub(crate) fn run(repeats: usize, small: bool) {
     for preset in Preset::ALL {
         print!(" {:>11}", preset.name);
     }
-    println!(" {:>11} {:>9} {:>9}", "co 1-thread", "parry3d", "co/parry");
+    println!(
+        " {:>11} {:>11} {:>9} {:>9} {:>9}",
+        "co 1-thread", "binned 1-th", "parry3d", "co/parry", "binned/p"
+    );
     for (name, mesh) in &meshes {
         print!("{name:<16} {:>9}", mesh.triangle_count());
-        let mut co = 0.0;
+        let mut times = Vec::new();
         for preset in Preset::ALL {
             let ms = median_ms(repeats, || mesh.clone(), |m| Hierarchy::build(m, &preset));
-            if preset.name == "co" {
-                co = ms;
-            }
+            times.push((preset.name, ms));
             print!(" {ms:>11.1}");
         }
-        let sequential = BuildConfig::co().sequential();
-        let co_1 = median_ms(repeats, || mesh.clone(), |m| Bvh::<Obb>::build(m, &sequential));
+        let time_of = |name: &str| times.iter().find(|(n, _)| *n == name).map_or(f64::NAN, |(_, ms)| *ms);
+        let one_thread = |preset: Preset| {
+            let sequential = preset.config.sequential();
+            median_ms(repeats, || mesh.clone(), |m| Bvh::<Obb>::build(m, &sequential))
+        };
+        let (co_1, binned_1) = (one_thread(Preset::co()), one_thread(Preset::co_binned()));
         let parry = median_ms(
             repeats,
             || parry_bridge::mesh_buffers(mesh),
             |(v, i)| parry3d::shape::TriMesh::new(v, i),
         );
-        println!(" {co_1:>11.1} {parry:>9.1} {:>9.2}", co / parry);
+        println!(
+            " {co_1:>11.1} {binned_1:>11.1} {parry:>9.1} {:>9.2} {:>9.2}",
+            time_of("co") / parry,
+            time_of("co-binned") / parry
+        );
     }
     println!();
     refit_times(&meshes, repeats);

@@ -3,8 +3,9 @@
 //! same tree whatever the thread count, because the triangle slice is divided deterministically
 //! and the tree is numbered in one sequential depth-first pass afterwards.
 
+use crate::binned;
 use crate::bvh::{Bvh, Child};
-use crate::preset::BuildConfig;
+use crate::preset::{BuildConfig, Construction};
 use crate::root::RootVolume;
 use crate::split::{NodeTriangles, Split, SplitRule};
 use crate::volume::NodeVolume;
@@ -23,6 +24,18 @@ impl<V: NodeVolume> Bvh<V> {
     /// Builds the hierarchy with a caller-supplied split rule (the configuration's `split` is
     /// ignored).
     pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
+        if config.construction == Construction::Binned && mesh.triangle_count() > 0 {
+            let shaped = binned::shape::<V>(&mesh, config);
+            let root = RootVolume::fit(config.root, &shaped.corners, &config.fit);
+            drop(shaped.corners);
+            return Bvh::assemble(
+                mesh.reordered(&shaped.order),
+                shaped.order,
+                shaped.volumes,
+                shaped.children,
+                root,
+            );
+        }
         let mut order: Vec<u32> = (0..mesh.triangle_count() as u32).collect();
         let mut vertices: Vec<[Point; 3]> = mesh.triangles().map(|t| t.vertices()).collect();
         let root = RootVolume::fit(config.root, bytemuck::cast_slice(&vertices), &config.fit);
@@ -39,7 +52,7 @@ impl<V: NodeVolume> Bvh<V> {
 }
 
 /// A node before numbering.
-enum Draft<V> {
+pub(crate) enum Draft<V> {
     Node(V, Box<[Draft<V>; 2]>),
     Leaf { first: u32, count: u32 },
 }
@@ -85,7 +98,7 @@ impl<R: SplitRule> Builder<'_, R> {
 /// children of a node always next to each other. A descent that opens a node reads both
 /// children (to test them, or to order them by distance), so they share cache lines instead of
 /// one of them lying a whole subtree away.
-fn flatten<V>(draft: Draft<V>, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) {
+pub(crate) fn flatten<V>(draft: Draft<V>, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) {
     let Draft::Node(volume, kids) = draft else { return };
     let top = push_node(volume, volumes, children);
     link_children(top, *kids, volumes, children);

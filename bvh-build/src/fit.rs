@@ -99,11 +99,72 @@ impl ObbFit {
         if !self.turn {
             return (plain, plain);
         }
-        let turned = Obb::from_points_with_axes(corners, &turned_smaller(corners, &samples, axes));
+        let (sampled, len) = sampled_points(corners, &samples);
+        let turned = Obb::from_points_with_axes(corners, &turned_smaller(&sampled[..len], axes));
         // By volume, then (for flat boxes) by area.
         let size = |o: &Obb| (o.volume(), o.surface_area());
         let best = if size(&turned) < size(&pca) { turned } else { pca };
         (or_aabb(best), plain)
+    }
+
+    /// The box of a node built bottom-up ([`Construction::Binned`](crate::Construction)): axes
+    /// by PCA over `samples`, the hull samples gathered from its children (over all corners for
+    /// [`FitMethod::FullPca`]), turned when `turn` and the fit turns; extents over every corner.
+    pub(crate) fn fit_sampled(&self, corners: &[Point], aabb: &Aabb, samples: &[Point], turn: bool) -> Obb {
+        let axes = match self.method {
+            FitMethod::FullPca => principal_axes(corners),
+            FitMethod::HullSampled { .. } | FitMethod::AreaWeightedHull { .. } => principal_axes(samples),
+        };
+        let axes = if turn && self.turn { turned_smaller(samples, axes) } else { axes };
+        let obb = Obb::from_points_with_axes(corners, &axes);
+        let boxed = (self.keep_smaller_aabb && !corners.is_empty()).then(|| Obb::containing_aabb(aabb));
+        boxed.filter(|b| b.volume() <= obb.volume()).unwrap_or(obb)
+    }
+}
+
+/// A few extreme points of a node's geometry – its hull samples with `k = 8`, or all its
+/// corners when they are fewer – that the bottom-up construction passes from each node to its
+/// parent, so a node's axes cost nothing like a pass over its triangles.
+#[derive(Clone, Copy)]
+pub(crate) struct Samples {
+    points: [Point; SAMPLES],
+    len: usize,
+}
+
+/// Most points a [`Samples`] holds: six per slab.
+const SAMPLES: usize = 6 * DEFAULT_SLABS as usize;
+
+impl Samples {
+    /// The samples of `points`.
+    pub(crate) fn of(points: &[Point]) -> Self {
+        let mut samples = Self { points: [Point::origin(); SAMPLES], len: 0 };
+        if points.len() <= SAMPLES {
+            samples.points[..points.len()].copy_from_slice(points);
+            samples.len = points.len();
+        } else {
+            for &i in hull_sample_indices(points, &Aabb::from_points(points), DEFAULT_SLABS).iter() {
+                samples.points[samples.len] = points[i as usize];
+                samples.len += 1;
+            }
+        }
+        samples
+    }
+
+    /// Most points a node's samples hold.
+    pub(crate) const MAX: usize = SAMPLES;
+
+    /// The samples of two nodes' samples together (a parent's, from its children's), each at
+    /// most [`Samples::MAX`] points.
+    pub(crate) fn of_both(a: &[Point], b: &[Point]) -> Self {
+        let mut both = [Point::origin(); 2 * SAMPLES];
+        both[..a.len()].copy_from_slice(a);
+        both[a.len()..a.len() + b.len()].copy_from_slice(b);
+        Self::of(&both[..a.len() + b.len()])
+    }
+
+    /// The points.
+    pub(crate) fn points(&self) -> &[Point] {
+        &self.points[..self.len]
     }
 }
 
@@ -192,29 +253,35 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
     samples
 }
 
-/// PCA axes of the hull samples of `points`.
-fn hull_axes(points: &[Point], samples: &SampleIndices) -> Matrix {
+/// The hull samples of `points`, gathered.
+fn sampled_points(points: &[Point], samples: &SampleIndices) -> ([Point; 6 * MAX_SLABS], usize) {
     let mut sampled = [Point::origin(); 6 * MAX_SLABS];
     for (sample, &i) in sampled.iter_mut().zip(samples.iter()) {
         *sample = points[i as usize];
     }
-    principal_axes(&sampled[..samples.len()])
+    (sampled, samples.len())
+}
+
+/// PCA axes of the hull samples of `points`.
+fn hull_axes(points: &[Point], samples: &SampleIndices) -> Matrix {
+    let (sampled, len) = sampled_points(points, samples);
+    principal_axes(&sampled[..len])
 }
 
 /// `axes` turned about their own directions, by halving angles, while the box they give the
-/// hull `samples` of `points` shrinks (across the turn's axis, so that flat boxes turn too): a
-/// local search for a smaller box from PCA's axes, which follow the points' spread rather than
-/// the box's volume. The samples' projections are kept and turned with the axes; one pass over
-/// them tries both turns about an axis.
-fn turned_smaller(points: &[Point], samples: &SampleIndices, axes: Matrix) -> Matrix {
+/// hull `samples` shrinks (across the turn's axis, so that flat boxes turn too): a local search
+/// for a smaller box from PCA's axes, which follow the points' spread rather than the box's
+/// volume. The samples' projections are kept and turned with the axes; one pass over them
+/// tries both turns about an axis.
+fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
     if samples.len() < 2 {
         return axes;
     }
     let mut axes = axes;
     let mut projections = [[0.0; 3]; 6 * MAX_SLABS];
-    let along = &mut projections[..samples.len()];
-    for (p, &i) in along.iter_mut().zip(samples.iter()) {
-        *p = std::array::from_fn(|k| axes.column(k).dot(&points[i as usize].coords));
+    let along = &mut projections[..samples.len().min(6 * MAX_SLABS)];
+    for (p, q) in along.iter_mut().zip(samples) {
+        *p = std::array::from_fn(|k| axes.column(k).dot(&q.coords));
     }
     let [x, y, z, _] = spread(along.iter().map(|p| [p[0], p[1], p[2], 0.0]));
     let mut extents = [x, y, z];

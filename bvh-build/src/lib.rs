@@ -21,6 +21,7 @@
 //!   counts, the centroid median, binned SAH.
 //! - Leaves hold up to `T` triangles and have no volume of their own (papers 001, 003).
 
+mod binned;
 mod build;
 mod bvh;
 mod bytes;
@@ -36,7 +37,7 @@ mod volume;
 pub use bvh::{Bvh, Child, ChildRef};
 pub use bytes::LoadError;
 pub use fit::{FitMethod, ObbFit, hull_samples};
-pub use preset::{BuildConfig, Hierarchy, NodeKind, Preset};
+pub use preset::{BuildConfig, Construction, Hierarchy, NodeKind, Preset};
 pub use root::{RootKind, RootVolume};
 pub use split::{NodeTriangles, PenaltySplit, SahSplit, Split, SplitFrame, SplitRule};
 pub use validate::Malformed;

@@ -38,6 +38,11 @@ pub trait NodeVolume:
     /// placed with the range its geometry spans on each (an OBB's axes, those before any turn).
     fn fit(corners: &[Point], bounds: &Aabb, fit: &ObbFit) -> (Self, SplitFrame);
 
+    /// The volume of a node built bottom-up ([`Construction::Binned`](crate::Construction)):
+    /// as [`NodeVolume::fit`], with an OBB's axes taken from `samples`, a few extreme points
+    /// its children passed up, and turned only when `turn` (the node is large enough to pay).
+    fn fit_sampled(corners: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self;
+
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
 
@@ -99,6 +104,10 @@ impl NodeVolume for Obb {
         (obb, frame)
     }
 
+    fn fit_sampled(corners: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self {
+        fit.fit_sampled(corners, bounds, samples, turn)
+    }
+
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
         let local = self.axes.tr_mul(&(p - self.center));
         (0..3).all(|i| local[i].abs() <= self.half_extents[i] + tolerance)
@@ -157,6 +166,10 @@ impl NodeVolume for Aabb {
         (*bounds, SplitFrame { axes: Matrix::identity(), lo: bounds.mins.into(), hi: bounds.maxs.into() })
     }
 
+    fn fit_sampled(_: &[Point], bounds: &Aabb, _: &[Point], _: &ObbFit, _: bool) -> Self {
+        *bounds
+    }
+
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
         self.inflated(tolerance).contains_point(p)
     }
@@ -207,6 +220,10 @@ impl NodeVolume for Sphere {
             hi: (sphere.center.coords.add_scalar(r)).into(),
         };
         (sphere, frame)
+    }
+
+    fn fit_sampled(corners: &[Point], _: &Aabb, _: &[Point], _: &ObbFit, _: bool) -> Self {
+        Sphere::from_points(corners)
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {

@@ -1,7 +1,7 @@
 //! Every preset builds every generated and degenerate mesh into a well-formed tree.
 
 use bvh_build::generate::{accumulator_bay, bracket, panel_with_holes, torus, tube};
-use bvh_build::{BuildConfig, Bvh, Hierarchy, Preset, Split};
+use bvh_build::{BuildConfig, Bvh, Construction, Hierarchy, Preset, Split};
 use bvh_core::{Obb, Point, Real, TriMesh, Vector};
 
 fn meshes() -> Vec<(&'static str, TriMesh)> {
@@ -67,6 +67,12 @@ fn every_split_rule_and_leaf_size_builds_the_scene_well_formed() {
             tree.assert_well_formed();
         }
     }
+    // The bottom-up construction with leaves from one triangle to more than its samples hold.
+    for leaf_size in [1, 2, 4, 20] {
+        let config = BuildConfig::co().with_construction(Construction::Binned).with_leaf_size(leaf_size);
+        let tree: Bvh<Obb> = Bvh::build(scene.part.clone(), &config);
+        tree.assert_well_formed();
+    }
     let bay: Bvh<Obb> = Bvh::build(scene.bay, &BuildConfig::co());
     bay.assert_well_formed();
     // Leaves in the parent: about n / (2 T) nodes, not 2n − 1.
@@ -88,12 +94,14 @@ fn original_indices_map_back_to_the_users_triangles() {
 #[test]
 fn the_tree_does_not_depend_on_the_thread_count() {
     let mesh = accumulator_bay(5).bay;
-    let config = BuildConfig::co();
-    let sequential: Bvh<Obb> = Bvh::build(mesh.clone(), &config.sequential());
-    for threads in [1, 2, 3] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let parallel: Bvh<Obb> = pool.install(|| Bvh::build(mesh.clone(), &config));
-        assert!(parallel == sequential, "{threads} threads built a different tree");
+    for construction in [Construction::NodeFrames, Construction::Binned] {
+        let config = BuildConfig::co().with_construction(construction);
+        let sequential: Bvh<Obb> = Bvh::build(mesh.clone(), &config.sequential());
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let parallel: Bvh<Obb> = pool.install(|| Bvh::build(mesh.clone(), &config));
+            assert!(parallel == sequential, "{construction:?}: {threads} threads built a different tree");
+        }
     }
 }
 

@@ -37,15 +37,20 @@ impl Obb {
             return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
         }
         let cols: [[f64; 3]; 3] = std::array::from_fn(|j| std::array::from_fn(|i| axes[(i, j)] as f64));
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
+        // Row i holds coordinate i's share of the three projections (and a padding lane), so
+        // a point's projections are three multiply-adds on four lanes, which vectorise.
+        let rows: [[f64; 4]; 3] = std::array::from_fn(|i| [cols[0][i], cols[1][i], cols[2][i], 0.0]);
+        let mut lo = [f64::INFINITY; 4];
+        let mut hi = [f64::NEG_INFINITY; 4];
         for p in points {
-            for j in 0..3 {
-                let d = p.x as f64 * cols[j][0] + p.y as f64 * cols[j][1] + p.z as f64 * cols[j][2];
-                lo[j] = lo[j].min(d);
-                hi[j] = hi[j].max(d);
+            let (x, y, z) = (p.x as f64, p.y as f64, p.z as f64);
+            let d: [f64; 4] = std::array::from_fn(|k| x * rows[0][k] + y * rows[1][k] + z * rows[2][k]);
+            for k in 0..4 {
+                lo[k] = if d[k] < lo[k] { d[k] } else { lo[k] };
+                hi[k] = if d[k] > hi[k] { d[k] } else { hi[k] };
             }
         }
+        let (lo, hi) = ([lo[0], lo[1], lo[2]], [hi[0], hi[1], hi[2]]);
         let mid: [f64; 3] = std::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
         let center = (0..3).fold(Vector::zeros(), |acc, j| acc + axes.column(j) * mid[j] as Real);
         Self::padded(Point::from(center), axes, &cols, &lo, &hi)
