@@ -327,6 +327,54 @@ mod tests {
         assert!((60..100).all(|t| n.around(t).is_none()));
     }
 
+    /// A large mesh against a map from positions to triangles, with many lists too long for a slot.
+    #[test]
+    fn lists_match_the_triangles_sharing_each_position() {
+        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
+        let mut add = |corners: [Point; 3]| {
+            let v = vertices.len() as u32;
+            vertices.extend(corners);
+            triangles.push([v, v + 1, v + 2]);
+        };
+        let p = |x: usize, y: usize| Point::new(x as f32, y as f32, 0.0);
+        for x in 0..80 {
+            for y in 0..60 {
+                add([p(x, y), p(x + 1, y), p(x + 1, y + 1)]);
+                add([p(x, y), p(x + 1, y + 1), p(x, y + 1)]);
+            }
+            // After every tenth column, a fan of 20 triangles: lists of 20 go past the slot.
+            if x % 10 == 0 {
+                let hub = Point::new(-10.0 - x as f32, 0.0, 0.0);
+                let rim = |k: usize| {
+                    let a = k as f32 * std::f32::consts::TAU / 20.0;
+                    hub + Vector::new(a.cos(), a.sin(), 0.0)
+                };
+                (0..20).for_each(|k| add([hub, rim(k), rim(k + 1)]));
+            }
+        }
+        let mesh = TriMesh::new(vertices, triangles).unwrap();
+        let mut at: std::collections::BTreeMap<[u32; 3], Vec<u32>> = Default::default();
+        for (t, corners) in mesh.indices().iter().enumerate() {
+            for &v in corners {
+                at.entry(position_key(&mesh.vertices()[v as usize])).or_default().push(t as u32);
+            }
+        }
+        let n = TriangleNeighbours::of(&mesh);
+        let mut long = 0;
+        for (t, corners) in mesh.indices().iter().enumerate() {
+            let mut sharing: Vec<u32> = corners
+                .iter()
+                .flat_map(|&v| at[&position_key(&mesh.vertices()[v as usize])].clone())
+                .collect();
+            sharing.sort_unstable();
+            sharing.dedup();
+            long += usize::from(sharing.len() > IN_SLOT);
+            let expected = (sharing.len() <= MAX_AROUND).then_some(&sharing[..]);
+            assert_eq!(n.around(t), expected, "triangle {t}");
+        }
+        assert!(long >= 8 * 20, "{long} lists past the slot");
+    }
+
     #[test]
     fn an_empty_mesh_has_no_neighbours() {
         let n = TriangleNeighbours::of(&TriMesh::default());
