@@ -347,14 +347,6 @@ fn orthonormalized(axes: &Matrix) -> Matrix {
     Matrix::from_columns(&[x, y, x.cross(&y)])
 }
 
-/// The hull sample points `S'` of paper 000.
-pub fn hull_samples(points: &[Point], slabs: u32) -> Vec<Point> {
-    hull_sample_indices(points, &Aabb::from_points(points), slabs)
-        .iter()
-        .map(|&i| points[i as usize])
-        .collect()
-}
-
 /// Axes from the area-weighted covariance of the triangles that own a hull sample (paper 003):
 /// each triangle contributes its area spread uniformly over its surface, and the centre is the
 /// area-weighted mean of their centroids (the paper's printed `/2` is a typo for `/W`).
@@ -449,7 +441,8 @@ mod tests {
     fn hull_samples_are_few_and_extreme() {
         let sphere = TriMesh::uv_sphere(Point::origin(), 1.0, 24, 48);
         let pts = corners(&sphere);
-        let samples = hull_samples(&pts, 8);
+        let samples = Samples::of(&pts);
+        let samples = samples.points();
         assert!(samples.len() <= 6 * 8 && samples.len() >= 8);
         let bounds = Aabb::from_points(&pts);
         for d in 0..3 {
@@ -458,6 +451,8 @@ mod tests {
                     && samples.iter().any(|p| p[d] == bounds.maxs[d])
             );
         }
-        assert!(hull_samples(&[], 8).is_empty());
+        assert!(Samples::of(&[]).points().is_empty());
+        // A node's few corners are their own samples.
+        assert_eq!(Samples::of(&pts[..12]).points(), &pts[..12]);
     }
 }

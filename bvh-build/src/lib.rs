@@ -36,7 +36,7 @@ mod volume;
 
 pub use bvh::{Bvh, Child, ChildRef};
 pub use bytes::LoadError;
-pub use fit::{FitMethod, ObbFit, hull_samples};
+pub use fit::{FitMethod, ObbFit};
 pub use preset::{BuildConfig, Construction, Hierarchy, NodeKind, Preset};
 pub use root::{RootKind, RootVolume};
 pub use split::{NodeTriangles, PenaltySplit, SahSplit, Split, SplitFrame, SplitRule};
