@@ -2,9 +2,9 @@
 
 use bvh_bench::parry_bridge;
 use bvh_bench::stats::median;
-use bvh_build::generate::{accumulator_bay, ptu_bay};
+use bvh_build::generate::{MeshBuilder, accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, ObbFit, Preset};
-use bvh_core::{Aabb, Obb, Point, TriMesh, Vector};
+use bvh_core::{Aabb, Isometry, Obb, Point, TriMesh, Vector};
 use parry3d::bounding_volume::Aabb as ParryAabb;
 use parry3d::partitioning::{Bvh as ParryBvh, BvhBuildStrategy, BvhWorkspace};
 use std::time::Instant;
@@ -27,8 +27,14 @@ pub(crate) fn run(repeats: usize, small: bool) {
     let mut meshes = vec![("accumulator", accumulator.part), ("accumulator bay", accumulator.bay)];
     if !small {
         let ptu = ptu_bay(1);
+        // About a million triangles: a second bay beside the first.
+        let width = ptu.bay.aabb().extents().x * 1.1;
+        let mut two = MeshBuilder::new();
+        two.add(&ptu.bay, &Isometry::identity())
+            .add(&ptu_bay(2).bay, &Isometry::translation(width, 0.0, 0.0));
         meshes.push(("PTU", ptu.part));
         meshes.push(("PTU bay", ptu.bay));
+        meshes.push(("two PTU bays", two.finish()));
     }
     println!(
         "Build time, ms (median of {repeats}); ratio = ours / parry3d TriMesh::new, same run, {} threads",

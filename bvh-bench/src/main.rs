@@ -45,7 +45,7 @@ enum Command {
         /// Builds per measurement (the median is reported).
         #[arg(long, default_value_t = 3)]
         repeats: usize,
-        /// Skip the 497,805-triangle bay.
+        /// Skip the PTU meshes (34k, 498k and a million triangles).
         #[arg(long)]
         small: bool,
     },
