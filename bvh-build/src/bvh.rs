@@ -4,7 +4,7 @@
 
 use crate::root::RootVolume;
 use crate::volume::NodeVolume;
-use bvh_core::{Aabb, RelativePose, TriMesh, Triangle, TriangleNeighbours};
+use bvh_core::{Aabb, TriMesh, Triangle, TriangleNeighbours};
 use std::ops::Range;
 
 /// One child slot of a node: another node, or a leaf's run of triangles. Leaves have no volume
@@ -115,11 +115,7 @@ impl<V: NodeVolume> Bvh<V> {
         let nodes = volumes
             .into_iter()
             .zip(children)
-            .map(|(volume, children)| Node {
-                volume,
-                aabb: volume.enclosing_aabb(&RelativePose::identity()).padded(),
-                children,
-            })
+            .map(|(volume, children)| Node { volume, aabb: volume.own_box(), children })
             .collect();
         Bvh { mesh, triangles, original, nodes, root, neighbours, id }
     }

@@ -8,7 +8,7 @@
 
 use crate::bvh::{Bvh, ChildRef, Node, next_id};
 use crate::volume::NodeVolume;
-use bvh_core::{MeshError, Point, RelativePose, Triangle, TriangleNeighbours};
+use bvh_core::{MeshError, Point, Triangle, TriangleNeighbours};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -89,7 +89,7 @@ impl<V: NodeVolume> Bvh<V> {
         let fit = |((node, span), stale): ((&mut Node<V>, Range<usize>), &bool)| {
             if *stale {
                 node.volume = node.volume.refitted(&corners[3 * span.start..3 * span.end], &[]);
-                node.aabb = node.volume.enclosing_aabb(&RelativePose::identity()).padded();
+                node.aabb = node.volume.own_box();
             }
         };
         // Handing a small tree to the thread pool costs more than fitting it here.
@@ -100,52 +100,25 @@ impl<V: NodeVolume> Bvh<V> {
         }
     }
 
-    /// Fits the volumes of the `stale` nodes again, from the deepest up: each around its leaf
-    /// triangles' corners and its child nodes' new volumes, one level at a time, the nodes of a
-    /// level in parallel (each computed alone: the tree does not depend on the thread count).
+    /// Refits the stale nodes from the last to the first: a node's children come after it, so
+    /// they are refitted by the time it is reached. One pass on one thread: each fit merges two
+    /// boxes or a leaf's few corners, less than handing nodes out level by level would cost.
     fn refit_from_children(&mut self, stale: &[bool]) {
-        let mut depth = vec![0u32; self.nodes.len()];
-        for i in 0..self.nodes.len() {
+        let mut corners = Vec::new();
+        for i in (0..self.nodes.len()).rev().filter(|&i| stale[i]) {
+            corners.clear();
+            let mut below = SmallVec::<[V; 2]>::new();
             for child in self.nodes[i].children {
-                if let ChildRef::Node(j) = child.get() {
-                    depth[j] = depth[i] + 1;
-                }
-            }
-        }
-        let mut levels: Vec<Vec<usize>> = Vec::new();
-        for (i, &d) in depth.iter().enumerate().filter(|&(i, _)| stale[i]) {
-            if levels.len() <= d as usize {
-                levels.resize_with(d as usize + 1, Vec::new);
-            }
-            levels[d as usize].push(i);
-        }
-        for level in levels.iter().rev() {
-            let (nodes, triangles) = (&self.nodes, &self.triangles);
-            let fit = |corners: &mut Vec<Point>, i: usize| {
-                corners.clear();
-                let mut below = SmallVec::<[V; 2]>::new();
-                for child in nodes[i].children {
-                    match child.get() {
-                        ChildRef::Node(j) => below.push(nodes[j].volume),
-                        ChildRef::Leaf(run) => {
-                            corners.extend(triangles[run].iter().flat_map(|t| t.vertices()))
-                        }
+                match child.get() {
+                    ChildRef::Node(j) => below.push(self.nodes[j].volume),
+                    ChildRef::Leaf(run) => {
+                        corners.extend(self.triangles[run].iter().flat_map(|t| t.vertices()))
                     }
                 }
-                nodes[i].volume.refitted(corners, &below)
-            };
-            // Handing a short level to the thread pool costs more than fitting it here.
-            let fitted: Vec<V> = if level.len() < PARALLEL_NODES {
-                let mut corners = Vec::new();
-                level.iter().map(|&i| fit(&mut corners, i)).collect()
-            } else {
-                level.par_iter().map_init(Vec::new, |corners, &i| fit(corners, i)).collect()
-            };
-            for (&i, volume) in level.iter().zip(fitted) {
-                let node = &mut self.nodes[i];
-                node.volume = volume;
-                node.aabb = volume.enclosing_aabb(&RelativePose::identity()).padded();
             }
+            let volume = self.nodes[i].volume.refitted(&corners, &below);
+            self.nodes[i].volume = volume;
+            self.nodes[i].aabb = volume.own_box();
         }
     }
 

@@ -74,6 +74,11 @@ pub trait NodeVolume:
     /// The axis-aligned box, in another frame, around the volume placed there by `pose`.
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb;
 
+    /// The box a node keeps beside its volume, in the tree's own frame, for cheap first tests.
+    fn own_box(&self) -> Aabb {
+        self.enclosing_aabb(&RelativePose::identity()).padded()
+    }
+
     /// A lower bound on the distance between the volume and the convex hull of `points` (in
     /// the volume's frame): the distance to the points' box taken along the volume's own axes,
     /// far tighter for a leaf's few triangles than their box in their own tree's frame.
@@ -204,6 +209,10 @@ impl NodeVolume for Aabb {
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
         Obb::containing_aabb(self).enclosing_aabb(pose)
+    }
+
+    fn own_box(&self) -> Aabb {
+        self.padded()
     }
 }
 
