@@ -66,14 +66,13 @@ impl<V: NodeVolume> Bvh<V> {
             let spans = self.node_spans();
             (spans.iter().map(|span| changed[span.end] > changed[span.start]).collect(), Some(spans))
         };
-        let corners: Vec<Point> = self.triangles.iter().flat_map(|t| t.vertices()).collect();
         if V::REFITS_FROM_CHILDREN {
             self.refit_from_children(&stale);
         } else {
             let spans = spans.unwrap_or_else(|| self.node_spans());
-            self.refit_from_corners(&stale, spans, &corners);
+            self.refit_from_corners(&stale, spans);
         }
-        self.root = self.root.refitted(&corners);
+        self.root = self.root.refitted(bytemuck::cast_slice(&self.triangles));
         // Corner points are numbered by position: derived again if corners came apart or
         // together.
         if !self.neighbours.still_hold(&self.mesh) {
@@ -82,10 +81,11 @@ impl<V: NodeVolume> Bvh<V> {
         Ok(())
     }
 
-    /// Fits the volumes of the `stale` nodes again, each around all the `corners` (three per
-    /// triangle, in leaf order) of its run in `spans`, in parallel (each computed alone: the tree does not
-    /// depend on the thread count).
-    fn refit_from_corners(&mut self, stale: &[bool], spans: Vec<Range<usize>>, corners: &[Point]) {
+    /// Fits the volumes of the `stale` nodes again, each around the corners of its run of
+    /// triangles in `spans` (read in place: a triangle is its three corners), in parallel (each
+    /// computed alone: the tree does not depend on the thread count).
+    fn refit_from_corners(&mut self, stale: &[bool], spans: Vec<Range<usize>>) {
+        let corners: &[Point] = bytemuck::cast_slice(&self.triangles);
         let fit = |((node, span), stale): ((&mut Node<V>, Range<usize>), &bool)| {
             if *stale {
                 node.volume = node.volume.refitted(&corners[3 * span.start..3 * span.end], &[]);

@@ -22,7 +22,10 @@ use crate::aabb::{Aabb, max_point, min_point};
 use crate::math::{Isometry, Point, Real, RelativePose, Vector};
 
 /// A triangle given by its three vertices.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// `#[repr(C)]` and [`bytemuck::Pod`], so a slice of triangles can be read as their corners.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Triangle {
     /// First vertex.
     pub a: Point,
