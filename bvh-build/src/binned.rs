@@ -14,7 +14,7 @@ use crate::bvh::Child;
 use crate::fit::Samples;
 use crate::preset::BuildConfig;
 use crate::volume::NodeVolume;
-use bvh_core::{Aabb, Point, Real, TriMesh};
+use bvh_core::{Aabb, Point, Real, TriMesh, max, min};
 
 /// Candidate planes per axis (bins − 1).
 const BINS: usize = 16;
@@ -34,6 +34,13 @@ impl Item {
     /// Twice the box centre along axis `d` (the halving cancels in every comparison).
     fn centre(&self, d: usize) -> Real {
         self.lo[d] + self.hi[d]
+    }
+
+    /// The box as [`Lanes`].
+    fn lanes(&self) -> Lanes {
+        let [x, y, z] = self.lo;
+        let [u, v, w] = self.hi;
+        [x, y, z, Real::INFINITY, -u, -v, -w, Real::INFINITY]
     }
 }
 
@@ -157,17 +164,30 @@ impl Builder<'_> {
     }
 }
 
+/// An empty interval of centres.
+const EMPTY_CENTRES: (Real, Real) = (Real::INFINITY, Real::NEG_INFINITY);
+
+/// Grows `bounds` to the item's centre.
+fn take_centre(bounds: &mut [(Real, Real); 3], item: &Item) {
+    for (d, (lo, hi)) in bounds.iter_mut().enumerate() {
+        let c = item.centre(d);
+        *lo = min(*lo, c);
+        *hi = max(*hi, c);
+    }
+}
+
 /// The box of the items' centres, per axis.
 fn centre_bounds(items: &[Item]) -> [(Real, Real); 3] {
-    let mut bounds = [(Real::INFINITY, Real::NEG_INFINITY); 3];
-    for item in items {
-        for (d, (lo, hi)) in bounds.iter_mut().enumerate() {
-            let c = item.centre(d);
-            *lo = lo.min(c);
-            *hi = hi.max(c);
-        }
-    }
+    let mut bounds = [EMPTY_CENTRES; 3];
+    items.iter().for_each(|item| take_centre(&mut bounds, item));
     bounds
+}
+
+/// The axis on which the centres spread widest.
+fn widest(centres: &[(Real, Real); 3]) -> usize {
+    (0..3)
+        .max_by(|&a, &b| (centres[a].1 - centres[a].0).total_cmp(&(centres[b].1 - centres[b].0)))
+        .unwrap_or(0)
 }
 
 /// A box as eight lanes – minima, then negated maxima, a padding lane after each – so that
@@ -175,11 +195,6 @@ fn centre_bounds(items: &[Item]) -> [(Real, Real); 3] {
 type Lanes = [Real; 8];
 
 const EMPTY_LANES: Lanes = [Real::INFINITY; 8];
-
-/// `a.min(b)` without the NaN handling (item boxes are finite: the mesh's vertices are).
-fn min(a: Real, b: Real) -> Real {
-    if a < b { a } else { b }
-}
 
 fn grow(acc: &mut Lanes, other: &Lanes) {
     for (a, &b) in acc.iter_mut().zip(other) {
@@ -191,14 +206,6 @@ fn grow(acc: &mut Lanes, other: &Lanes) {
 fn half_area(lanes: &Lanes) -> Real {
     let e: [Real; 3] = std::array::from_fn(|d| (-lanes[d + 4] - lanes[d]).max(0.0));
     e[0] * e[1] + e[1] * e[2] + e[2] * e[0]
-}
-
-impl Item {
-    fn lanes(&self) -> Lanes {
-        let [x, y, z] = self.lo;
-        let [u, v, w] = self.hi;
-        [x, y, z, Real::INFINITY, -u, -v, -w, Real::INFINITY]
-    }
 }
 
 /// Nodes with at most this many triangles sort their centres on each axis and try every
@@ -216,8 +223,7 @@ fn sah_split(items: &[Item], spare: &mut [Item], centres: &[(Real, Real); 3]) ->
     if items.len() <= SORTED_UP_TO {
         return sorted_split(items, spare);
     }
-    let d =
-        (0..3).max_by(|&a, &b| (centres[a].1 - centres[a].0).total_cmp(&(centres[b].1 - centres[b].0)))?;
+    let d = widest(centres);
     let (lo, hi) = centres[d];
     let scale = BINS as Real / (hi - lo);
     if !(scale.is_finite() && scale > 0.0) {
@@ -266,18 +272,6 @@ fn sah_split(items: &[Item], spare: &mut [Item], centres: &[(Real, Real); 3]) ->
         take_centre(&mut sides[usize::from(goes_right)], item);
     }
     Some((left, sides[0], sides[1]))
-}
-
-/// An empty interval of centres.
-const EMPTY_CENTRES: (Real, Real) = (Real::INFINITY, Real::NEG_INFINITY);
-
-/// Grows `bounds` to the item's centre.
-fn take_centre(bounds: &mut [(Real, Real); 3], item: &Item) {
-    for (d, (lo, hi)) in bounds.iter_mut().enumerate() {
-        let c = item.centre(d);
-        *lo = min(*lo, c);
-        *hi = if c > *hi { c } else { *hi };
-    }
 }
 
 /// The exact surface-area split of a few items: their centres sorted on each axis and every
@@ -330,9 +324,7 @@ fn sorted_split(items: &[Item], spare: &mut [Item]) -> Option<Division> {
 /// separates, and below the depth where the split is no longer trusted), into `spare`.
 fn halve(items: &[Item], spare: &mut [Item]) -> Division {
     spare.copy_from_slice(items);
-    let centres = centre_bounds(spare);
-    let d = (0..3).max_by(|&a, &b| (centres[a].1 - centres[a].0).total_cmp(&(centres[b].1 - centres[b].0)));
-    let d = d.unwrap_or(0);
+    let d = widest(&centre_bounds(spare));
     let k = spare.len() / 2;
     spare.select_nth_unstable_by(k, |a, b| a.centre(d).total_cmp(&b.centre(d)).then(a.index.cmp(&b.index)));
     let (left, right) = spare.split_at(k);

@@ -91,9 +91,8 @@ impl ObbFit {
             FitMethod::HullSampled { .. } => hull_axes(corners, &samples),
             FitMethod::AreaWeightedHull { .. } => area_weighted_axes(corners, &samples),
         };
-        // The coordinate-axis box, when it is kept and no larger.
-        let boxed = (self.keep_smaller_aabb && !corners.is_empty()).then(|| Obb::containing_aabb(aabb));
-        let or_aabb = |obb: Obb| boxed.filter(|b| b.volume() <= obb.volume()).unwrap_or(obb);
+        let boxed = self.coordinate_box(corners, aabb);
+        let or_aabb = |obb: Obb| no_larger(obb, boxed);
         let pca = Obb::from_points_with_axes(corners, &axes);
         let plain = or_aabb(pca);
         if !self.turn {
@@ -116,10 +115,18 @@ impl ObbFit {
             FitMethod::HullSampled { .. } | FitMethod::AreaWeightedHull { .. } => principal_axes(samples),
         };
         let axes = if turn && self.turn { turned_smaller(samples, axes) } else { axes };
-        let obb = Obb::from_points_with_axes(corners, &axes);
-        let boxed = (self.keep_smaller_aabb && !corners.is_empty()).then(|| Obb::containing_aabb(aabb));
-        boxed.filter(|b| b.volume() <= obb.volume()).unwrap_or(obb)
+        no_larger(Obb::from_points_with_axes(corners, &axes), self.coordinate_box(corners, aabb))
     }
+
+    /// The coordinate-axis box around `aabb`, when the fit keeps it.
+    fn coordinate_box(&self, corners: &[Point], aabb: &Aabb) -> Option<Obb> {
+        (self.keep_smaller_aabb && !corners.is_empty()).then(|| Obb::containing_aabb(aabb))
+    }
+}
+
+/// `boxed` if it is no larger than `obb`, else `obb`.
+fn no_larger(obb: Obb, boxed: Option<Obb>) -> Obb {
+    boxed.filter(|b| b.volume() <= obb.volume()).unwrap_or(obb)
 }
 
 /// A few extreme points of a node's geometry – its hull samples with `k = 8`, or all its
@@ -127,18 +134,18 @@ impl ObbFit {
 /// parent, so a node's axes cost nothing like a pass over its triangles.
 #[derive(Clone, Copy)]
 pub(crate) struct Samples {
-    points: [Point; SAMPLES],
+    points: [Point; Samples::MAX],
     len: usize,
 }
 
-/// Most points a [`Samples`] holds: six per slab.
-const SAMPLES: usize = 6 * DEFAULT_SLABS as usize;
-
 impl Samples {
+    /// Most points a node's samples hold: six per slab.
+    pub(crate) const MAX: usize = 6 * DEFAULT_SLABS as usize;
+
     /// The samples of `points`.
     pub(crate) fn of(points: &[Point]) -> Self {
-        let mut samples = Self { points: [Point::origin(); SAMPLES], len: 0 };
-        if points.len() <= SAMPLES {
+        let mut samples = Self { points: [Point::origin(); Self::MAX], len: 0 };
+        if points.len() <= Self::MAX {
             samples.points[..points.len()].copy_from_slice(points);
             samples.len = points.len();
         } else {
@@ -150,13 +157,10 @@ impl Samples {
         samples
     }
 
-    /// Most points a node's samples hold.
-    pub(crate) const MAX: usize = SAMPLES;
-
     /// The samples of two nodes' samples together (a parent's, from its children's), each at
     /// most [`Samples::MAX`] points.
     pub(crate) fn of_both(a: &[Point], b: &[Point]) -> Self {
-        let mut both = [Point::origin(); 2 * SAMPLES];
+        let mut both = [Point::origin(); 2 * Self::MAX];
         both[..a.len()].copy_from_slice(a);
         both[a.len()..a.len() + b.len()].copy_from_slice(b);
         Self::of(&both[..a.len() + b.len()])

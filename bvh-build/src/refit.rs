@@ -1,20 +1,20 @@
 //! Refitting a built tree to moved vertices, for deforming meshes (hoses, cables, soft parts):
 //! the topology and the leaf order stay, and every volume above a moved triangle is fitted
-//! again, in parallel: an AABB from the leaves up around its leaf triangles and its children's
-//! new boxes (exact), an OBB (keeping its axes) or a sphere around every corner below it (a box
-//! around boxes on other axes grows with every level, until queries test many times the
-//! volumes they test on a rebuilt tree). Far cheaper than a build, and exact: each volume still
-//! holds its triangles.
+//! again: an AABB from the leaves up around its leaf triangles and its children's new boxes
+//! (exact), an OBB (keeping its axes) or a sphere around every corner below it, nodes in
+//! parallel (a box around boxes on other axes grows with every level, until queries test many
+//! times the volumes they test on a rebuilt tree). Far cheaper than a build, and exact: each
+//! volume still holds its triangles.
 
 use crate::bvh::{Bvh, ChildRef, Node, next_id};
 use crate::volume::NodeVolume;
 use bvh_core::{MeshError, Point, Triangle, TriangleNeighbours};
 use rayon::prelude::*;
 use smallvec::SmallVec;
-
-/// Below this many nodes in a level (or triangles), a refit step runs on the calling thread.
-const PARALLEL_NODES: usize = 2048;
 use std::ops::Range;
+
+/// Below this many nodes (or triangles), a refit step runs on the calling thread.
+const PARALLEL_NODES: usize = 2048;
 
 impl<V: NodeVolume> Bvh<V> {
     /// Moves every vertex of the mesh to `vertices` (the user's vertex order, one per vertex)
@@ -112,7 +112,7 @@ impl<V: NodeVolume> Bvh<V> {
                 match child.get() {
                     ChildRef::Node(j) => below.push(self.nodes[j].volume),
                     ChildRef::Leaf(run) => {
-                        corners.extend(self.triangles[run].iter().flat_map(|t| t.vertices()))
+                        corners.extend_from_slice(bytemuck::cast_slice(&self.triangles[run]))
                     }
                 }
             }

@@ -34,13 +34,13 @@ pub fn rounding_slack(magnitude: Real) -> Real {
 /// NaNs, at three or four instructions each; the volumes and triangles of a query hold only
 /// finite numbers (meshes and poses with NaNs are refused).
 #[inline]
-pub(crate) fn min(a: Real, b: Real) -> Real {
+pub fn min(a: Real, b: Real) -> Real {
     if a < b { a } else { b }
 }
 
 /// The larger of two numbers by one comparison (see [`min`]).
 #[inline]
-pub(crate) fn max(a: Real, b: Real) -> Real {
+pub fn max(a: Real, b: Real) -> Real {
     if a > b { a } else { b }
 }
 

@@ -286,29 +286,9 @@ mod tests {
     /// triangles of a fan with more than [`MAX_AROUND`] around them have none.
     #[test]
     fn lists_hold_exactly_the_triangles_sharing_a_position_up_to_the_limit() {
-        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
-        let mut add = |corners: [Point; 3]| {
-            let v = vertices.len() as u32;
-            vertices.extend(corners);
-            triangles.push([v, v + 1, v + 2]);
-        };
-        let p = |x: usize, y: usize| Point::new(x as f32, y as f32, 0.0);
-        for x in 0..6 {
-            for y in 0..5 {
-                add([p(x, y), p(x + 1, y), p(x + 1, y + 1)]);
-                add([p(x, y), p(x + 1, y + 1), p(x, y + 1)]);
-            }
-        }
+        let grid = (0..6).flat_map(|x| grid_column(x, 5));
         // A fan of 40 thin triangles around a point off the grid.
-        let hub = Point::new(20.0, 0.0, 0.0);
-        let rim = |k: usize| {
-            let a = k as f32 * std::f32::consts::TAU / 40.0;
-            Point::new(20.0 + a.cos(), a.sin(), 0.0)
-        };
-        for k in 0..40 {
-            add([hub, rim(k), rim(k + 1)]);
-        }
-        let mesh = TriMesh::new(vertices, triangles).unwrap();
+        let mesh = separate(grid.chain(fan(Point::new(20.0, 0.0, 0.0), 40)));
         let n = TriangleNeighbours::of(&mesh);
         let corners = |t: usize| mesh.indices()[t].map(|v| mesh.vertices()[v as usize]);
         for t in 0..mesh.indices().len() {
@@ -330,29 +310,11 @@ mod tests {
     /// A large mesh against a map from positions to triangles, with many lists too long for a slot.
     #[test]
     fn lists_match_the_triangles_sharing_each_position() {
-        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
-        let mut add = |corners: [Point; 3]| {
-            let v = vertices.len() as u32;
-            vertices.extend(corners);
-            triangles.push([v, v + 1, v + 2]);
-        };
-        let p = |x: usize, y: usize| Point::new(x as f32, y as f32, 0.0);
-        for x in 0..80 {
-            for y in 0..60 {
-                add([p(x, y), p(x + 1, y), p(x + 1, y + 1)]);
-                add([p(x, y), p(x + 1, y + 1), p(x, y + 1)]);
-            }
-            // After every tenth column, a fan of 20 triangles: lists of 20 go past the slot.
-            if x % 10 == 0 {
-                let hub = Point::new(-10.0 - x as f32, 0.0, 0.0);
-                let rim = |k: usize| {
-                    let a = k as f32 * std::f32::consts::TAU / 20.0;
-                    hub + Vector::new(a.cos(), a.sin(), 0.0)
-                };
-                (0..20).for_each(|k| add([hub, rim(k), rim(k + 1)]));
-            }
-        }
-        let mesh = TriMesh::new(vertices, triangles).unwrap();
+        // After every tenth column, a fan of 20 triangles: lists of 20 go past the slot.
+        let mesh = separate((0..80).flat_map(|x| {
+            let tenth = (x % 10 == 0).then(|| fan(Point::new(-10.0 - x as f32, 0.0, 0.0), 20));
+            grid_column(x, 60).chain(tenth.into_iter().flatten())
+        }));
         let mut at: std::collections::BTreeMap<[u32; 3], Vec<u32>> = Default::default();
         for (t, corners) in mesh.indices().iter().enumerate() {
             for &v in corners {
@@ -373,6 +335,31 @@ mod tests {
             assert_eq!(n.around(t), expected, "triangle {t}");
         }
         assert!(long >= 8 * 20, "{long} lists past the slot");
+    }
+
+    /// A mesh of the triangles, each with its own three vertices.
+    fn separate(triangles: impl IntoIterator<Item = [Point; 3]>) -> TriMesh {
+        let vertices: Vec<Point> = triangles.into_iter().flatten().collect();
+        let triangles = (0..vertices.len() as u32 / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+        TriMesh::new(vertices, triangles).unwrap()
+    }
+
+    /// Column `x` of a grid of unit squares in the plane z = 0, `rows` high, each square cut
+    /// in two.
+    fn grid_column(x: usize, rows: usize) -> impl Iterator<Item = [Point; 3]> {
+        let p = |x: usize, y: usize| Point::new(x as f32, y as f32, 0.0);
+        (0..rows).flat_map(move |y| {
+            [[p(x, y), p(x + 1, y), p(x + 1, y + 1)], [p(x, y), p(x + 1, y + 1), p(x, y + 1)]]
+        })
+    }
+
+    /// `count` thin triangles around `hub`, their outer corners on a unit circle in z = 0.
+    fn fan(hub: Point, count: usize) -> impl Iterator<Item = [Point; 3]> {
+        let rim = move |k: usize| {
+            let a = k as f32 * std::f32::consts::TAU / count as f32;
+            hub + Vector::new(a.cos(), a.sin(), 0.0)
+        };
+        (0..count).map(move |k| [hub, rim(k), rim(k + 1)])
     }
 
     #[test]
