@@ -4,7 +4,7 @@
 use bvh_bench::boxes::{BoxScene, Layout};
 use bvh_bench::broadphase_peers::{BoxBroadphase, ParryBroadphase, ParryRefit};
 use bvh_bench::stats::{mean, median};
-use bvh_broadphase::{Broadphase, BruteForce, Octree, UniformGrid};
+use bvh_broadphase::{Broadphase, BruteForce, HierarchicalGrid, Octree, UniformGrid};
 use std::time::Instant;
 
 /// What to run.
@@ -45,6 +45,7 @@ pub(crate) fn run(args: &Args) {
             if n <= args.brute_max {
                 backends.push(("brute", Box::new(Broadphase::new(BruteForce))));
             }
+            backends.push(("hierarchical", Box::new(Broadphase::new(HierarchicalGrid::default()))));
             backends.push(("grid", Box::new(Broadphase::new(args.grid.clone()))));
             backends.push(("octree", Box::new(Broadphase::new(args.octree.clone()))));
             backends.push(("parry_refit", Box::new(ParryBroadphase::new(ParryRefit::Full))));

@@ -164,8 +164,8 @@ enum Command {
         /// An objects file: per line a mesh path, static or dynamic, and the 12-number pose.
         #[arg(long)]
         objects: Option<std::path::PathBuf>,
-        /// grid, octree or brute.
-        #[arg(long, default_value = "grid")]
+        /// hierarchical, grid, octree or brute.
+        #[arg(long, default_value = "hierarchical")]
         strategy: String,
         /// The hierarchy preset of every object.
         #[arg(long, default_value = "classified")]
@@ -216,6 +216,9 @@ enum Command {
         /// Octree F_max (most boxes per leaf unless a split makes no progress).
         #[arg(long, default_value_t = 8)]
         octree_leaf: usize,
+        /// Worker threads for our strategies (parry3d's `Bvh` uses one; default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
         /// One JSON line per back-end instead of the table.
         #[arg(long)]
         json: bool,
@@ -405,6 +408,7 @@ fn main() -> std::process::ExitCode {
             grid_cell,
             octree_cell,
             octree_leaf,
+            threads,
             json,
         } => {
             let layout = if clustered { Layout::Clustered } else { Layout::Uniform };
@@ -421,7 +425,14 @@ fn main() -> std::process::ExitCode {
                 octree,
                 json,
             };
-            broadphase_runs::run(&args);
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build();
+            match pool {
+                Ok(pool) => pool.install(|| broadphase_runs::run(&args)),
+                Err(e) => {
+                    eprintln!("error: thread pool: {e}");
+                    return std::process::ExitCode::FAILURE;
+                }
+            }
         }
         Command::Poses {
             scene,

@@ -87,8 +87,9 @@ impl Run {
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), String> {
-    let strategy = AnyStrategy::by_name(&args.strategy)
-        .ok_or_else(|| format!("unknown strategy {:?}: expected grid, octree or brute", args.strategy))?;
+    let strategy = AnyStrategy::by_name(&args.strategy).ok_or_else(|| {
+        format!("unknown strategy {:?}: expected hierarchical, grid, octree or brute", args.strategy)
+    })?;
     if !(0.0..=1.0).contains(&args.moving) {
         return Err(format!("--moving {} is not a fraction in [0, 1]", args.moving));
     }

@@ -21,7 +21,7 @@ fn scratch(dir: &tempfile::TempDir, name: &str) -> PathBuf {
 fn strategies_agree_step_by_step_and_report_json() {
     let dir = scratch_dir();
     let mut written = Vec::new();
-    for strategy in ["grid", "octree", "brute"] {
+    for strategy in ["hierarchical", "grid", "octree", "brute"] {
         let out = scratch(&dir, &format!("pairs-{strategy}.txt"));
         let run = bench(&[
             "scene",

@@ -2,8 +2,9 @@
 //! overlapping pairs kept from step to step, so that moving a few objects costs work for those
 //! objects only.
 
+use crate::pair_set::{Pair, PairSet};
 use crate::strategy::{Boxes, Strategy};
-use crate::{BruteForce, Octree, UniformGrid};
+use crate::{BruteForce, HierarchicalGrid, Octree, UniformGrid};
 use bvh_core::{Aabb, Real};
 
 /// An object of a broadphase (ids of removed objects are reused).
@@ -53,9 +54,12 @@ const DEFAULT_REBUILD_FRACTION: Real = 0.2;
 
 /// Overlapping pairs of object boxes, kept up to date as objects come, go and move.
 ///
-/// The strategy is a type parameter (`Broadphase<UniformGrid>`, `Broadphase<Octree>`,
-/// `Broadphase<BruteForce>`) or chosen at run time with [`AnyStrategy`](crate::AnyStrategy);
-/// nothing else changes. Boxes are closed: touching boxes overlap.
+/// The strategy is a type parameter (`Broadphase<HierarchicalGrid>`, the default, fast whether
+/// few or all objects move; `Broadphase<UniformGrid>` and `Broadphase<Octree>`, the papers'
+/// strategies; `Broadphase<BruteForce>`) or chosen at run time with
+/// [`AnyStrategy`](crate::AnyStrategy); nothing else changes. Boxes are closed: touching boxes
+/// overlap. Each update also reports the pairs that started and stopped overlapping since the
+/// previous one ([`Overlaps::started`], [`Overlaps::stopped`]).
 ///
 /// ```
 /// use bvh_broadphase::{Broadphase, Octree};
@@ -70,20 +74,18 @@ const DEFAULT_REBUILD_FRACTION: Real = 0.2;
 /// assert_eq!(broadphase.update().pairs().collect::<Vec<_>>(), vec![(a, b)]);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Broadphase<S = UniformGrid> {
+pub struct Broadphase<S = HierarchicalGrid> {
     strategy: S,
     /// Each object's box (`None`: a free id).
     boxes: Vec<Option<Aabb>>,
     /// Each object's box as the strategy indexed it at the last update.
     indexed: Vec<Option<Aabb>>,
+    /// Ids free to reuse.
     free: Vec<u32>,
-    /// Each object's overlapping objects, sorted; symmetric.
-    neighbours: Vec<Vec<u32>>,
-    /// The same pairs as one sorted list `(i, j)`, `i < j`: a step patches it with one merge
-    /// instead of walking every object's list.
-    pairs: Vec<(u32, u32)>,
-    /// The previous pair list, kept for its allocation.
-    spare: Vec<(u32, u32)>,
+    /// Ids removed since the last update: reused only after it, so that a pair reported as
+    /// started or stopped always names the objects it was between.
+    removed: Vec<u32>,
+    pairs: PairSet,
     /// Ids inserted, moved or removed since the last update, once each (`changed[id]` marks
     /// them). Nothing is re-indexed before the update, so a burst of moves costs one rebuild.
     pending: Vec<u32>,
@@ -92,8 +94,7 @@ pub struct Broadphase<S = UniformGrid> {
     fresh: bool,
     live: usize,
     rebuild_fraction: Real,
-    gone: Vec<(u32, u32)>,
-    found: Vec<(u32, u32)>,
+    found: Vec<Pair>,
 }
 
 impl<S: Strategy + Default> Default for Broadphase<S> {
@@ -110,15 +111,13 @@ impl<S: Strategy> Broadphase<S> {
             boxes: Vec::new(),
             indexed: Vec::new(),
             free: Vec::new(),
-            neighbours: Vec::new(),
-            pairs: Vec::new(),
-            spare: Vec::new(),
+            removed: Vec::new(),
+            pairs: PairSet::default(),
             pending: Vec::new(),
             changed: Vec::new(),
             fresh: true,
             live: 0,
             rebuild_fraction: DEFAULT_REBUILD_FRACTION,
-            gone: Vec::new(),
             found: Vec::new(),
         }
     }
@@ -162,7 +161,6 @@ impl<S: Strategy> Broadphase<S> {
                 }
                 self.boxes.push(None);
                 self.indexed.push(None);
-                self.neighbours.push(Vec::new());
                 self.changed.push(false);
                 id
             }
@@ -186,14 +184,15 @@ impl<S: Strategy> Broadphase<S> {
         Ok(())
     }
 
-    /// Removes an object and its pairs, returning its box.
+    /// Removes an object and its pairs, returning its box. Its id is reused after the next
+    /// update.
     pub fn remove(&mut self, id: ObjectId) -> Result<Aabb, BroadphaseError> {
         let old = self
             .boxes
             .get_mut(id.index())
             .and_then(Option::take)
             .ok_or(BroadphaseError::UnknownObject(id))?;
-        self.free.push(id.0);
+        self.removed.push(id.0);
         self.live -= 1;
         self.mark(id.0);
         Ok(old)
@@ -212,17 +211,21 @@ impl<S: Strategy> Broadphase<S> {
         Ok(near)
     }
 
-    /// Brings the pairs up to date with every insert, move and removal so far.
+    /// Brings the pairs up to date with every insert, move and removal since the last update.
     pub fn update(&mut self) -> Overlaps<'_> {
-        if self.fresh || self.pending.len() as Real > self.rebuild_fraction * self.live as Real {
+        let many = self.pending.len() as Real > self.rebuild_fraction * self.live as Real;
+        if self.fresh || many || self.strategy.needs_rebuild() {
             self.rebuild();
-        } else if !self.pending.is_empty() {
+        } else if self.pending.is_empty() {
+            self.pairs.unchanged();
+        } else {
             self.patch_pending();
         }
         for id in self.pending.drain(..) {
             self.changed[id as usize] = false;
         }
-        Overlaps { neighbours: &self.neighbours, pairs: &self.pairs }
+        self.free.append(&mut self.removed);
+        Overlaps { pairs: &self.pairs, ids: self.boxes.len() }
     }
 
     fn mark(&mut self, id: u32) {
@@ -233,12 +236,6 @@ impl<S: Strategy> Broadphase<S> {
 
     /// Re-indexes the changed objects and replaces every pair touching them.
     fn patch_pending(&mut self) {
-        let (mut gone, mut found) = (std::mem::take(&mut self.gone), std::mem::take(&mut self.found));
-        gone.clear();
-        found.clear();
-        for &id in &self.pending {
-            gone.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
-        }
         // All out before any comes back in: a strategy may move indexed boxes around while
         // inserting (an octree split), and must then find each at its indexed place.
         for &id in &self.pending {
@@ -252,104 +249,71 @@ impl<S: Strategy> Broadphase<S> {
                 self.strategy.insert(id, &self.boxes);
             }
         }
-        for k in 0..self.pending.len() {
-            let id = self.pending[k];
-            self.unlink(id);
-            if let Some(aabb) = self.boxes[id as usize] {
-                let neighbours = &mut self.neighbours;
-                self.strategy.for_each_overlap(id, &aabb, &self.boxes, &mut |j| {
-                    insert_sorted(&mut neighbours[j as usize], id);
-                    insert_sorted(&mut neighbours[id as usize], j);
-                });
-            }
-        }
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
         for &id in &self.pending {
-            found.extend(self.neighbours[id as usize].iter().map(|&j| ordered(id, j)));
-        }
-        for list in [&mut gone, &mut found] {
-            list.sort_unstable();
-            list.dedup();
-        }
-        let mut next = std::mem::take(&mut self.spare);
-        patch(&self.pairs, &gone, &found, &mut next);
-        self.spare = std::mem::replace(&mut self.pairs, next);
-        (self.gone, self.found) = (gone, found);
-    }
-
-    /// Drops every pair of `id`.
-    fn unlink(&mut self, id: u32) {
-        let mine = std::mem::take(&mut self.neighbours[id as usize]);
-        for &j in &mine {
-            let theirs = &mut self.neighbours[j as usize];
-            if let Ok(at) = theirs.binary_search(&id) {
-                theirs.remove(at);
+            if let Some(aabb) = self.boxes[id as usize] {
+                self.strategy.for_each_overlap(id, &aabb, &self.boxes, &mut |j| found.push(ordered(id, j)));
             }
         }
-        self.neighbours[id as usize] = recycle(mine);
+        // A pair of two changed objects is found from both.
+        found.sort_unstable();
+        found.dedup();
+        let changed = &self.changed;
+        self.pairs.patch(&found, |id| changed[id as usize]);
+        self.found = found;
     }
 
     fn rebuild(&mut self) {
-        self.pairs.clear();
-        self.strategy.rebuild(&self.boxes, &mut self.pairs);
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        self.strategy.rebuild(&self.boxes, &mut found);
         self.indexed.copy_from_slice(&self.boxes);
-        self.pairs.sort_unstable();
-        self.neighbours.iter_mut().for_each(Vec::clear);
-        // In pair order, each list fills sorted: first the smaller ids, then the larger.
-        for &(i, j) in &self.pairs {
-            self.neighbours[j as usize].push(i);
-        }
-        for &(i, j) in &self.pairs {
-            self.neighbours[i as usize].push(j);
-        }
+        self.pairs.replace(&mut found, self.boxes.len());
+        self.found = found;
         self.fresh = false;
     }
 }
 
 /// `(a, b)` smaller first.
-fn ordered(a: u32, b: u32) -> (u32, u32) {
+fn ordered(a: u32, b: u32) -> Pair {
     (a.min(b), a.max(b))
 }
 
-/// Writes `pairs` without `gone`, with `found` into `out` (all three sorted and free of repeats).
-fn patch(pairs: &[(u32, u32)], gone: &[(u32, u32)], found: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
-    out.clear();
-    let (mut g, mut f) = (0, 0);
-    for &p in pairs {
-        while g < gone.len() && gone[g] < p {
-            g += 1;
-        }
-        if g < gone.len() && gone[g] == p {
-            continue;
-        }
-        while f < found.len() && found[f] < p {
-            out.push(found[f]);
-            f += 1;
-        }
-        if f < found.len() && found[f] == p {
-            f += 1;
-        }
-        out.push(p);
-    }
-    out.extend_from_slice(&found[f..]);
-}
-
-/// The overlapping pairs after an update.
+/// The overlapping pairs after an update, and what the update changed.
 #[derive(Clone, Copy, Debug)]
 pub struct Overlaps<'a> {
-    neighbours: &'a [Vec<u32>],
-    pairs: &'a [(u32, u32)],
+    pairs: &'a PairSet,
+    ids: usize,
 }
 
 impl<'a> Overlaps<'a> {
     /// Every overlapping pair `(a, b)` once, `a < b`, sorted.
     pub fn pairs(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
-        self.pairs.iter().map(|&(a, b)| (ObjectId(a), ObjectId(b)))
+        as_ids(self.pairs.pairs())
     }
 
-    /// The objects overlapping `id`, sorted (none for an unknown id).
-    pub fn neighbours(self, id: ObjectId) -> impl ExactSizeIterator<Item = ObjectId> + 'a {
-        self.neighbours.get(id.index()).map_or(&[][..], Vec::as_slice).iter().map(|&j| ObjectId(j))
+    /// The pairs that overlap now and did not at the previous update (or were not both live),
+    /// sorted: the pair changes a physics step consumes.
+    pub fn started(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
+        as_ids(self.pairs.started())
     }
+
+    /// The pairs that overlapped at the previous update and do not now (or whose object was
+    /// removed), sorted.
+    pub fn stopped(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
+        as_ids(self.pairs.stopped())
+    }
+
+    /// The objects overlapping `id`, sorted (none for an unknown id). The first call after an
+    /// update derives every object's list from the pairs.
+    pub fn neighbours(self, id: ObjectId) -> impl ExactSizeIterator<Item = ObjectId> + 'a {
+        self.pairs.neighbours(id.0, self.ids).iter().map(|&j| ObjectId(j))
+    }
+}
+
+fn as_ids(pairs: &[Pair]) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + '_ {
+    pairs.iter().map(|&(a, b)| (ObjectId(a), ObjectId(b)))
 }
 
 fn check(aabb: &Aabb) -> Result<(), BroadphaseError> {
@@ -357,21 +321,11 @@ fn check(aabb: &Aabb) -> Result<(), BroadphaseError> {
     if finite && !aabb.is_empty() { Ok(()) } else { Err(BroadphaseError::InvalidBox) }
 }
 
-fn insert_sorted(list: &mut Vec<u32>, id: u32) {
-    if let Err(at) = list.binary_search(&id) {
-        list.insert(at, id);
-    }
-}
-
-/// An emptied list, keeping its allocation.
-fn recycle(mut list: Vec<u32>) -> Vec<u32> {
-    list.clear();
-    list
-}
-
 /// A strategy chosen at run time (from a configuration file or a command line).
 #[derive(Clone, Debug)]
 pub enum AnyStrategy {
+    /// [`HierarchicalGrid`].
+    Hierarchical(HierarchicalGrid),
     /// [`UniformGrid`].
     Grid(UniformGrid),
     /// [`Octree`].
@@ -382,14 +336,15 @@ pub enum AnyStrategy {
 
 impl Default for AnyStrategy {
     fn default() -> Self {
-        Self::Grid(UniformGrid::default())
+        Self::Hierarchical(HierarchicalGrid::default())
     }
 }
 
 impl AnyStrategy {
-    /// The strategy named `grid`, `octree` or `brute`, with default settings.
+    /// The strategy named `hierarchical`, `grid`, `octree` or `brute`, with default settings.
     pub fn by_name(name: &str) -> Option<Self> {
         match name {
+            "hierarchical" => Some(Self::Hierarchical(HierarchicalGrid::default())),
             "grid" => Some(Self::Grid(UniformGrid::default())),
             "octree" => Some(Self::Octree(Octree::default())),
             "brute" => Some(Self::Brute(BruteForce)),
@@ -401,6 +356,7 @@ impl AnyStrategy {
 macro_rules! delegate {
     ($self:ident, $s:ident => $call:expr) => {
         match $self {
+            AnyStrategy::Hierarchical($s) => $call,
             AnyStrategy::Grid($s) => $call,
             AnyStrategy::Octree($s) => $call,
             AnyStrategy::Brute($s) => $call,
@@ -423,5 +379,9 @@ impl Strategy for AnyStrategy {
 
     fn for_each_overlap(&self, id: u32, aabb: &Aabb, boxes: &Boxes, found: &mut dyn FnMut(u32)) {
         delegate!(self, s => s.for_each_overlap(id, aabb, boxes, found))
+    }
+
+    fn needs_rebuild(&self) -> bool {
+        delegate!(self, s => s.needs_rebuild())
     }
 }

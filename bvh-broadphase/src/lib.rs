@@ -1,9 +1,11 @@
-//! Which objects of a scene may touch: a broadphase over the objects' root boxes (uniform grid,
-//! octree over a grid, or brute force, behind one type parameter), and the scene pipeline from
-//! the broadphase through the root-volume test to exact contacts.
+//! Which objects of a scene may touch: a broadphase over the objects' root boxes (hierarchical
+//! grid, uniform grid, octree over a grid, or brute force, behind one type parameter), and the
+//! scene pipeline from the broadphase through the root-volume test to exact contacts.
 //!
-//! The strategies follow papers 003 (octree over a uniform grid, `F_max` split) and 004 (uniform
-//! grid with cells as wide as the mean object extent; each pair reported from one cell only). The
+//! The default, the hierarchical grid, keeps each box in one cell of the level sized for it and
+//! rebuilds by a counting sort, so it is fast whether few or all objects move. The papers'
+//! strategies follow papers 003 (octree over a uniform grid, `F_max` split) and 004 (uniform grid
+//! with cells as wide as the mean object extent; each pair reported from one cell only). The
 //! broadphase keeps the overlapping pairs from step to step: moving `k` objects costs work for
 //! those `k`, and when many change at once it rebuilds the index instead.
 
@@ -11,7 +13,9 @@ mod broadphase;
 mod brute;
 mod cells;
 mod grid;
+mod hierarchical_grid;
 mod octree;
+mod pair_set;
 mod strategy;
 mod world;
 
@@ -19,6 +23,7 @@ pub use broadphase::{AnyStrategy, Broadphase, BroadphaseError, ObjectId, Overlap
 pub use brute::BruteForce;
 pub use cells::CellSide;
 pub use grid::UniformGrid;
+pub use hierarchical_grid::HierarchicalGrid;
 pub use octree::Octree;
 pub use strategy::{Boxes, Strategy};
 pub use world::{

@@ -8,7 +8,7 @@ use bvh_core::Aabb;
 pub type Boxes = [Option<Aabb>];
 
 /// A spatial index over object boxes. Boxes are closed: touching boxes overlap.
-pub trait Strategy {
+pub trait Strategy: Send + Sync {
     /// Forgets everything, indexes every box in `boxes`, and appends every overlapping pair
     /// `(i, j)`, `i < j`, exactly once to `pairs` (in any order).
     fn rebuild(&mut self, boxes: &Boxes, pairs: &mut Vec<(u32, u32)>);
@@ -22,6 +22,12 @@ pub trait Strategy {
     /// Calls `found` exactly once for every indexed id other than `id` whose box overlaps `aabb`
     /// (`id`'s current box, already indexed, or a larger box around it: the objects near `id`).
     fn for_each_overlap(&self, id: u32, aabb: &Aabb, boxes: &Boxes, found: &mut dyn FnMut(u32));
+
+    /// `true` when incremental edits have worn the index enough that the next update should
+    /// rebuild it, however few boxes changed.
+    fn needs_rebuild(&self) -> bool {
+        false
+    }
 }
 
 /// The corner where the overlap of two boxes begins: inside both, so the one cell holding it is

@@ -1,7 +1,7 @@
 //! The scene pipeline: objects (shared hierarchies with poses) go through the broadphase, the
 //! root-volume test and the exact query, pair by pair in parallel, each pair with its own cache.
 
-use crate::UniformGrid;
+use crate::HierarchicalGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
@@ -121,7 +121,7 @@ pub struct StepStats {
 /// use bvh_core::{Isometry, Point, TriMesh};
 ///
 /// let ball = Arc::new(Hierarchy::build(TriMesh::uv_sphere(Point::origin(), 1.0, 8, 16), &Preset::co()));
-/// // `CollisionWorld::new()` is a world over the default strategy (the uniform grid).
+/// // `CollisionWorld::new()` is a world over the default strategy (the hierarchical grid).
 /// let mut world = CollisionWorld::<Octree>::default();
 /// let fixed = world.insert(ball.clone(), Isometry::identity(), Mobility::Static).unwrap();
 /// let moving = world.insert(ball, Isometry::translation(5.0, 0.0, 0.0), Mobility::Dynamic).unwrap();
@@ -131,11 +131,9 @@ pub struct StepStats {
 /// assert_eq!((collisions[0].a, collisions[0].b), (fixed, moving));
 /// ```
 #[derive(Debug)]
-pub struct CollisionWorld<S = UniformGrid> {
+pub struct CollisionWorld<S = HierarchicalGrid> {
     broadphase: Broadphase<S>,
     objects: Vec<Option<Object>>,
-    /// Dynamic objects, sorted.
-    dynamic: Vec<ObjectId>,
     caches: HashMap<(ObjectId, ObjectId), PairCache>,
     /// Per (object, other) asked for clearance: the nearest pair found last time.
     clearance_caches: HashMap<(ObjectId, ObjectId), PairCache>,
@@ -163,7 +161,6 @@ impl<S: Strategy> CollisionWorld<S> {
         Self {
             broadphase,
             objects: Vec::new(),
-            dynamic: Vec::new(),
             caches: HashMap::new(),
             clearance_caches: HashMap::new(),
             options: QueryOptions::default(),
@@ -218,10 +215,6 @@ impl<S: Strategy> CollisionWorld<S> {
             self.objects.resize(id.index() + 1, None);
         }
         self.objects[id.index()] = Some(Object { shape, pose, mobility });
-        if mobility == Mobility::Dynamic {
-            let at = self.dynamic.partition_point(|&d| d < id);
-            self.dynamic.insert(at, id);
-        }
         Ok(id)
     }
 
@@ -243,9 +236,6 @@ impl<S: Strategy> CollisionWorld<S> {
     pub fn remove(&mut self, id: ObjectId) -> Result<Object, BroadphaseError> {
         self.broadphase.remove(id)?;
         let object = self.objects[id.index()].take().ok_or(BroadphaseError::UnknownObject(id))?;
-        if let Ok(at) = self.dynamic.binary_search(&id) {
-            self.dynamic.remove(at);
-        }
         self.caches.retain(|&(a, b), _| a != id && b != id);
         self.clearance_caches.retain(|&(a, b), _| a != id && b != id);
         Ok(object)
@@ -360,22 +350,10 @@ impl<S: Strategy> CollisionWorld<S> {
 
     /// The candidate pairs: every broadphase pair with a dynamic object, once, sorted.
     fn candidates(&mut self) -> Vec<(ObjectId, ObjectId)> {
-        let overlaps = self.broadphase.update();
         let objects = &self.objects;
         let is_dynamic =
             |id: ObjectId| objects[id.index()].as_ref().is_some_and(|o| o.mobility == Mobility::Dynamic);
-        let mut pairs: Vec<_> = self
-            .dynamic
-            .iter()
-            .flat_map(|&d| {
-                overlaps
-                    .neighbours(d)
-                    .filter(move |&other| d < other || !is_dynamic(other))
-                    .map(move |other| (d.min(other), d.max(other)))
-            })
-            .collect();
-        pairs.sort_unstable();
-        pairs
+        self.broadphase.update().pairs().filter(|&(a, b)| is_dynamic(a) || is_dynamic(b)).collect()
     }
 
     fn run<T: Tally>(&mut self) -> (Vec<Collision>, usize, T) {

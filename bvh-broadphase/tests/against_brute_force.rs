@@ -2,7 +2,7 @@
 //! the boxes finds, on scenes built to stress grids: clusters, one huge box among tiny ones, all
 //! boxes in one cell, boxes on cell boundaries, boxes leaving the bounds, inserts and removals.
 
-use bvh_broadphase::{AnyStrategy, Broadphase, CellSide, ObjectId, Octree, UniformGrid};
+use bvh_broadphase::{AnyStrategy, Broadphase, CellSide, HierarchicalGrid, ObjectId, Octree, UniformGrid};
 use bvh_core::{Aabb, Point, Vector};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 
 /// The scene as the test sees it: live boxes by id.
 type Truth = BTreeMap<ObjectId, Aabb>;
+type Pairs = Vec<(ObjectId, ObjectId)>;
 
-fn brute_pairs(truth: &Truth) -> Vec<(ObjectId, ObjectId)> {
+fn brute_pairs(truth: &Truth) -> Pairs {
     let boxes: Vec<_> = truth.iter().collect();
     let mut pairs = Vec::new();
     for (k, (a, ba)) in boxes.iter().enumerate() {
@@ -27,6 +28,9 @@ fn brute_pairs(truth: &Truth) -> Vec<(ObjectId, ObjectId)> {
 fn strategies() -> Vec<(&'static str, Broadphase<AnyStrategy>)> {
     let make = |s| Broadphase::new(s);
     vec![
+        ("hierarchical", make(AnyStrategy::Hierarchical(HierarchicalGrid::default()))),
+        ("hierarchical, always rebuilt", make(AnyStrategy::default()).with_rebuild_fraction(0.0)),
+        ("hierarchical, never rebuilt", make(AnyStrategy::default()).with_rebuild_fraction(1e9)),
         ("grid", make(AnyStrategy::Grid(UniformGrid::default()))),
         ("grid, fine cells", make(AnyStrategy::Grid(UniformGrid::new(CellSide::MeanExtents(0.25))))),
         ("grid, unit cells", make(AnyStrategy::Grid(UniformGrid::new(CellSide::Fixed(1.0))))),
@@ -104,19 +108,36 @@ fn degenerate(rng: &mut ChaCha8Rng) -> Aabb {
     b
 }
 
+/// Checks the pairs, the pairs that started and stopped since the previous check (`previous`,
+/// then replaced by the current pairs), and the neighbours of a few objects.
 #[track_caller]
-fn check(name: &str, step: usize, broadphase: &mut Broadphase<AnyStrategy>, truth: &Truth) {
+fn check(
+    name: &str,
+    step: usize,
+    broadphase: &mut Broadphase<AnyStrategy>,
+    truth: &Truth,
+    previous: &mut Pairs,
+) {
     let expected = brute_pairs(truth);
-    let got: Vec<_> = broadphase.update().pairs().collect();
-    assert_eq!(got, expected, "{name}, step {step}");
     let overlaps = broadphase.update();
+    assert_eq!(overlaps.pairs().collect::<Pairs>(), expected, "{name}, step {step}");
+    let started: Pairs = expected.iter().filter(|p| previous.binary_search(p).is_err()).copied().collect();
+    let stopped: Pairs = previous.iter().filter(|p| expected.binary_search(p).is_err()).copied().collect();
+    assert_eq!(overlaps.started().collect::<Pairs>(), started, "{name}, step {step}: started");
+    assert_eq!(overlaps.stopped().collect::<Pairs>(), stopped, "{name}, step {step}: stopped");
+    let overlaps = broadphase.update();
+    assert_eq!(
+        overlaps.started().len() + overlaps.stopped().len(),
+        0,
+        "{name}, step {step}: nothing changed"
+    );
     for (&id, _) in truth.iter().take(20) {
-        let mine: Vec<_> =
+        let mut mine: Vec<_> =
             expected.iter().filter_map(|&(a, b)| (a == id).then_some(b).or((b == id).then_some(a))).collect();
-        let mut mine = mine;
         mine.sort();
         assert_eq!(overlaps.neighbours(id).collect::<Vec<_>>(), mine, "{name}, step {step}, object {id}");
     }
+    *previous = expected;
 }
 
 /// Builds the scene, then for several steps moves some boxes, removes some, inserts some, and
@@ -129,7 +150,8 @@ fn run(maker: Maker, objects: usize, seed: u64) {
             let b = maker(&mut rng);
             truth.insert(broadphase.insert(b).unwrap(), b);
         }
-        check(name, 0, &mut broadphase, &truth);
+        let mut previous = Pairs::new();
+        check(name, 0, &mut broadphase, &truth, &mut previous);
         for step in 1..=12 {
             // Few moving in most steps (incremental), everything in some (rebuild).
             let moving = if step % 4 == 0 { truth.len() } else { 1 + truth.len() / 50 };
@@ -154,7 +176,7 @@ fn run(maker: Maker, objects: usize, seed: u64) {
                 let id = broadphase.insert(b).unwrap();
                 assert!(truth.insert(id, b).is_none(), "{name}: id {id} reused while live");
             }
-            check(name, step, &mut broadphase, &truth);
+            check(name, step, &mut broadphase, &truth, &mut previous);
         }
     }
 }
@@ -237,4 +259,24 @@ fn the_octree_splits_crowded_cells_and_stays_exact() {
     assert_eq!(pairs, brute_pairs(&truth));
     let (leaves, depth) = octree.strategy().leaf_stats();
     assert!(depth >= 3 && leaves > 50, "{leaves} leaves, depth {depth}: the test needs a split tree");
+}
+
+#[test]
+fn parallel_rebuilds_find_the_pairs_of_a_sequential_one() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let boxes: Vec<Aabb> =
+        (0..6000).map(|_| if rng.gen_bool(0.5) { uniform(&mut rng) } else { clustered(&mut rng) }).collect();
+    let truth: Truth = boxes.iter().enumerate().map(|(i, b)| (ObjectId::from_index(i), *b)).collect();
+    let expected = brute_pairs(&truth);
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pairs: Pairs = pool.install(|| {
+            let mut broadphase: Broadphase = Broadphase::default();
+            for b in &boxes {
+                broadphase.insert(*b).unwrap();
+            }
+            broadphase.update().pairs().collect()
+        });
+        assert_eq!(pairs, expected, "{threads} threads");
+    }
 }

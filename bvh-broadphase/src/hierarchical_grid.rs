@@ -1,0 +1,546 @@
+//! The hierarchical grid: each box sits in exactly one cell – the cell of its minimum corner, on
+//! the level whose cells are at least as wide as the box – so two boxes can only overlap when
+//! their cells are the same or neighbours. Levels halve in side from the largest boxes down to
+//! the smallest, so a huge box among tiny ones costs neither a crowded cell nor a copy per cell.
+//!
+//! A rebuild sorts each level's boxes by cell (a counting sort, box copies stored beside their
+//! ids, cells in x-fastest order) so that a box's neighbourhood is a few contiguous row slices,
+//! and sweeps them. A box that moves within its cell only updates its copy; one that changes cell
+//! goes to a small overflow table until the next rebuild, which it asks for once the table grows.
+
+use crate::pair_set::Pair;
+use crate::strategy::{Boxes, Strategy, live};
+use bvh_core::{Aabb, Point};
+use rayon::prelude::*;
+use smallvec::SmallVec;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// A box is at most this fraction of its level's cell side, so that rounding in the cell
+/// computation never puts its two corners two cells apart.
+const FIT: f64 = 0.999;
+/// Extent classes: class `k` holds boxes up to `top side / 2^k` (the last class also smaller).
+const CLASSES: usize = 24;
+/// A level never has more cells than this many per box on it (or `MIN_CELLS`): past it the
+/// cells grow, which keeps memory linear when a few boxes span a vast scene.
+const CELLS_PER_BOX: f64 = 4.0;
+const MIN_CELLS: f64 = 64.0;
+/// Boxes out of their sorted cells (moved across, inserted since) beyond this fraction of all
+/// boxes make the next update a rebuild.
+const OVERFLOW_FRACTION: usize = 16;
+/// No box, no class.
+const NONE: u32 = u32::MAX;
+/// No level for the class.
+const NO_LEVEL: u8 = u8::MAX;
+/// About this many boxes per parallel task of the rebuild sweep.
+const SWEEP_CHUNK: usize = 2048;
+
+/// A box copy beside its id, in a level's cell order. A removed box leaves an empty copy, which
+/// overlaps nothing, so sweeps need no test for it.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    aabb: Aabb,
+    id: u32,
+}
+
+/// One level: a lattice of cubic cells over the scene's bounds at the last rebuild (coordinates
+/// outside are clamped to the border cells) and its boxes sorted by cell.
+#[derive(Clone, Debug, Default)]
+struct Level {
+    origin: [f64; 3],
+    inverse_side: f64,
+    dims: [u32; 3],
+    /// Cell `c` holds `entries[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
+    /// One bit per cell: the overflow table holds boxes in that cell.
+    overflowing: Vec<u64>,
+}
+
+/// Cell coordinates along x, y and z.
+type Cell = [u32; 3];
+
+impl Level {
+    /// Fits the lattice to `bounds` with cells of at least `side` for `boxes` boxes, emptied
+    /// (its buffers kept).
+    fn reset(&mut self, bounds: &Aabb, side: f64, boxes: usize) {
+        let span = bounds.extents();
+        let budget = (CELLS_PER_BOX * boxes as f64).max(MIN_CELLS);
+        let mut side = if side.is_finite() && side > 0.0 { side } else { 1.0 };
+        self.dims = loop {
+            let dims = [0, 1, 2].map(|a| (f64::from(span[a]) / side).floor() + 1.0);
+            let cells = dims[0] * dims[1] * dims[2];
+            if cells <= budget {
+                break dims.map(|d| d as u32);
+            }
+            side *= (cells / budget).cbrt().max(1.01);
+        };
+        self.origin = [0, 1, 2].map(|a| f64::from(bounds.mins[a]));
+        self.inverse_side = 1.0 / side;
+        let count = self.dims.iter().map(|&d| d as usize).product::<usize>();
+        self.starts.clear();
+        self.starts.resize(count + 1, 0);
+        self.entries.clear();
+        self.overflowing.clear();
+        self.overflowing.resize(count.div_ceil(64), 0);
+    }
+
+    /// The cell holding `p`, clamped to the lattice: a monotone function of `p`.
+    #[inline]
+    fn cell_of(&self, p: &Point) -> Cell {
+        [0, 1, 2].map(|a| {
+            let t = (f64::from(p[a]) - self.origin[a]) * self.inverse_side;
+            // Clamped first, so truncation is the floor.
+            t.clamp(0.0, f64::from(self.dims[a] - 1)) as u32
+        })
+    }
+
+    #[inline]
+    fn index(&self, [x, y, z]: Cell) -> usize {
+        (z as usize * self.dims[1] as usize + y as usize) * self.dims[0] as usize + x as usize
+    }
+
+    /// The cells whose boxes may overlap `aabb`: a box on this level overlapping it has its
+    /// minimum corner at most one cell below `aabb`'s and not above `aabb`'s maximum corner.
+    #[inline]
+    fn reach(&self, aabb: &Aabb) -> (Cell, Cell) {
+        let lo = self.cell_of(&aabb.mins).map(|c| c.saturating_sub(1));
+        (lo, self.cell_of(&aabb.maxs))
+    }
+
+    /// The coordinates of the cell at a flat index.
+    fn coordinates(&self, index: usize) -> Cell {
+        let [dx, dy, _] = self.dims.map(|d| d as usize);
+        [(index % dx) as u32, (index / dx % dy) as u32, (index / (dx * dy)) as u32]
+    }
+
+    /// The boxes of cells `x0..=x1` of row `(y, z)`.
+    #[inline]
+    fn row(&self, y: u32, z: u32, x0: u32, x1: u32) -> &[Entry] {
+        let first = self.index([x0, y, z]);
+        let last = first + (x1 - x0) as usize;
+        &self.entries[self.starts[first] as usize..self.starts[last + 1] as usize]
+    }
+
+    /// Calls `visit` with every row slice whose boxes may overlap `aabb`.
+    #[inline]
+    fn for_each_row<'a>(&'a self, aabb: &Aabb, mut visit: impl FnMut(&'a [Entry])) {
+        let (lo, hi) = self.reach(aabb);
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                visit(self.row(y, z, lo[0], hi[0]));
+            }
+        }
+    }
+
+    fn is_overflowing(&self, cell: usize) -> bool {
+        self.overflowing[cell / 64] >> (cell % 64) & 1 == 1
+    }
+
+    fn set_overflowing(&mut self, cell: usize, on: bool) {
+        let bit = 1u64 << (cell % 64);
+        if on {
+            self.overflowing[cell / 64] |= bit;
+        } else {
+            self.overflowing[cell / 64] &= !bit;
+        }
+    }
+}
+
+/// Where a box is indexed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Place {
+    /// Not indexed.
+    #[default]
+    Absent,
+    /// Its sorted slot (`Home`).
+    Sorted,
+    /// The overflow table, under its level and cell.
+    Overflow,
+    /// Larger than every level: tested against everything.
+    Large,
+}
+
+/// A box's sorted slot from the last rebuild, kept while it is elsewhere so that it can return.
+#[derive(Clone, Copy, Debug, Default)]
+struct Home {
+    level: u32,
+    cell: u32,
+    slot: u32,
+}
+
+/// A grid per box size class, each box in the one cell of its minimum corner; the strategy for
+/// any motion: a rebuild is a counting sort and a sweep, a small move a copy update.
+#[derive(Clone, Debug)]
+pub struct HierarchicalGrid {
+    /// Cell side of class 0 (the largest boxes at the last rebuild, over [`FIT`]).
+    top_side: f64,
+    /// Levels by increasing class (larger cells first).
+    levels: Vec<Level>,
+    /// The level each class goes to (its own or the nearest coarser one); `NO_LEVEL`: none is
+    /// coarse enough.
+    level_of_class: [u8; CLASSES],
+    place: Vec<Place>,
+    home: Vec<Home>,
+    overflow: HashMap<(u32, u32), SmallVec<[u32; 2]>>,
+    overflow_len: usize,
+    large: Vec<u32>,
+    indexed: usize,
+    /// Scratch of a rebuild, kept for its allocation.
+    keys: Vec<(u32, u32)>,
+}
+
+impl Default for HierarchicalGrid {
+    fn default() -> Self {
+        Self {
+            top_side: 0.0,
+            levels: Vec::new(),
+            level_of_class: [NO_LEVEL; CLASSES],
+            place: Vec::new(),
+            home: Vec::new(),
+            overflow: HashMap::new(),
+            overflow_len: 0,
+            large: Vec::new(),
+            indexed: 0,
+            keys: Vec::new(),
+        }
+    }
+}
+
+impl HierarchicalGrid {
+    /// The size class of a box; `None` for one larger than class 0.
+    fn class_of(&self, aabb: &Aabb) -> Option<usize> {
+        let extent = f64::from(aabb.extents().max());
+        let room = FIT * self.top_side;
+        if extent > room {
+            return None;
+        }
+        let smallest = room / (1u64 << (CLASSES - 1)) as f64;
+        if extent <= smallest {
+            return Some(CLASSES - 1);
+        }
+        // The exponent of the ratio is the class, but for rounding: checked against the bound.
+        let ratio = room / extent;
+        let mut class = ((ratio.to_bits() >> 52) as usize).saturating_sub(1023).min(CLASSES - 1);
+        while class > 0 && extent > room / (1u64 << class) as f64 {
+            class -= 1;
+        }
+        Some(class)
+    }
+
+    /// The level a box goes to, and its cell there.
+    fn slot_of(&self, aabb: &Aabb) -> Option<(u32, u32)> {
+        let level = self.level_of_class[self.class_of(aabb)?];
+        if level == NO_LEVEL {
+            return None;
+        }
+        let level = u32::from(level);
+        let lattice = &self.levels[level as usize];
+        Some((level, lattice.index(lattice.cell_of(&aabb.mins)) as u32))
+    }
+
+    fn ensure_ids(&mut self, count: usize) {
+        if self.place.len() < count {
+            self.place.resize(count, Place::Absent);
+            self.home.resize(count, Home::default());
+        }
+    }
+
+    /// Sorts every live box into the levels, clearing the overflow table.
+    fn sort_boxes(&mut self, boxes: &Boxes) {
+        self.place.clear();
+        self.ensure_ids(boxes.len());
+        self.overflow.clear();
+        self.overflow_len = 0;
+        self.large.clear();
+        let mut bounds = Aabb::EMPTY;
+        let mut largest = 0.0f32;
+        for b in boxes.iter().flatten() {
+            bounds.merge(b);
+            largest = largest.max(b.extents().max());
+        }
+        let span = f64::from(bounds.extents().max());
+        self.top_side = if largest > 0.0 { f64::from(largest) / FIT } else { span.max(1.0) };
+        // Each box's class, then (once the levels exist) its level and cell; `NONE`: no box.
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let mut per_class = [0usize; CLASSES];
+        for b in boxes {
+            let class = b.as_ref().map_or(NONE, |b| self.class_of(b).unwrap_or(0) as u32);
+            if class != NONE {
+                per_class[class as usize] += 1;
+            }
+            keys.push((class, 0));
+        }
+        let mut used = 0;
+        self.level_of_class = [NO_LEVEL; CLASSES];
+        for (class, &count) in per_class.iter().enumerate() {
+            if count > 0 {
+                if used == self.levels.len() {
+                    self.levels.push(Level::default());
+                }
+                self.levels[used].reset(&bounds, self.top_side / (1u64 << class) as f64, count);
+                used += 1;
+            }
+            self.level_of_class[class] = used.checked_sub(1).map_or(NO_LEVEL, |l| l as u8);
+        }
+        self.levels.truncate(used);
+        // Counting sort: `starts[c + 1]` counts, then running totals, then each box advances its
+        // cell's cursor (ids ascending within a cell), and the cursors shift back to the starts.
+        for (key, b) in keys.iter_mut().zip(boxes) {
+            if let Some(b) = b.as_ref().filter(|_| key.0 != NONE) {
+                let level = u32::from(self.level_of_class[key.0 as usize]);
+                let lattice = &mut self.levels[level as usize];
+                let cell = lattice.index(lattice.cell_of(&b.mins));
+                lattice.starts[cell + 1] += 1;
+                *key = (level, cell as u32);
+            }
+        }
+        for level in &mut self.levels {
+            for c in 1..level.starts.len() {
+                level.starts[c] += level.starts[c - 1];
+            }
+            let total = *level.starts.last().unwrap_or(&0) as usize;
+            level.entries.resize(total, Entry { aabb: Aabb::EMPTY, id: 0 });
+        }
+        self.indexed = 0;
+        for (id, (&(level, cell), b)) in keys.iter().zip(boxes).enumerate() {
+            if let Some(b) = b.filter(|_| level != NONE) {
+                let lattice = &mut self.levels[level as usize];
+                let slot = lattice.starts[cell as usize];
+                lattice.starts[cell as usize] += 1;
+                lattice.entries[slot as usize] = Entry { aabb: b, id: id as u32 };
+                self.home[id] = Home { level, cell, slot };
+                self.place[id] = Place::Sorted;
+                self.indexed += 1;
+            }
+        }
+        for level in &mut self.levels {
+            let cells = level.starts.len() - 1;
+            level.starts.copy_within(..cells, 1);
+            level.starts[0] = 0;
+        }
+        self.keys = keys;
+    }
+
+    /// Appends the pairs of the boxes in cells `cells` of level `level` with every box after
+    /// them in their level's cell order and with every box of the levels before it (larger
+    /// cells). A box's later neighbours are the rest of its own row and, when it reaches into
+    /// them, the next row and the next layer's rows: a few slices, bounded once per cell.
+    fn sweep(&self, level: usize, cells: Range<usize>, pairs: &mut Vec<Pair>) {
+        let lattice = &self.levels[level];
+        let [dx, dy, dz] = lattice.dims;
+        let [mut x, mut y, mut z] = lattice.coordinates(cells.start);
+        for cell in cells {
+            let (first, end) = (lattice.starts[cell] as usize, lattice.starts[cell + 1] as usize);
+            if first < end {
+                // Row slices: start, end without and with the next cell along x.
+                let x0 = x.saturating_sub(1);
+                let x1 = (x + 1).min(dx - 1);
+                let span = |row_y: u32, row_z: u32| {
+                    let at = lattice.index([x0, row_y, row_z]);
+                    let starts = &lattice.starts;
+                    let upto = |last: u32| starts[at + (last - x0) as usize + 1] as usize;
+                    (starts[at] as usize, upto(x), upto(x1))
+                };
+                let own_end = [end, lattice.starts[cell + 1 + (x1 - x) as usize] as usize];
+                let next_row = (y + 1 < dy).then(|| span(y + 1, z));
+                let mut next_layer = [(0, 0, 0); 3];
+                let layer_rows = if z + 1 < dz {
+                    let rows = y.saturating_sub(1)..=(y + 1).min(dy - 1);
+                    let count = rows.clone().count();
+                    for (slot, row_y) in next_layer.iter_mut().zip(rows) {
+                        *slot = span(row_y, z + 1);
+                    }
+                    count
+                } else {
+                    0
+                };
+                let first_layer_row = usize::from(y > 0);
+                for at in first..end {
+                    let a = &lattice.entries[at];
+                    let [rx, ry, rz] = lattice.cell_of(&a.aabb.maxs).map(|c| c as usize);
+                    let (reach_x, reach_y, reach_z) = (rx > x as usize, ry > y as usize, rz > z as usize);
+                    let pick = |(start, near, far): (usize, usize, usize)| {
+                        &lattice.entries[start..if reach_x { far } else { near }]
+                    };
+                    emit(a, &lattice.entries[at + 1..own_end[usize::from(reach_x)]], pairs);
+                    if reach_y {
+                        emit(a, pick(next_row.expect("reaching the next row means it exists")), pairs);
+                    }
+                    if reach_z {
+                        let rows = first_layer_row + 1 + usize::from(reach_y);
+                        for &row in &next_layer[..rows.min(layer_rows)] {
+                            emit(a, pick(row), pairs);
+                        }
+                    }
+                    for coarser in &self.levels[..level] {
+                        coarser.for_each_row(&a.aabb, |row| emit(a, row, pairs));
+                    }
+                }
+            }
+            x += 1;
+            if x == dx {
+                x = 0;
+                y += 1;
+                if y == dy {
+                    y = 0;
+                    z += 1;
+                }
+            }
+        }
+    }
+
+    fn remove_overflow(&mut self, id: u32, (level, cell): (u32, u32)) {
+        if let Some(list) = self.overflow.get_mut(&(level, cell)) {
+            if let Some(at) = list.iter().position(|&j| j == id) {
+                list.swap_remove(at);
+                self.overflow_len -= 1;
+            }
+            if list.is_empty() {
+                self.overflow.remove(&(level, cell));
+                self.levels[level as usize].set_overflowing(cell as usize, false);
+            }
+        }
+    }
+}
+
+impl Strategy for HierarchicalGrid {
+    fn rebuild(&mut self, boxes: &Boxes, pairs: &mut Vec<Pair>) {
+        self.sort_boxes(boxes);
+        // Tasks of consecutive cells holding about `SWEEP_CHUNK` boxes each.
+        let mut tasks = Vec::new();
+        for (level, lattice) in self.levels.iter().enumerate() {
+            let mut from = 0;
+            while from + 1 < lattice.starts.len() {
+                let target = lattice.starts[from] as usize + SWEEP_CHUNK;
+                let to = lattice
+                    .starts
+                    .partition_point(|&s| (s as usize) < target)
+                    .clamp(from + 1, lattice.starts.len() - 1);
+                tasks.push((level, from..to));
+                from = to;
+            }
+        }
+        if tasks.len() < 2 || rayon::current_num_threads() < 2 {
+            for (level, cells) in tasks {
+                self.sweep(level, cells, pairs);
+            }
+            return;
+        }
+        let found: Vec<Vec<Pair>> = tasks
+            .into_par_iter()
+            .map(|(level, cells)| {
+                let mut found = Vec::new();
+                self.sweep(level, cells, &mut found);
+                found
+            })
+            .collect();
+        for part in found {
+            pairs.extend_from_slice(&part);
+        }
+    }
+
+    fn insert(&mut self, id: u32, boxes: &Boxes) {
+        let aabb = *live(boxes, id);
+        self.ensure_ids(id as usize + 1);
+        self.indexed += 1;
+        let Some((level, cell)) = self.slot_of(&aabb) else {
+            self.large.push(id);
+            self.place[id as usize] = Place::Large;
+            return;
+        };
+        let home = self.home[id as usize];
+        let lattice = &mut self.levels[level as usize];
+        if home.level == level
+            && home.cell == cell
+            && lattice.entries.get(home.slot as usize).is_some_and(|e| e.id == id)
+        {
+            lattice.entries[home.slot as usize].aabb = aabb;
+            self.place[id as usize] = Place::Sorted;
+            return;
+        }
+        self.overflow.entry((level, cell)).or_default().push(id);
+        lattice.set_overflowing(cell as usize, true);
+        self.overflow_len += 1;
+        self.place[id as usize] = Place::Overflow;
+    }
+
+    fn remove(&mut self, id: u32, aabb: &Aabb) {
+        let Some(place) = self.place.get_mut(id as usize) else { return };
+        match std::mem::take(place) {
+            Place::Absent => return,
+            Place::Sorted => {
+                let home = self.home[id as usize];
+                self.levels[home.level as usize].entries[home.slot as usize].aabb = Aabb::EMPTY;
+            }
+            Place::Overflow => {
+                let slot = self.slot_of(aabb).expect("an overflowing box has a level");
+                self.remove_overflow(id, slot);
+            }
+            Place::Large => {
+                if let Some(at) = self.large.iter().position(|&j| j == id) {
+                    self.large.swap_remove(at);
+                }
+            }
+        }
+        self.indexed -= 1;
+    }
+
+    fn for_each_overlap(&self, id: u32, aabb: &Aabb, boxes: &Boxes, found: &mut dyn FnMut(u32)) {
+        for (level, lattice) in self.levels.iter().enumerate() {
+            lattice.for_each_row(aabb, |row| {
+                for b in row {
+                    if b.id != id && aabb.intersects(&b.aabb) {
+                        found(b.id);
+                    }
+                }
+            });
+            if self.overflow_len == 0 {
+                continue;
+            }
+            let (lo, hi) = lattice.reach(aabb);
+            for z in lo[2]..=hi[2] {
+                for y in lo[1]..=hi[1] {
+                    for x in lo[0]..=hi[0] {
+                        let cell = lattice.index([x, y, z]);
+                        if !lattice.is_overflowing(cell) {
+                            continue;
+                        }
+                        for &j in &self.overflow[&(level as u32, cell as u32)] {
+                            if j != id && aabb.intersects(live(boxes, j)) {
+                                found(j);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for &j in &self.large {
+            if j != id && aabb.intersects(live(boxes, j)) {
+                found(j);
+            }
+        }
+    }
+
+    fn needs_rebuild(&self) -> bool {
+        (self.overflow_len + self.large.len()) * OVERFLOW_FRACTION > self.indexed.max(OVERFLOW_FRACTION * 8)
+    }
+}
+
+/// Appends `a`'s pair with each box of `others` it overlaps. Branch-free: a pair is written
+/// whether or not the boxes overlap and kept only if they do, since about one test in five hits
+/// and a mispredicted branch costs more than the write.
+#[inline]
+fn emit(a: &Entry, others: &[Entry], pairs: &mut Vec<Pair>) {
+    const BATCH: usize = 16;
+    let mut batch = [(0u32, 0u32); BATCH];
+    for chunk in others.chunks(BATCH) {
+        let mut kept = 0;
+        for b in chunk {
+            batch[kept] = (a.id.min(b.id), a.id.max(b.id));
+            kept += usize::from(a.aabb.intersects(&b.aabb));
+        }
+        pairs.extend_from_slice(&batch[..kept]);
+    }
+}
