@@ -269,7 +269,7 @@ impl<S: Strategy> Broadphase<S> {
         found.clear();
         self.strategy.rebuild(&self.boxes, &mut found);
         self.indexed.copy_from_slice(&self.boxes);
-        self.pairs.replace(&mut found, self.boxes.len());
+        self.pairs.replace(&mut found);
         self.found = found;
         self.fresh = false;
     }
@@ -288,21 +288,23 @@ pub struct Overlaps<'a> {
 }
 
 impl<'a> Overlaps<'a> {
-    /// Every overlapping pair `(a, b)` once, `a < b`, sorted.
+    /// Every overlapping pair `(a, b)` once, `a < b`, in no particular order (the same for the
+    /// same updates, whatever the thread count).
     pub fn pairs(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
         as_ids(self.pairs.pairs())
     }
 
     /// The pairs that overlap now and did not at the previous update (or were not both live),
-    /// sorted: the pair changes a physics step consumes.
+    /// sorted: the pair changes a physics step consumes. After a rebuild the first call compares
+    /// the two pair lists; after an update of a few objects the changes are known already.
     pub fn started(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
-        as_ids(self.pairs.started())
+        as_ids(self.pairs.changed(true))
     }
 
     /// The pairs that overlapped at the previous update and do not now (or whose object was
     /// removed), sorted.
     pub fn stopped(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
-        as_ids(self.pairs.stopped())
+        as_ids(self.pairs.changed(false))
     }
 
     /// The objects overlapping `id`, sorted (none for an unknown id). The first call after an

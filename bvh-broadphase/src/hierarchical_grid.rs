@@ -41,6 +41,9 @@ const SWEEP_CHUNK: usize = 2048;
 struct Entry {
     aabb: Aabb,
     id: u32,
+    /// Bit `a`: the box reaches into the next cell along axis `a` (set by the sort for the
+    /// sweep that follows it).
+    reach: u8,
 }
 
 /// One level: a lattice of cubic cells over the scene's bounds at the last rebuild (coordinates
@@ -301,7 +304,7 @@ impl HierarchicalGrid {
                 level.starts[c] += level.starts[c - 1];
             }
             let total = *level.starts.last().unwrap_or(&0) as usize;
-            level.entries.resize(total, Entry { aabb: Aabb::EMPTY, id: 0 });
+            level.entries.resize(total, Entry { aabb: Aabb::EMPTY, id: 0, reach: 0 });
         }
         self.indexed = 0;
         for (id, (&(level, cell), b)) in keys.iter().zip(boxes).enumerate() {
@@ -309,7 +312,9 @@ impl HierarchicalGrid {
                 let lattice = &mut self.levels[level as usize];
                 let slot = lattice.starts[cell as usize];
                 lattice.starts[cell as usize] += 1;
-                lattice.entries[slot as usize] = Entry { aabb: b, id: id as u32 };
+                let (low, high) = (lattice.cell_of(&b.mins), lattice.cell_of(&b.maxs));
+                let reach = (0..3).fold(0, |bits, a| bits | u8::from(high[a] > low[a]) << a);
+                lattice.entries[slot as usize] = Entry { aabb: b, id: id as u32, reach };
                 self.home[id] = Home { level, cell, slot };
                 self.place[id] = Place::Sorted;
                 self.indexed += 1;
@@ -359,8 +364,7 @@ impl HierarchicalGrid {
                 let first_layer_row = usize::from(y > 0);
                 for at in first..end {
                     let a = &lattice.entries[at];
-                    let [rx, ry, rz] = lattice.cell_of(&a.aabb.maxs).map(|c| c as usize);
-                    let (reach_x, reach_y, reach_z) = (rx > x as usize, ry > y as usize, rz > z as usize);
+                    let (reach_x, reach_y, reach_z) = (a.reach & 1 != 0, a.reach & 2 != 0, a.reach & 4 != 0);
                     let pick = |(start, near, far): (usize, usize, usize)| {
                         &lattice.entries[start..if reach_x { far } else { near }]
                     };

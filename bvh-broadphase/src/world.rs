@@ -353,7 +353,10 @@ impl<S: Strategy> CollisionWorld<S> {
         let objects = &self.objects;
         let is_dynamic =
             |id: ObjectId| objects[id.index()].as_ref().is_some_and(|o| o.mobility == Mobility::Dynamic);
-        self.broadphase.update().pairs().filter(|&(a, b)| is_dynamic(a) || is_dynamic(b)).collect()
+        let mut pairs: Vec<_> =
+            self.broadphase.update().pairs().filter(|&(a, b)| is_dynamic(a) || is_dynamic(b)).collect();
+        pairs.sort_unstable();
+        pairs
     }
 
     fn run<T: Tally>(&mut self) -> (Vec<Collision>, usize, T) {
