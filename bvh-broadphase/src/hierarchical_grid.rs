@@ -32,6 +32,11 @@ const OVERFLOW_FRACTION: usize = 16;
 const NONE: u32 = u32::MAX;
 /// No level for the class.
 const NO_LEVEL: u8 = u8::MAX;
+/// The sweep tests a box against this many copies at a time, masking those past the slice's
+/// end: short slices of varying length then cost no mispredicted loop exits.
+const WINDOW: usize = 3;
+/// Pairs gathered before they are appended to the output.
+const BATCH: usize = 64;
 /// About this many boxes per parallel task of the rebuild sweep.
 const SWEEP_CHUNK: usize = 2048;
 
@@ -304,7 +309,8 @@ impl HierarchicalGrid {
                 level.starts[c] += level.starts[c - 1];
             }
             let total = *level.starts.last().unwrap_or(&0) as usize;
-            level.entries.resize(total, Entry { aabb: Aabb::EMPTY, id: 0, reach: 0 });
+            // Past the last cell, a window of empty copies that the sweep may read and ignore.
+            level.entries.resize(total + WINDOW, Entry { aabb: Aabb::EMPTY, id: 0, reach: 0 });
         }
         self.indexed = 0;
         for (id, (&(level, cell), b)) in keys.iter().zip(boxes).enumerate() {
@@ -333,6 +339,7 @@ impl HierarchicalGrid {
     /// cells). A box's later neighbours are the rest of its own row and, when it reaches into
     /// them, the next row and the next layer's rows: a few slices, bounded once per cell.
     fn sweep(&self, level: usize, cells: Range<usize>, pairs: &mut Vec<Pair>) {
+        let mut found = Found { pairs, batch: [(0, 0); BATCH], len: 0 };
         let lattice = &self.levels[level];
         let [dx, dy, dz] = lattice.dims;
         let [mut x, mut y, mut z] = lattice.coordinates(cells.start);
@@ -365,21 +372,25 @@ impl HierarchicalGrid {
                 for at in first..end {
                     let a = &lattice.entries[at];
                     let (reach_x, reach_y, reach_z) = (a.reach & 1 != 0, a.reach & 2 != 0, a.reach & 4 != 0);
-                    let pick = |(start, near, far): (usize, usize, usize)| {
-                        &lattice.entries[start..if reach_x { far } else { near }]
-                    };
-                    emit(a, &lattice.entries[at + 1..own_end[usize::from(reach_x)]], pairs);
+                    let entries = &lattice.entries;
+                    let pick =
+                        |(start, near, far): (usize, usize, usize)| (start, if reach_x { far } else { near });
+                    found.test(a, entries, (at + 1, own_end[usize::from(reach_x)]));
                     if reach_y {
-                        emit(a, pick(next_row.expect("reaching the next row means it exists")), pairs);
+                        found.test(
+                            a,
+                            entries,
+                            pick(next_row.expect("reaching the next row means it exists")),
+                        );
                     }
                     if reach_z {
                         let rows = first_layer_row + 1 + usize::from(reach_y);
                         for &row in &next_layer[..rows.min(layer_rows)] {
-                            emit(a, pick(row), pairs);
+                            found.test(a, entries, pick(row));
                         }
                     }
                     for coarser in &self.levels[..level] {
-                        coarser.for_each_row(&a.aabb, |row| emit(a, row, pairs));
+                        coarser.for_each_row(&a.aabb, |row| found.test_all(a, row));
                     }
                 }
             }
@@ -393,6 +404,7 @@ impl HierarchicalGrid {
                 }
             }
         }
+        found.flush();
     }
 
     fn remove_overflow(&mut self, id: u32, (level, cell): (u32, u32)) {
@@ -532,19 +544,52 @@ impl Strategy for HierarchicalGrid {
     }
 }
 
-/// Appends `a`'s pair with each box of `others` it overlaps. Branch-free: a pair is written
-/// whether or not the boxes overlap and kept only if they do, since about one test in five hits
-/// and a mispredicted branch costs more than the write.
-#[inline]
-fn emit(a: &Entry, others: &[Entry], pairs: &mut Vec<Pair>) {
-    const BATCH: usize = 16;
-    let mut batch = [(0u32, 0u32); BATCH];
-    for chunk in others.chunks(BATCH) {
-        let mut kept = 0;
-        for b in chunk {
-            batch[kept] = (a.id.min(b.id), a.id.max(b.id));
-            kept += usize::from(a.aabb.intersects(&b.aabb));
+/// The sweep's output: pairs kept branch-free (each candidate written, the count advanced only
+/// on a hit, since about one test in five hits) in a batch appended when nearly full.
+struct Found<'a> {
+    pairs: &'a mut Vec<Pair>,
+    batch: [Pair; BATCH],
+    len: usize,
+}
+
+impl Found<'_> {
+    #[inline]
+    fn offer(&mut self, a: &Entry, b: &Entry, hit: bool) {
+        self.batch[self.len] = (a.id.min(b.id), a.id.max(b.id));
+        self.len += usize::from(hit);
+    }
+
+    /// Tests `a` against `entries[from..to]`, a window at a time (the entries run at least a
+    /// window past any slice end).
+    #[inline]
+    fn test(&mut self, a: &Entry, entries: &[Entry], (from, to): (usize, usize)) {
+        let mut at = from;
+        loop {
+            if self.len > BATCH - WINDOW {
+                self.flush();
+            }
+            for (k, b) in entries[at..at + WINDOW].iter().enumerate() {
+                self.offer(a, b, (at + k < to) & a.aabb.intersects(&b.aabb));
+            }
+            at += WINDOW;
+            if at >= to {
+                break;
+            }
         }
-        pairs.extend_from_slice(&batch[..kept]);
+    }
+
+    /// Tests `a` against every entry of a slice.
+    fn test_all(&mut self, a: &Entry, others: &[Entry]) {
+        for b in others {
+            if self.len == BATCH {
+                self.flush();
+            }
+            self.offer(a, b, a.aabb.intersects(&b.aabb));
+        }
+    }
+
+    fn flush(&mut self) {
+        self.pairs.extend_from_slice(&self.batch[..self.len]);
+        self.len = 0;
     }
 }
