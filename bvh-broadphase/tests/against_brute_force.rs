@@ -2,7 +2,9 @@
 //! the boxes finds, on scenes built to stress grids: clusters, one huge box among tiny ones, all
 //! boxes in one cell, boxes on cell boundaries, boxes leaving the bounds, inserts and removals.
 
-use bvh_broadphase::{AnyStrategy, Broadphase, CellSide, HierarchicalGrid, ObjectId, Octree, UniformGrid};
+use bvh_broadphase::{
+    AnyStrategy, Broadphase, CellSide, HierarchicalGrid, ObjectId, Octree, Strategy, UniformGrid,
+};
 use bvh_core::{Aabb, Point, Vector};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -287,4 +289,59 @@ fn parallel_rebuilds_find_the_pairs_of_a_sequential_one() {
         sorted.sort();
         assert_eq!(sorted, expected, "{threads} threads");
     }
+}
+
+/// Edits after a rebuild that the hierarchical grid cannot put in its sorted cells: boxes that
+/// change cell (its overflow table), a box larger than every level and a box smaller than every
+/// level (its largest and smallest classes), removals of each – exact at every step, and a
+/// rebuild asked for once the overflow has grown.
+#[test]
+fn the_hierarchical_grid_stays_exact_between_rebuilds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    let mut broadphase: Broadphase<AnyStrategy> =
+        Broadphase::new(AnyStrategy::Hierarchical(HierarchicalGrid::default())).with_rebuild_fraction(1e9);
+    let mut truth = Truth::new();
+    for _ in 0..400 {
+        let b = cube(
+            Point::new(rng.gen_range(0.0..20.0), rng.gen_range(0.0..20.0), rng.gen_range(0.0..20.0)),
+            0.5,
+        );
+        truth.insert(broadphase.insert(b).unwrap(), b);
+    }
+    let mut previous = Pairs::new();
+    check("hierarchical", 0, &mut broadphase, &truth, &mut previous);
+    let huge = broadphase.insert(cube(Point::new(10.0, 10.0, 10.0), 6.0)).unwrap();
+    truth.insert(huge, cube(Point::new(10.0, 10.0, 10.0), 6.0));
+    let speck = broadphase.insert(cube(Point::new(3.0, 3.0, 3.0), 1e-4)).unwrap();
+    truth.insert(speck, cube(Point::new(3.0, 3.0, 3.0), 1e-4));
+    check("hierarchical", 1, &mut broadphase, &truth, &mut previous);
+    let mut rebuilds_asked = 0;
+    for step in 2..40 {
+        // Ten boxes a step shifted by about a cell: most change cell.
+        let ids: Vec<ObjectId> = truth.keys().copied().collect();
+        for _ in 0..10 {
+            let id = ids[rng.gen_range(0..ids.len())];
+            let shift =
+                Vector::new(rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5));
+            let b = Aabb::new(truth[&id].mins + shift, truth[&id].maxs + shift);
+            broadphase.set_box(id, b).unwrap();
+            truth.insert(id, b);
+        }
+        if step == 20 {
+            for id in [huge, speck] {
+                assert_eq!(broadphase.remove(id).unwrap(), truth.remove(&id).unwrap());
+            }
+        }
+        let mut pairs: Pairs = broadphase.update().pairs().collect();
+        pairs.sort();
+        assert_eq!(pairs, brute_pairs(&truth), "step {step}");
+        previous = pairs;
+        if broadphase.strategy().needs_rebuild() {
+            rebuilds_asked += 1;
+            // The update that rebuilds changes no pair.
+            check("hierarchical", step, &mut broadphase, &truth, &mut previous);
+            assert!(!broadphase.strategy().needs_rebuild(), "a rebuild empties the overflow");
+        }
+    }
+    assert!(rebuilds_asked > 0, "the overflow never grew enough to ask for a rebuild");
 }
