@@ -6,6 +6,7 @@ use crate::pair_set::{Pair, PairSet};
 use crate::strategy::{Boxes, Strategy};
 use crate::{BruteForce, HierarchicalGrid, Octree, UniformGrid};
 use bvh_core::{Aabb, Real};
+use rayon::prelude::*;
 
 /// An object of a broadphase (ids of removed objects are reused).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -54,6 +55,8 @@ pub enum BroadphaseError {
 /// so it pays to rebuild sooner (measured crossovers: a fifth of the objects changed with two
 /// pairs per object, a ninth with ten).
 const DENSITY_WEIGHT: Real = 8.0;
+/// Changed objects per parallel task of a patch's neighbourhood queries.
+const QUERY_CHUNK: usize = 256;
 const REBUILD_SHARE: Real = 2.0;
 
 /// Overlapping pairs of object boxes, kept up to date as objects come, go and move.
@@ -265,12 +268,30 @@ impl<S: Strategy> Broadphase<S> {
         }
         let mut found = std::mem::take(&mut self.found);
         found.clear();
-        for &id in &self.pending {
-            if let Some(aabb) = self.boxes[id as usize] {
-                self.strategy.for_each_overlap(id, &aabb, &self.boxes, &mut |j| found.push(ordered(id, j)));
+        let (strategy, boxes) = (&self.strategy, &self.boxes);
+        let query = |ids: &[u32], found: &mut Vec<Pair>| {
+            for &id in ids {
+                if let Some(aabb) = boxes[id as usize] {
+                    strategy.for_each_overlap(id, &aabb, boxes, &mut |j| found.push(ordered(id, j)));
+                }
             }
+        };
+        if self.pending.len() >= 2 * QUERY_CHUNK && rayon::current_num_threads() > 1 {
+            let parts: Vec<Vec<Pair>> = self
+                .pending
+                .par_chunks(QUERY_CHUNK)
+                .map(|ids| {
+                    let mut part = Vec::new();
+                    query(ids, &mut part);
+                    part
+                })
+                .collect();
+            parts.iter().for_each(|part| found.extend_from_slice(part));
+        } else {
+            query(&self.pending, &mut found);
         }
-        // A pair of two changed objects is found from both.
+        // A pair of two changed objects is found from both; sorted, the order is the same for
+        // any thread count.
         found.sort_unstable();
         found.dedup();
         let changed = &self.changed;

@@ -122,21 +122,44 @@ impl Level {
         [(index % dx) as u32, (index / dx % dy) as u32, (index / (dx * dy)) as u32]
     }
 
-    /// The boxes of cells `x0..=x1` of row `(y, z)`.
+    /// Where the boxes of cells `x0..=x1` of row `(y, z)` lie in `entries`.
     #[inline]
-    fn row(&self, y: u32, z: u32, x0: u32, x1: u32) -> &[Entry] {
+    fn row(&self, y: u32, z: u32, x0: u32, x1: u32) -> (usize, usize) {
         let first = self.index([x0, y, z]);
         let last = first + (x1 - x0) as usize;
-        &self.entries[self.starts[first] as usize..self.starts[last + 1] as usize]
+        (self.starts[first] as usize, self.starts[last + 1] as usize)
     }
 
-    /// Calls `visit` with every row slice whose boxes may overlap `aabb`.
+    /// Calls `visit` with every row of boxes that may overlap `aabb` (where it lies in
+    /// `entries`).
     #[inline]
-    fn for_each_row<'a>(&'a self, aabb: &Aabb, mut visit: impl FnMut(&'a [Entry])) {
+    fn for_each_row(&self, aabb: &Aabb, mut visit: impl FnMut((usize, usize))) {
         let (lo, hi) = self.reach(aabb);
         for z in lo[2]..=hi[2] {
             for y in lo[1]..=hi[1] {
                 visit(self.row(y, z, lo[0], hi[0]));
+            }
+        }
+    }
+
+    /// Calls `found` with the id of every box in `entries[from..to]` other than `id` that
+    /// overlaps `aabb`, testing a window at a time as the sweep does.
+    #[inline]
+    fn for_each_hit(&self, (from, to): (usize, usize), id: u32, aabb: &Aabb, found: &mut dyn FnMut(u32)) {
+        let mut at = from;
+        loop {
+            let window = &self.entries[at..at + WINDOW];
+            let mut hits = 0u32;
+            for (k, b) in window.iter().enumerate() {
+                hits |= u32::from((at + k < to) & (b.id != id) & aabb.intersects(&b.aabb)) << k;
+            }
+            while hits != 0 {
+                found(window[hits.trailing_zeros() as usize].id);
+                hits &= hits - 1;
+            }
+            at += WINDOW;
+            if at >= to {
+                break;
             }
         }
     }
@@ -390,7 +413,7 @@ impl HierarchicalGrid {
                         }
                     }
                     for coarser in &self.levels[..level] {
-                        coarser.for_each_row(&a.aabb, |row| found.test_all(a, row));
+                        coarser.for_each_row(&a.aabb, |row| found.test(a, &coarser.entries, row));
                     }
                 }
             }
@@ -505,13 +528,7 @@ impl Strategy for HierarchicalGrid {
 
     fn for_each_overlap(&self, id: u32, aabb: &Aabb, boxes: &Boxes, found: &mut dyn FnMut(u32)) {
         for (level, lattice) in self.levels.iter().enumerate() {
-            lattice.for_each_row(aabb, |row| {
-                for b in row {
-                    if b.id != id && aabb.intersects(&b.aabb) {
-                        found(b.id);
-                    }
-                }
-            });
+            lattice.for_each_row(aabb, |row| lattice.for_each_hit(row, id, aabb, found));
             if self.overflow_len == 0 {
                 continue;
             }
@@ -575,16 +592,6 @@ impl Found<'_> {
             if at >= to {
                 break;
             }
-        }
-    }
-
-    /// Tests `a` against every entry of a slice.
-    fn test_all(&mut self, a: &Entry, others: &[Entry]) {
-        for b in others {
-            if self.len == BATCH {
-                self.flush();
-            }
-            self.offer(a, b, a.aabb.intersects(&b.aabb));
         }
     }
 

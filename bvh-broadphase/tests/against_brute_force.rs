@@ -267,27 +267,45 @@ fn the_octree_splits_crowded_cells_and_stays_exact() {
 }
 
 #[test]
-fn parallel_rebuilds_find_the_pairs_of_a_sequential_one() {
+fn parallel_rebuilds_and_patches_find_the_pairs_of_a_sequential_one() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let boxes: Vec<Aabb> =
         (0..6000).map(|_| if rng.gen_bool(0.5) { uniform(&mut rng) } else { clustered(&mut rng) }).collect();
-    let truth: Truth = boxes.iter().enumerate().map(|(i, b)| (ObjectId::from_index(i), *b)).collect();
-    let expected = brute_pairs(&truth);
-    let mut sequential = None;
+    // A tenth of the boxes moved: patched (the fraction is fixed above it), queries in parallel.
+    let moved: Vec<(usize, Aabb)> = (0..600)
+        .map(|_| {
+            let shift =
+                Vector::new(rng.gen_range(-0.5..0.5), rng.gen_range(-0.5..0.5), rng.gen_range(-0.5..0.5));
+            let i = rng.gen_range(0..boxes.len());
+            (i, Aabb::new(boxes[i].mins + shift, boxes[i].maxs + shift))
+        })
+        .collect();
+    let mut after = boxes.clone();
+    moved.iter().for_each(|&(i, b)| after[i] = b);
+    let truth = |boxes: &[Aabb]| -> Truth {
+        boxes.iter().enumerate().map(|(i, b)| (ObjectId::from_index(i), *b)).collect()
+    };
+    let expected = [brute_pairs(&truth(&boxes)), brute_pairs(&truth(&after))];
+    let mut sequential: Option<[Pairs; 2]> = None;
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let pairs: Pairs = pool.install(|| {
-            let mut broadphase: Broadphase = Broadphase::default();
+        let found: [Pairs; 2] = pool.install(|| {
+            let mut broadphase: Broadphase = Broadphase::default().with_rebuild_fraction(0.5);
             for b in &boxes {
                 broadphase.insert(*b).unwrap();
             }
-            broadphase.update().pairs().collect()
+            let built = broadphase.update().pairs().collect();
+            for &(i, b) in &moved {
+                broadphase.set_box(ObjectId::from_index(i), b).unwrap();
+            }
+            [built, broadphase.update().pairs().collect()]
         });
         // The same order, not only the same set.
-        assert_eq!(&pairs, sequential.get_or_insert_with(|| pairs.clone()), "{threads} threads");
-        let mut sorted = pairs;
-        sorted.sort();
-        assert_eq!(sorted, expected, "{threads} threads");
+        assert_eq!(&found, sequential.get_or_insert_with(|| found.clone()), "{threads} threads");
+        for (mut pairs, expected) in found.into_iter().zip(&expected) {
+            pairs.sort();
+            assert_eq!(&pairs, expected, "{threads} threads");
+        }
     }
 }
 
