@@ -88,7 +88,6 @@ impl Level {
         let count = self.dims.iter().map(|&d| d as usize).product::<usize>();
         self.starts.clear();
         self.starts.resize(count + 1, 0);
-        self.entries.clear();
         self.overflowing.clear();
         self.overflowing.resize(count.div_ceil(64), 0);
     }
@@ -332,8 +331,12 @@ impl HierarchicalGrid {
                 level.starts[c] += level.starts[c - 1];
             }
             let total = *level.starts.last().unwrap_or(&0) as usize;
-            // Past the last cell, a window of empty copies that the sweep may read and ignore.
-            level.entries.resize(total + WINDOW, Entry { aabb: Aabb::EMPTY, id: 0, reach: 0 });
+            // Every slot below `total` is written by the scatter, so the last rebuild's copies
+            // stay until then; past the last cell, a window of empty copies that the sweep may
+            // read and ignore.
+            let empty = Entry { aabb: Aabb::EMPTY, id: 0, reach: 0 };
+            level.entries.resize(total, empty);
+            level.entries.extend([empty; WINDOW]);
         }
         self.indexed = 0;
         for (id, (&(level, cell), b)) in keys.iter().zip(boxes).enumerate() {
