@@ -69,8 +69,8 @@ struct Level {
 type Cell = [u32; 3];
 
 impl Level {
-    /// Fits the lattice to `bounds` with cells of at least `side` for `boxes` boxes, emptied
-    /// (its buffers kept).
+    /// Fits the lattice to `bounds` with cells of at least `side` for `boxes` boxes, its cell
+    /// counts zeroed (its buffers kept).
     fn reset(&mut self, bounds: &Aabb, side: f64, boxes: usize) {
         let span = bounds.extents();
         let budget = (CELLS_PER_BOX * boxes as f64).max(MIN_CELLS);
@@ -183,7 +183,7 @@ enum Place {
     /// Not indexed.
     #[default]
     Absent,
-    /// Its sorted slot (`Home`).
+    /// Its slot in its level's sorted copies (`home`).
     Sorted,
     /// The overflow table, under its level and cell.
     Overflow,
@@ -192,11 +192,16 @@ enum Place {
 }
 
 /// A box's sorted slot from the last rebuild, kept while it is elsewhere so that it can return.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Home {
     level: u32,
     cell: u32,
     slot: u32,
+}
+
+impl Home {
+    /// No slot (not sorted at the last rebuild).
+    const NOWHERE: Self = Self { level: NONE, cell: 0, slot: 0 };
 }
 
 /// A grid per box size class, each box in the one cell of its minimum corner; the strategy for
@@ -210,13 +215,17 @@ pub struct HierarchicalGrid {
     /// The level each class goes to (its own or the nearest coarser one); `NO_LEVEL`: none is
     /// coarse enough.
     level_of_class: [u8; CLASSES],
+    /// Per id, where its box is indexed.
     place: Vec<Place>,
     home: Vec<Home>,
+    /// Boxes out of their sorted cells, by level and cell.
     overflow: HashMap<(u32, u32), SmallVec<[u32; 2]>>,
     overflow_len: usize,
+    /// Boxes larger than every level.
     large: Vec<u32>,
+    /// Boxes indexed anywhere.
     indexed: usize,
-    /// Scratch of a rebuild, kept for its allocation.
+    /// Per id, its class and then its level and cell during a rebuild; kept for the allocation.
     keys: Vec<(u32, u32)>,
 }
 
@@ -272,7 +281,7 @@ impl HierarchicalGrid {
     fn ensure_ids(&mut self, count: usize) {
         if self.place.len() < count {
             self.place.resize(count, Place::Absent);
-            self.home.resize(count, Home::default());
+            self.home.resize(count, Home::NOWHERE);
         }
     }
 
@@ -334,12 +343,14 @@ impl HierarchicalGrid {
             // Every slot below `total` is written by the scatter, so the last rebuild's copies
             // stay until then; past the last cell, a window of empty copies that the sweep may
             // read and ignore.
-            let empty = Entry { aabb: Aabb::EMPTY, id: 0, reach: 0 };
+            let empty = Entry { aabb: Aabb::EMPTY, id: NONE, reach: 0 };
             level.entries.resize(total, empty);
             level.entries.extend([empty; WINDOW]);
         }
         self.indexed = 0;
         for (id, (&(level, cell), b)) in keys.iter().zip(boxes).enumerate() {
+            // A home from an older rebuild names a slot that now holds another box.
+            self.home[id] = Home::NOWHERE;
             if let Some(b) = b.filter(|_| level != NONE) {
                 let lattice = &mut self.levels[level as usize];
                 let slot = lattice.starts[cell as usize];
@@ -402,12 +413,9 @@ impl HierarchicalGrid {
                     let pick =
                         |(start, near, far): (usize, usize, usize)| (start, if reach_x { far } else { near });
                     found.test(a, entries, (at + 1, own_end[usize::from(reach_x)]));
-                    if reach_y {
-                        found.test(
-                            a,
-                            entries,
-                            pick(next_row.expect("reaching the next row means it exists")),
-                        );
+                    // Reaching the next row means there is one (cells are clamped to the lattice).
+                    if let (true, Some(row)) = (reach_y, next_row) {
+                        found.test(a, entries, pick(row));
                     }
                     if reach_z {
                         let rows = first_layer_row + 1 + usize::from(reach_y);

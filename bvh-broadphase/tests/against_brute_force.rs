@@ -363,3 +363,39 @@ fn the_hierarchical_grid_stays_exact_between_rebuilds() {
     }
     assert!(rebuilds_asked > 0, "the overflow never grew enough to ask for a rebuild");
 }
+
+/// An id whose object was removed before a rebuild and which comes back, reused, at the same
+/// place in a patch: its slot of two rebuilds ago is past the end of the sorted copies now, and
+/// it must not be taken back there (where no neighbourhood query would find it).
+#[test]
+fn a_reused_id_is_not_taken_back_into_a_stale_slot() {
+    let unit = |x: f32| Aabb::new(Point::new(x, x, x), Point::new(x + 1.0, x + 1.0, x + 1.0));
+    // Patch when at most three quarters of the objects changed, rebuild otherwise.
+    let mut broadphase: Broadphase<AnyStrategy> =
+        Broadphase::new(AnyStrategy::Hierarchical(HierarchicalGrid::default())).with_rebuild_fraction(0.75);
+    let mut truth = Truth::new();
+    // Ids 0 and 1 share the last cell; 2 and 3 keep the bounds and fill the first slots.
+    for x in [9.0, 9.0, 0.0, 5.0] {
+        truth.insert(broadphase.insert(unit(x)).unwrap(), unit(x));
+    }
+    let mut previous = Pairs::new();
+    check("reused id", 0, &mut broadphase, &truth, &mut previous);
+    let [a, b, _, c] = [0, 1, 2, 3].map(ObjectId::from_index);
+    // Two of four removed: a rebuild, after which id 0's old slot lies past the copies.
+    for id in [a, c] {
+        broadphase.remove(id).unwrap();
+        truth.remove(&id);
+    }
+    check("reused id", 1, &mut broadphase, &truth, &mut previous);
+    // Both ids come back (the last freed first), id 0 where it was: a patch.
+    for x in [5.0, 9.0] {
+        truth.insert(broadphase.insert(unit(x)).unwrap(), unit(x));
+    }
+    assert!(truth.contains_key(&a));
+    check("reused id", 2, &mut broadphase, &truth, &mut previous);
+    // Its neighbour moves a little: its query must still find id 0.
+    let moved = Aabb::new(Point::new(9.1, 9.0, 9.0), Point::new(10.1, 10.0, 10.0));
+    broadphase.set_box(b, moved).unwrap();
+    truth.insert(b, moved);
+    check("reused id", 3, &mut broadphase, &truth, &mut previous);
+}
