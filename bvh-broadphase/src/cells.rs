@@ -4,7 +4,7 @@
 //! cells simply reach to infinity. The cell of a point is a monotone function of the point, so a
 //! box's cell range always holds the cell of every point inside the box.
 
-use crate::strategy::{Boxes, live};
+use crate::strategy::{Boxes, extents, live};
 use bvh_core::{Aabb, Point, Real, Vector};
 use smallvec::SmallVec;
 
@@ -56,31 +56,34 @@ impl Lattice {
         let (mut extent_sum, mut live) = (0.0f64, 0usize);
         for b in boxes.iter().flatten() {
             bounds.merge(b);
-            extent_sum += f64::from(b.extents().sum()) / 3.0;
+            extent_sum += extents(b).iter().sum::<f64>() / 3.0;
             live += 1;
         }
         if live == 0 {
             return Self::default();
         }
-        let span = bounds.extents();
-        let mean = (extent_sum / live as f64) as Real;
-        let fallback = (span.max() / (live as Real).cbrt()).max(Real::MIN_POSITIVE);
+        // In f64: near the ends of the f32 range a span or an extent overflows f32.
+        let span = extents(&bounds);
+        let mean = extent_sum / live as f64;
+        let fallback =
+            (span.iter().fold(0.0f64, |m, &e| m.max(e)) / (live as f64).cbrt()).max(f64::MIN_POSITIVE);
         let mut side = match side {
-            CellSide::MeanExtents(times) => mean * times,
-            CellSide::Fixed(side) => side,
+            CellSide::MeanExtents(times) => mean * f64::from(times),
+            CellSide::Fixed(side) => f64::from(side),
         };
         if !(side.is_finite() && side > 0.0) {
             side = fallback;
         }
         let budget = (CELLS_PER_OBJECT * live).max(MIN_CELL_BUDGET) as f64;
         loop {
-            let dims = span.map(|e| ((e / side).floor() as f64 + 1.0).min(f64::from(u32::MAX / 4)));
-            let cells = dims.x * dims.y * dims.z;
+            let dims = span.map(|e| ((e / side).floor() + 1.0).min(f64::from(u32::MAX / 4)));
+            let cells = dims[0] * dims[1] * dims[2];
             if cells <= budget {
-                let dims = [dims.x as u32, dims.y as u32, dims.z as u32];
+                let side = side.min(f64::from(Real::MAX)) as Real;
+                let dims = dims.map(|d| d as u32);
                 return Self { origin: bounds.mins, inverse_side: 1.0 / side, side, dims };
             }
-            side *= ((cells / budget).cbrt() as Real).max(1.01);
+            side *= (cells / budget).cbrt().max(1.01);
         }
     }
 

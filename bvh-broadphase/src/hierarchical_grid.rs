@@ -9,7 +9,7 @@
 //! goes to a small overflow table until the next rebuild, which it asks for once the table grows.
 
 use crate::pair_set::Pair;
-use crate::strategy::{Boxes, Strategy, live};
+use crate::strategy::{Boxes, Strategy, extents, live};
 use bvh_core::{Aabb, Point};
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -72,11 +72,11 @@ impl Level {
     /// Fits the lattice to `bounds` with cells of at least `side` for `boxes` boxes, its cell
     /// counts zeroed (its buffers kept).
     fn reset(&mut self, bounds: &Aabb, side: f64, boxes: usize) {
-        let span = bounds.extents();
+        let span = extents(bounds);
         let budget = (CELLS_PER_BOX * boxes as f64).max(MIN_CELLS);
         let mut side = if side.is_finite() && side > 0.0 { side } else { 1.0 };
         self.dims = loop {
-            let dims = [0, 1, 2].map(|a| (f64::from(span[a]) / side).floor() + 1.0);
+            let dims = span.map(|e| (e / side).floor() + 1.0);
             let cells = dims[0] * dims[1] * dims[2];
             if cells <= budget {
                 break dims.map(|d| d as u32);
@@ -249,7 +249,7 @@ impl Default for HierarchicalGrid {
 impl HierarchicalGrid {
     /// The size class of a box; `None` for one larger than class 0.
     fn class_of(&self, aabb: &Aabb) -> Option<usize> {
-        let extent = f64::from(aabb.extents().max());
+        let extent = largest_extent(aabb);
         let room = FIT * self.top_side;
         if extent > room {
             return None;
@@ -293,13 +293,13 @@ impl HierarchicalGrid {
         self.overflow_len = 0;
         self.large.clear();
         let mut bounds = Aabb::EMPTY;
-        let mut largest = 0.0f32;
+        let mut largest = 0.0f64;
         for b in boxes.iter().flatten() {
             bounds.merge(b);
-            largest = largest.max(b.extents().max());
+            largest = largest.max(largest_extent(b));
         }
-        let span = f64::from(bounds.extents().max());
-        self.top_side = if largest > 0.0 { f64::from(largest) / FIT } else { span.max(1.0) };
+        let span = if bounds.is_empty() { 0.0 } else { largest_extent(&bounds) };
+        self.top_side = if largest > 0.0 { largest / FIT } else { span.max(1.0) };
         // Each box's class, then (once the levels exist) its level and cell; `NONE`: no box.
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
@@ -610,4 +610,9 @@ impl Found<'_> {
         self.pairs.extend_from_slice(&self.batch[..self.len]);
         self.len = 0;
     }
+}
+
+/// A box's largest extent, in `f64` (see [`extents`]).
+fn largest_extent(aabb: &Aabb) -> f64 {
+    extents(aabb).into_iter().fold(0.0, f64::max)
 }

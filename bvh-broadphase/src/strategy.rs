@@ -42,3 +42,9 @@ pub(crate) fn overlap_start(a: &Aabb, b: &Aabb) -> bvh_core::Point {
 pub(crate) fn live(boxes: &Boxes, id: u32) -> &Aabb {
     boxes[id as usize].as_ref().expect("indexed boxes are live")
 }
+
+/// A box's extents in `f64`: near the ends of the `f32` range they overflow `f32`.
+#[inline]
+pub(crate) fn extents(aabb: &Aabb) -> [f64; 3] {
+    [0, 1, 2].map(|a| f64::from(aabb.maxs[a]) - f64::from(aabb.mins[a]))
+}

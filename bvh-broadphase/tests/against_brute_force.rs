@@ -399,3 +399,27 @@ fn a_reused_id_is_not_taken_back_into_a_stale_slot() {
     truth.insert(b, moved);
     check("reused id", 3, &mut broadphase, &truth, &mut previous);
 }
+
+/// Boxes near the ends of the `f32` range, whose extents and the scene's span overflow `f32`:
+/// every strategy still answers, exactly.
+#[test]
+fn boxes_near_the_ends_of_the_f32_range() {
+    let big = f32::MAX / 2.0;
+    let boxes = [
+        Aabb::new(Point::new(-big, -big, -big), Point::new(big, big, big)),
+        Aabb::new(Point::new(big, big, big), Point::new(f32::MAX, f32::MAX, f32::MAX)),
+        Aabb::new(Point::new(-f32::MAX, 0.0, 0.0), Point::new(-big, 1.0, 1.0)),
+        cube(Point::origin(), 1.0),
+        cube(Point::new(3.0, 0.0, 0.0), 1.0),
+    ];
+    let truth: Truth = boxes.iter().enumerate().map(|(i, b)| (ObjectId::from_index(i), *b)).collect();
+    for (name, mut broadphase) in strategies() {
+        let ids: Vec<ObjectId> = boxes.iter().map(|b| broadphase.insert(*b).unwrap()).collect();
+        let mut previous = Pairs::new();
+        check(name, 0, &mut broadphase, &truth, &mut previous);
+        broadphase.set_box(ids[4], cube(Point::new(1.5, 0.0, 0.0), 1.0)).unwrap();
+        let mut moved = truth.clone();
+        moved.insert(ids[4], cube(Point::new(1.5, 0.0, 0.0), 1.0));
+        check(name, 1, &mut broadphase, &moved, &mut previous);
+    }
+}
