@@ -99,6 +99,11 @@ fn far_away(rng: &mut ChaCha8Rng) -> Aabb {
     }
 }
 
+/// A few boxes parked very far from the others (the grids fit their cells to the rest).
+fn parked_far_away(rng: &mut ChaCha8Rng) -> Aabb {
+    if rng.gen_bool(0.01) { cube(Point::new(1e6, rng.gen_range(0.0..20.0), -1e6), 1.0) } else { uniform(rng) }
+}
+
 /// Flat and zero-size boxes (points and panels).
 fn degenerate(rng: &mut ChaCha8Rng) -> Aabb {
     let mut b = on_boundaries(rng);
@@ -213,6 +218,11 @@ fn boxes_on_cell_boundaries() {
 #[test]
 fn boxes_far_outside_the_first_bounds() {
     run(far_away, 300, 6);
+}
+
+#[test]
+fn a_few_boxes_parked_far_away() {
+    run(parked_far_away, 600, 12);
 }
 
 #[test]
