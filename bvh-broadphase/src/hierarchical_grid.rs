@@ -445,7 +445,14 @@ impl HierarchicalGrid {
         found.flush();
     }
 
-    fn remove_overflow(&mut self, id: u32, (level, cell): (u32, u32)) {
+    /// Takes `id` out of the overflow table, under the level and cell of its indexed box (or,
+    /// if a caller passed another box, wherever it is).
+    fn remove_overflow(&mut self, id: u32, aabb: &Aabb) {
+        let key = self
+            .slot_of(aabb)
+            .filter(|key| self.overflow.get(key).is_some_and(|list| list.contains(&id)))
+            .or_else(|| self.overflow.iter().find(|(_, list)| list.contains(&id)).map(|(&key, _)| key));
+        let Some((level, cell)) = key else { return };
         if let Some(list) = self.overflow.get_mut(&(level, cell)) {
             if let Some(at) = list.iter().position(|&j| j == id) {
                 list.swap_remove(at);
@@ -528,10 +535,7 @@ impl Strategy for HierarchicalGrid {
                 let home = self.home[id as usize];
                 self.levels[home.level as usize].entries[home.slot as usize].aabb = Aabb::EMPTY;
             }
-            Place::Overflow => {
-                let slot = self.slot_of(aabb).expect("an overflowing box has a level");
-                self.remove_overflow(id, slot);
-            }
+            Place::Overflow => self.remove_overflow(id, aabb),
             Place::Large => {
                 if let Some(at) = self.large.iter().position(|&j| j == id) {
                     self.large.swap_remove(at);
