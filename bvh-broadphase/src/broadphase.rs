@@ -209,8 +209,9 @@ impl<S: Strategy> Broadphase<S> {
     }
 
     /// The objects whose boxes come within `margin` of object `id`'s (its box grown by `margin`
-    /// on every side meets theirs), sorted; the index is brought up to date first. A negative or
-    /// NaN margin is zero.
+    /// on every side meets theirs), sorted; the index is brought up to date first (an update:
+    /// pending changes become that update's started and stopped pairs). A negative or NaN
+    /// margin is zero.
     pub fn near(&mut self, id: ObjectId, margin: Real) -> Result<Vec<ObjectId>, BroadphaseError> {
         let aabb = *self.aabb(id).ok_or(BroadphaseError::UnknownObject(id))?;
         self.update();

@@ -4,7 +4,7 @@
 //! cells simply reach to infinity. The cell of a point is a monotone function of the point, so a
 //! box's cell range always holds the cell of every point inside the box.
 
-use crate::strategy::{Boxes, extents, live};
+use crate::strategy::{Boxes, bulk_bounds, extents, live};
 use bvh_core::{Aabb, Point, Real, Vector};
 use smallvec::SmallVec;
 
@@ -49,8 +49,8 @@ impl Default for Lattice {
 }
 
 impl Lattice {
-    /// A lattice over every box with cells of the given side, grown if needed to stay within
-    /// the cell budget.
+    /// A lattice over the boxes (their bulk, when a few far ones would stretch the cells over
+    /// the budget) with cells of the given side, grown if needed to stay within the budget.
     pub(crate) fn fit(boxes: &Boxes, side: CellSide) -> Self {
         let mut bounds = Aabb::EMPTY;
         let (mut extent_sum, mut live) = (0.0f64, 0usize);
@@ -62,11 +62,9 @@ impl Lattice {
         if live == 0 {
             return Self::default();
         }
-        // In f64: near the ends of the f32 range a span or an extent overflows f32.
-        let span = extents(&bounds);
         let mean = extent_sum / live as f64;
-        let fallback =
-            (span.iter().fold(0.0f64, |m, &e| m.max(e)) / (live as f64).cbrt()).max(f64::MIN_POSITIVE);
+        let fallback = (extents(&bounds).iter().fold(0.0f64, |m, &e| m.max(e)) / (live as f64).cbrt())
+            .max(f64::MIN_POSITIVE);
         let mut side = match side {
             CellSide::MeanExtents(times) => mean * f64::from(times),
             CellSide::Fixed(side) => f64::from(side),
@@ -75,6 +73,12 @@ impl Lattice {
             side = fallback;
         }
         let budget = (CELLS_PER_OBJECT * live).max(MIN_CELL_BUDGET) as f64;
+        // In f64: near the ends of the f32 range a span or an extent overflows f32.
+        let nominal: f64 = extents(&bounds).iter().map(|e| (e / side).floor() + 1.0).product();
+        if nominal > budget {
+            bounds = bulk_bounds(boxes, bounds);
+        }
+        let span = extents(&bounds);
         loop {
             let dims = span.map(|e| ((e / side).floor() + 1.0).min(f64::from(u32::MAX / 4)));
             let cells = dims[0] * dims[1] * dims[2];

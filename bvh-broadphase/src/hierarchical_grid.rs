@@ -9,7 +9,7 @@
 //! goes to a small overflow table until the next rebuild, which it asks for once the table grows.
 
 use crate::pair_set::Pair;
-use crate::strategy::{Boxes, Strategy, extents, live};
+use crate::strategy::{Boxes, Strategy, bulk_bounds, extents, live};
 use bvh_core::{Aabb, Point};
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -28,9 +28,6 @@ const MIN_CELLS: f64 = 64.0;
 /// Boxes out of their sorted cells (moved across, inserted since) beyond this fraction of all
 /// boxes make the next update a rebuild.
 const OVERFLOW_FRACTION: usize = 16;
-/// Lattices leave out up to this fraction (1 / `OUTLIERS`) of the boxes at each end of each axis
-/// when the others would need far fewer cells.
-const OUTLIERS: usize = 200;
 /// No box, no class.
 const NONE: u32 = u32::MAX;
 /// No level for the class.
@@ -314,7 +311,7 @@ impl HierarchicalGrid {
             }
             keys.push((class, 0));
         }
-        let bounds = bulk_bounds(boxes, bounds, self.top_side, &per_class);
+        let bounds = lattice_bounds(boxes, bounds, self.top_side, &per_class);
         let mut used = 0;
         self.level_of_class = [NO_LEVEL; CLASSES];
         for (class, &count) in per_class.iter().enumerate() {
@@ -620,32 +617,17 @@ impl Found<'_> {
     }
 }
 
-/// The bounds the lattices are fitted to: every box's, unless a few boxes far from the rest
-/// would stretch the cells over the budget (one object parked far away made every cell hold
-/// thousands) – then the bounds of all but the `OUTLIERS`-th part of the boxes at each end of
-/// each axis. Boxes outside are clamped to the border cells, which is exact, only slower for
-/// them.
-fn bulk_bounds(boxes: &Boxes, bounds: Aabb, top_side: f64, per_class: &[usize; CLASSES]) -> Aabb {
+/// The bounds the lattices are fitted to: every box's, unless the finest level's cells over
+/// them would exceed its budget – then the bounds of the bulk ([`bulk_bounds`]).
+fn lattice_bounds(boxes: &Boxes, bounds: Aabb, top_side: f64, per_class: &[usize; CLASSES]) -> Aabb {
     let Some(finest) = (0..CLASSES).rev().find(|&c| per_class[c] > 0) else { return bounds };
     let side = top_side / (1u64 << finest) as f64;
     let cells: f64 = extents(&bounds).iter().map(|e| (e / side).floor() + 1.0).product();
     if cells <= (CELLS_PER_BOX * per_class[finest] as f64).max(MIN_CELLS) {
-        return bounds;
+        bounds
+    } else {
+        bulk_bounds(boxes, bounds)
     }
-    let live: Vec<&Aabb> = boxes.iter().flatten().collect();
-    let trim = live.len() / OUTLIERS;
-    let mut bulk = bounds;
-    let mut coordinates = Vec::with_capacity(live.len());
-    for axis in 0..3 {
-        coordinates.clear();
-        coordinates.extend(live.iter().map(|b| b.mins[axis]));
-        bulk.mins[axis] = *coordinates.select_nth_unstable_by(trim, f32::total_cmp).1;
-        coordinates.clear();
-        coordinates.extend(live.iter().map(|b| b.maxs[axis]));
-        let last = coordinates.len() - 1 - trim;
-        bulk.maxs[axis] = *coordinates.select_nth_unstable_by(last, f32::total_cmp).1;
-    }
-    if bulk.is_empty() { bounds } else { bulk }
 }
 
 /// A box's largest extent, in `f64` (see [`extents`]).
