@@ -334,13 +334,13 @@ impl<'a> Overlaps<'a> {
     /// sorted: the pair changes a physics step consumes. After a rebuild the first call compares
     /// the two pair lists; after an update of a few objects the changes are known already.
     pub fn started(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
-        as_ids(self.pairs.changed(true))
+        as_ids(self.pairs.started())
     }
 
     /// The pairs that overlapped at the previous update and do not now (or whose object was
     /// removed), sorted.
     pub fn stopped(self) -> impl ExactSizeIterator<Item = (ObjectId, ObjectId)> + 'a {
-        as_ids(self.pairs.changed(false))
+        as_ids(self.pairs.stopped())
     }
 
     /// The objects overlapping `id`, sorted (none for an unknown id). The first call after an

@@ -8,9 +8,10 @@
 //! and sweeps them. A box that moves within its cell only updates its copy; one that changes cell
 //! goes to a small overflow table until the next rebuild, which it asks for once the table grows.
 
+use crate::cells::{Cell, Lattice, bulk_bounds, largest_extent};
 use crate::pair_set::Pair;
-use crate::strategy::{Boxes, Strategy, bulk_bounds, extents, live};
-use bvh_core::{Aabb, Point};
+use crate::strategy::{Boxes, Strategy, live};
+use bvh_core::Aabb;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::collections::HashMap;
@@ -55,9 +56,7 @@ struct Entry {
 /// outside are clamped to the border cells) and its boxes sorted by cell.
 #[derive(Clone, Debug, Default)]
 struct Level {
-    origin: [f64; 3],
-    inverse_side: f64,
-    dims: [u32; 3],
+    cells: Lattice,
     /// Cell `c` holds `entries[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     entries: Vec<Entry>,
@@ -65,66 +64,30 @@ struct Level {
     overflowing: Vec<u64>,
 }
 
-/// Cell coordinates along x, y and z.
-type Cell = [u32; 3];
-
 impl Level {
     /// Fits the lattice to `bounds` with cells of at least `side` for `boxes` boxes, its cell
     /// counts zeroed (its buffers kept).
     fn reset(&mut self, bounds: &Aabb, side: f64, boxes: usize) {
-        let span = extents(bounds);
-        let budget = (CELLS_PER_BOX * boxes as f64).max(MIN_CELLS);
-        let mut side = if side.is_finite() && side > 0.0 { side } else { 1.0 };
-        self.dims = loop {
-            let dims = span.map(|e| (e / side).floor() + 1.0);
-            let cells = dims[0] * dims[1] * dims[2];
-            if cells <= budget {
-                break dims.map(|d| d as u32);
-            }
-            side *= (cells / budget).cbrt().max(1.01);
-        };
-        self.origin = [0, 1, 2].map(|a| f64::from(bounds.mins[a]));
-        self.inverse_side = 1.0 / side;
-        let count = self.dims.iter().map(|&d| d as usize).product::<usize>();
+        self.cells = Lattice::over(bounds, side, (CELLS_PER_BOX * boxes as f64).max(MIN_CELLS));
+        let count = self.cells.cell_count();
         self.starts.clear();
         self.starts.resize(count + 1, 0);
         self.overflowing.clear();
         self.overflowing.resize(count.div_ceil(64), 0);
     }
 
-    /// The cell holding `p`, clamped to the lattice: a monotone function of `p`.
-    #[inline]
-    fn cell_of(&self, p: &Point) -> Cell {
-        [0, 1, 2].map(|a| {
-            let t = (f64::from(p[a]) - self.origin[a]) * self.inverse_side;
-            // Clamped first, so truncation is the floor.
-            t.clamp(0.0, f64::from(self.dims[a] - 1)) as u32
-        })
-    }
-
-    #[inline]
-    fn index(&self, [x, y, z]: Cell) -> usize {
-        (z as usize * self.dims[1] as usize + y as usize) * self.dims[0] as usize + x as usize
-    }
-
     /// The cells whose boxes may overlap `aabb`: a box on this level overlapping it has its
     /// minimum corner at most one cell below `aabb`'s and not above `aabb`'s maximum corner.
     #[inline]
     fn reach(&self, aabb: &Aabb) -> (Cell, Cell) {
-        let lo = self.cell_of(&aabb.mins).map(|c| c.saturating_sub(1));
-        (lo, self.cell_of(&aabb.maxs))
-    }
-
-    /// The coordinates of the cell at a flat index.
-    fn coordinates(&self, index: usize) -> Cell {
-        let [dx, dy, _] = self.dims.map(|d| d as usize);
-        [(index % dx) as u32, (index / dx % dy) as u32, (index / (dx * dy)) as u32]
+        let (lo, hi) = self.cells.range_of(aabb);
+        (lo.map(|c| c.saturating_sub(1)), hi)
     }
 
     /// Where the boxes of cells `x0..=x1` of row `(y, z)` lie in `entries`.
     #[inline]
     fn row(&self, y: u32, z: u32, x0: u32, x1: u32) -> (usize, usize) {
-        let first = self.index([x0, y, z]);
+        let first = self.cells.index([x0, y, z]);
         let last = first + (x1 - x0) as usize;
         (self.starts[first] as usize, self.starts[last + 1] as usize)
     }
@@ -274,8 +237,8 @@ impl HierarchicalGrid {
             return None;
         }
         let level = u32::from(level);
-        let lattice = &self.levels[level as usize];
-        Some((level, lattice.index(lattice.cell_of(&aabb.mins)) as u32))
+        let cells = &self.levels[level as usize].cells;
+        Some((level, cells.index(cells.cell_of(&aabb.mins)) as u32))
     }
 
     fn ensure_ids(&mut self, count: usize) {
@@ -330,9 +293,9 @@ impl HierarchicalGrid {
         for (key, b) in keys.iter_mut().zip(boxes) {
             if let Some(b) = b.as_ref().filter(|_| key.0 != NONE) {
                 let level = u32::from(self.level_of_class[key.0 as usize]);
-                let lattice = &mut self.levels[level as usize];
-                let cell = lattice.index(lattice.cell_of(&b.mins));
-                lattice.starts[cell + 1] += 1;
+                let grid = &mut self.levels[level as usize];
+                let cell = grid.cells.index(grid.cells.cell_of(&b.mins));
+                grid.starts[cell + 1] += 1;
                 *key = (level, cell as u32);
             }
         }
@@ -353,12 +316,12 @@ impl HierarchicalGrid {
             // A home from an older rebuild names a slot that now holds another box.
             self.home[id] = Home::NOWHERE;
             if let Some(b) = b.filter(|_| level != NONE) {
-                let lattice = &mut self.levels[level as usize];
-                let slot = lattice.starts[cell as usize];
-                lattice.starts[cell as usize] += 1;
-                let (low, high) = (lattice.cell_of(&b.mins), lattice.cell_of(&b.maxs));
+                let grid = &mut self.levels[level as usize];
+                let slot = grid.starts[cell as usize];
+                grid.starts[cell as usize] += 1;
+                let (low, high) = grid.cells.range_of(&b);
                 let reach = (0..3).fold(0, |bits, a| bits | u8::from(high[a] > low[a]) << a);
-                lattice.entries[slot as usize] = Entry { aabb: b, id: id as u32, reach };
+                grid.entries[slot as usize] = Entry { aabb: b, id: id as u32, reach };
                 self.home[id] = Home { level, cell, slot };
                 self.place[id] = Place::Sorted;
                 self.indexed += 1;
@@ -378,22 +341,22 @@ impl HierarchicalGrid {
     /// them, the next row and the next layer's rows: a few slices, bounded once per cell.
     fn sweep(&self, level: usize, cells: Range<usize>, pairs: &mut Vec<Pair>) {
         let mut found = Found { pairs, batch: [(0, 0); BATCH], len: 0 };
-        let lattice = &self.levels[level];
-        let [dx, dy, dz] = lattice.dims;
-        let [mut x, mut y, mut z] = lattice.coordinates(cells.start);
+        let grid = &self.levels[level];
+        let [dx, dy, dz] = grid.cells.dims();
+        let [mut x, mut y, mut z] = grid.cells.cell(cells.start);
         for cell in cells {
-            let (first, end) = (lattice.starts[cell] as usize, lattice.starts[cell + 1] as usize);
+            let (first, end) = (grid.starts[cell] as usize, grid.starts[cell + 1] as usize);
             if first < end {
                 // Row slices: start, end without and with the next cell along x.
                 let x0 = x.saturating_sub(1);
                 let x1 = (x + 1).min(dx - 1);
                 let span = |row_y: u32, row_z: u32| {
-                    let at = lattice.index([x0, row_y, row_z]);
-                    let starts = &lattice.starts;
+                    let at = grid.cells.index([x0, row_y, row_z]);
+                    let starts = &grid.starts;
                     let upto = |last: u32| starts[at + (last - x0) as usize + 1] as usize;
                     (starts[at] as usize, upto(x), upto(x1))
                 };
-                let own_end = [end, lattice.starts[cell + 1 + (x1 - x) as usize] as usize];
+                let own_end = [end, grid.starts[cell + 1 + (x1 - x) as usize] as usize];
                 let next_row = (y + 1 < dy).then(|| span(y + 1, z));
                 let mut next_layer = [(0, 0, 0); 3];
                 let layer_rows = if z + 1 < dz {
@@ -408,9 +371,9 @@ impl HierarchicalGrid {
                 };
                 let first_layer_row = usize::from(y > 0);
                 for at in first..end {
-                    let a = &lattice.entries[at];
+                    let a = &grid.entries[at];
                     let (reach_x, reach_y, reach_z) = (a.reach & 1 != 0, a.reach & 2 != 0, a.reach & 4 != 0);
-                    let entries = &lattice.entries;
+                    let entries = &grid.entries;
                     let pick =
                         |(start, near, far): (usize, usize, usize)| (start, if reach_x { far } else { near });
                     found.test(a, entries, (at + 1, own_end[usize::from(reach_x)]));
@@ -468,14 +431,14 @@ impl Strategy for HierarchicalGrid {
         self.sort_boxes(boxes);
         // Tasks of consecutive cells holding about `SWEEP_CHUNK` boxes each.
         let mut tasks = Vec::new();
-        for (level, lattice) in self.levels.iter().enumerate() {
+        for (level, grid) in self.levels.iter().enumerate() {
             let mut from = 0;
-            while from + 1 < lattice.starts.len() {
-                let target = lattice.starts[from] as usize + SWEEP_CHUNK;
-                let to = lattice
+            while from + 1 < grid.starts.len() {
+                let target = grid.starts[from] as usize + SWEEP_CHUNK;
+                let to = grid
                     .starts
                     .partition_point(|&s| (s as usize) < target)
-                    .clamp(from + 1, lattice.starts.len() - 1);
+                    .clamp(from + 1, grid.starts.len() - 1);
                 tasks.push((level, from..to));
                 from = to;
             }
@@ -509,17 +472,17 @@ impl Strategy for HierarchicalGrid {
             return;
         };
         let home = self.home[id as usize];
-        let lattice = &mut self.levels[level as usize];
+        let grid = &mut self.levels[level as usize];
         if home.level == level
             && home.cell == cell
-            && lattice.entries.get(home.slot as usize).is_some_and(|e| e.id == id)
+            && grid.entries.get(home.slot as usize).is_some_and(|e| e.id == id)
         {
-            lattice.entries[home.slot as usize].aabb = aabb;
+            grid.entries[home.slot as usize].aabb = aabb;
             self.place[id as usize] = Place::Sorted;
             return;
         }
         self.overflow.entry((level, cell)).or_default().push(id);
-        lattice.set_overflowing(cell as usize, true);
+        grid.set_overflowing(cell as usize, true);
         self.overflow_len += 1;
         self.place[id as usize] = Place::Overflow;
     }
@@ -543,17 +506,17 @@ impl Strategy for HierarchicalGrid {
     }
 
     fn for_each_overlap(&self, id: u32, aabb: &Aabb, boxes: &Boxes, found: &mut dyn FnMut(u32)) {
-        for (level, lattice) in self.levels.iter().enumerate() {
-            lattice.for_each_row(aabb, |row| lattice.for_each_hit(row, id, aabb, found));
+        for (level, grid) in self.levels.iter().enumerate() {
+            grid.for_each_row(aabb, |row| grid.for_each_hit(row, id, aabb, found));
             if self.overflow_len == 0 {
                 continue;
             }
-            let (lo, hi) = lattice.reach(aabb);
+            let (lo, hi) = grid.reach(aabb);
             for z in lo[2]..=hi[2] {
                 for y in lo[1]..=hi[1] {
                     for x in lo[0]..=hi[0] {
-                        let cell = lattice.index([x, y, z]);
-                        if !lattice.is_overflowing(cell) {
+                        let cell = grid.cells.index([x, y, z]);
+                        if !grid.is_overflowing(cell) {
                             continue;
                         }
                         for &j in &self.overflow[&(level as u32, cell as u32)] {
@@ -593,7 +556,8 @@ impl Found<'_> {
     }
 
     /// Tests `a` against `entries[from..to]`, a window at a time (the entries run at least a
-    /// window past any slice end).
+    /// window past any slice end). The same walk as `Level::for_each_hit`'s, written out: shared
+    /// through a closure it slowed the sweep.
     #[inline]
     fn test(&mut self, a: &Entry, entries: &[Entry], (from, to): (usize, usize)) {
         let mut at = from;
@@ -622,15 +586,9 @@ impl Found<'_> {
 fn lattice_bounds(boxes: &Boxes, bounds: Aabb, top_side: f64, per_class: &[usize; CLASSES]) -> Aabb {
     let Some(finest) = (0..CLASSES).rev().find(|&c| per_class[c] > 0) else { return bounds };
     let side = top_side / (1u64 << finest) as f64;
-    let cells: f64 = extents(&bounds).iter().map(|e| (e / side).floor() + 1.0).product();
-    if cells <= (CELLS_PER_BOX * per_class[finest] as f64).max(MIN_CELLS) {
+    if Lattice::cells_over(&bounds, side) <= (CELLS_PER_BOX * per_class[finest] as f64).max(MIN_CELLS) {
         bounds
     } else {
         bulk_bounds(boxes, bounds)
     }
-}
-
-/// A box's largest extent, in `f64` (see [`extents`]).
-fn largest_extent(aabb: &Aabb) -> f64 {
-    extents(aabb).into_iter().fold(0.0, f64::max)
 }

@@ -17,6 +17,8 @@ pub(crate) struct PairSet {
     previous: Vec<Pair>,
     changes: OnceLock<Changes>,
     neighbours: OnceLock<Adjacency>,
+    /// A patch's dropped pairs, kept for the allocation.
+    lost: Vec<Pair>,
 }
 
 /// The pairs that started and stopped overlapping at an update, each sorted.
@@ -45,7 +47,8 @@ impl PairSet {
     /// Replaces every pair with a `touched` object by `found` (sorted, no repeats, each pair with
     /// a touched object).
     pub(crate) fn patch(&mut self, found: &[Pair], touched: impl Fn(u32) -> bool) {
-        let mut lost = Vec::new();
+        let lost = &mut self.lost;
+        lost.clear();
         self.pairs.retain(|&(a, b)| {
             let keep = !(touched(a) || touched(b));
             if !keep {
@@ -55,7 +58,7 @@ impl PairSet {
         });
         self.pairs.extend_from_slice(found);
         lost.sort_unstable();
-        self.changes = OnceLock::from(Changes::between(&lost, found));
+        self.changes = OnceLock::from(Changes::between(lost, found));
         self.neighbours = OnceLock::new();
     }
 
@@ -64,17 +67,27 @@ impl PairSet {
         &self.pairs
     }
 
-    /// The pairs that started (`true`) or stopped overlapping at the last update, sorted.
-    pub(crate) fn changed(&self, started: bool) -> &[Pair] {
-        let changes = self.changes.get_or_init(|| {
+    /// The pairs that started overlapping at the last update, sorted.
+    pub(crate) fn started(&self) -> &[Pair] {
+        &self.changes().started
+    }
+
+    /// The pairs that stopped overlapping at the last update, sorted.
+    pub(crate) fn stopped(&self) -> &[Pair] {
+        &self.changes().stopped
+    }
+
+    /// The last update's changes; after a rebuild derived on first request from the sorted
+    /// previous and current lists.
+    fn changes(&self) -> &Changes {
+        self.changes.get_or_init(|| {
             let sorted = |pairs: &[Pair]| {
                 let mut pairs = pairs.to_vec();
                 pairs.sort_unstable();
                 pairs
             };
             Changes::between(&sorted(&self.previous), &sorted(&self.pairs))
-        });
-        if started { &changes.started } else { &changes.stopped }
+        })
     }
 
     /// The objects overlapping `id`, sorted (derived from the pairs the first time it is asked

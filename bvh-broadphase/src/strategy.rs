@@ -42,35 +42,3 @@ pub(crate) fn overlap_start(a: &Aabb, b: &Aabb) -> bvh_core::Point {
 pub(crate) fn live(boxes: &Boxes, id: u32) -> &Aabb {
     boxes[id as usize].as_ref().expect("indexed boxes are live")
 }
-
-/// A box's extents in `f64`: near the ends of the `f32` range they overflow `f32`.
-#[inline]
-pub(crate) fn extents(aabb: &Aabb) -> [f64; 3] {
-    [0, 1, 2].map(|a| f64::from(aabb.maxs[a]) - f64::from(aabb.mins[a]))
-}
-
-/// A lattice leaves out up to this fraction (1 / `OUTLIERS`) of the boxes at each end of each
-/// axis when the others need far fewer cells.
-const OUTLIERS: usize = 200;
-
-/// The bounds of all but the `OUTLIERS`-th part of the boxes at each end of each axis (`bounds`,
-/// every box's, if that leaves nothing): a lattice fitted to them stays fine when a few boxes
-/// lie far from the rest (one object parked far away would otherwise stretch every cell over
-/// the cell budget until each held hundreds). Boxes outside are clamped into the border cells,
-/// which stays exact.
-pub(crate) fn bulk_bounds(boxes: &Boxes, bounds: Aabb) -> Aabb {
-    let live: Vec<&Aabb> = boxes.iter().flatten().collect();
-    let Some(last) = live.len().checked_sub(1 + live.len() / OUTLIERS) else { return bounds };
-    let trim = live.len() / OUTLIERS;
-    let mut bulk = bounds;
-    let mut coordinates = Vec::with_capacity(live.len());
-    for axis in 0..3 {
-        coordinates.clear();
-        coordinates.extend(live.iter().map(|b| b.mins[axis]));
-        bulk.mins[axis] = *coordinates.select_nth_unstable_by(trim, f32::total_cmp).1;
-        coordinates.clear();
-        coordinates.extend(live.iter().map(|b| b.maxs[axis]));
-        bulk.maxs[axis] = *coordinates.select_nth_unstable_by(last, f32::total_cmp).1;
-    }
-    if bulk.is_empty() { bounds } else { bulk }
-}
