@@ -26,8 +26,7 @@ fn distance(c: &mut Criterion) {
     for (set, poses) in sets {
         let nearest = |k: usize, options: DistanceOptions, cache: Option<&mut PairCache>| {
             let query =
-                Query::new(Posed::new(&scene, here), Posed::new(&part, poses[k]), QueryOptions::default())
-                    .expect("poses are finite");
+                Query::new(Posed::new(&scene, here), Posed::new(&part, poses[k]), QueryOptions::default());
             query.distance_counted(options, cache, &mut ()).map_or(f32::INFINITY, |n| n.distance)
         };
         let parry_poses: Vec<_> = poses.iter().map(parry_bridge::pose).collect();

@@ -56,8 +56,7 @@ fn queries(c: &mut Criterion) {
                     Posed::new(&scene, here),
                     Posed::new(&part, poses[k]),
                     QueryOptions::default(),
-                )
-                .expect("poses are finite");
+                );
                 query.intersects_counted(cache, &mut ()).is_some()
             };
             let colliding = pose_sets::touching(&scene, &part, &poses).iter().filter(|&&t| t).count();

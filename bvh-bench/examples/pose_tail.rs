@@ -16,8 +16,7 @@ fn main() {
     let id = Isometry::identity();
     let mut rows = Vec::new();
     for (k, pose) in poses.iter().enumerate() {
-        let q = Query::new(Posed::new(&a, id), Posed::new(&b, pose), QueryOptions::default())
-            .expect("poses are finite");
+        let q = Query::new(Posed::new(&a, id), Posed::new(&b, pose), QueryOptions::default());
         let mut best = f64::MAX;
         for _ in 0..5 {
             let start = std::time::Instant::now();

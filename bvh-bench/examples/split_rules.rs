@@ -21,7 +21,6 @@ fn main() {
         let start = std::time::Instant::now();
         let hit =
             Query::new(Posed::new(&bay, id), Posed::new(&part, scene.installed), QueryOptions::default())
-                .expect("poses are finite")
                 .intersects_counted(None, &mut stats);
         println!(
             "{name:<16} {:>9.1} µs hit={} vol={} tri={} depth bay {} part {}",

@@ -49,7 +49,7 @@ pub(crate) fn regions_at(
     pose: &Isometry,
     surfaces: Surfaces,
 ) -> Result<Vec<ContactRegion>, String> {
-    let query = HierarchyQuery::new(a, Isometry::identity(), b, pose, QueryOptions::default())
+    let query = HierarchyQuery::try_new(a, Isometry::identity(), b, pose, QueryOptions::default())
         .map_err(|e| e.to_string())?;
     Ok(query.contact_regions(surfaces))
 }

@@ -210,9 +210,7 @@ impl TreePairVisitor for TouchingFrames<'_> {
         let options = QueryOptions::default();
         let mut cache = PairCache::new();
         let mut cache = self.cached.then_some(&mut cache);
-        let query = |pose: &Isometry| {
-            Query::new(Posed::new(a, self.identity), Posed::new(b, pose), options).expect("poses are finite")
-        };
+        let query = |pose: &Isometry| Query::new(Posed::new(a, self.identity), Posed::new(b, pose), options);
         self.poses
             .iter()
             .filter(|pose| query(pose).intersects_counted(cache.as_deref_mut(), &mut ()).is_some())
@@ -390,8 +388,7 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     let (mut ours_frames, mut uncached_frames, mut parry_frames) = (Vec::new(), Vec::new(), Vec::new());
     let mut most = (0, Isometry::identity(), Vec::new());
     for (k, pose) in scene.extraction_path(FRAMES).iter().enumerate() {
-        let query = Query::new(Posed::new(&bay, identity), Posed::new(&part, pose), QueryOptions::default())
-            .expect("poses are finite");
+        let query = Query::new(Posed::new(&bay, identity), Posed::new(&part, pose), QueryOptions::default());
         let (touching, ours) = timed(|| query.intersects_counted(Some(&mut cache), &mut stats).is_some());
         let ours = ours * 1e6;
         ours_us += ours;

@@ -533,7 +533,7 @@ where
     VB: NodeVolume,
 {
     let identity = Isometry::identity();
-    f(&Query::new(Posed::new(a, identity), Posed::new(b, pose), options).expect("poses are finite"))
+    f(&Query::new(Posed::new(a, identity), Posed::new(b, pose), options))
 }
 
 /// parry3d's meshes (with their BVHs) over the same geometry, and the poses in its types.

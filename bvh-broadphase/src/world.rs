@@ -262,9 +262,7 @@ impl<S: Strategy> CollisionWorld<S> {
             .par_iter_mut()
             .filter_map(|(other, cache)| {
                 let o = live(objects, *other);
-                // The world keeps only finite poses (see `exact_pair`): `ok()` drops nothing.
-                let query =
-                    HierarchyQuery::new(&object.shape, object.pose, &o.shape, o.pose, options).ok()?;
+                let query = HierarchyQuery::new(&object.shape, object.pose, &o.shape, o.pose, options);
                 let nearest = query.distance_cached(distance, cache)?;
                 Some(Clearance { other: *other, nearest })
             })
@@ -485,8 +483,8 @@ fn exact_pair<T: Stats>(
     stats: &mut T,
 ) -> Option<(TrianglePair, Vec<Contact>, Vec<ContactRegion>)> {
     // The world keeps only poses whose boxes are finite, margin for twice the translation
-    // included, so B's pose in A's frame is finite too: `ok()` drops nothing.
-    let query = HierarchyQuery::new(&a.shape, a.pose, &b.shape, b.pose, options).ok()?;
+    // included, so B's pose in A's frame is finite too: the query places both.
+    let query = HierarchyQuery::new(&a.shape, a.pose, &b.shape, b.pose, options);
     match detail {
         ContactDetail::First => {
             query.intersects_counted(Some(cache), stats).map(|first| (first, Vec::new(), Vec::new()))

@@ -23,7 +23,7 @@ impl TreePairVisitor for AllContacts<'_> {
     type Output = Vec<Contact>;
 
     fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Vec<Contact> {
-        Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default()).unwrap().contacts()
+        Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default()).contacts()
     }
 }
 
@@ -94,7 +94,6 @@ impl TreePairVisitor for AllRegions<'_> {
 
     fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output {
         Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default())
-            .unwrap()
             .contact_regions(self.2)
     }
 }
@@ -252,7 +251,6 @@ impl TreePairVisitor for Distance<'_> {
 
     fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> f32 {
         Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default())
-            .unwrap()
             .distance(DistanceOptions::exact())
             .map_or(f32::INFINITY, |n| n.distance)
     }

@@ -36,7 +36,7 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    pairs.par_iter().map(|(a, b)| Ok(Query::new(*a, *b, options)?.intersects())).collect()
+    pairs.par_iter().map(|(a, b)| Ok(Query::try_new(*a, *b, options)?.intersects())).collect()
 }
 
 /// The distance answer ([`Query::distance`]) for `b` at each of `poses` against `a` at `pose_a`,
@@ -72,6 +72,6 @@ where
 {
     poses
         .par_iter()
-        .map(|pose| Ok(answer(&Query::new(Posed::new(a, pose_a), Posed::new(b, pose), options)?)))
+        .map(|pose| Ok(answer(&Query::try_new(Posed::new(a, pose_a), Posed::new(b, pose), options)?)))
         .collect()
 }

@@ -47,6 +47,9 @@ where
     /// Containment of closed meshes (for open meshes the answer means nothing): `Crossing` if
     /// any triangles intersect, else whether a vertex of one lies inside the other.
     pub fn containment_counted(&self, stats: &mut impl Stats) -> Containment {
+        if !self.placed() {
+            return Containment::Apart;
+        }
         if self.intersects_counted(None, stats).is_some() {
             return Containment::Crossing;
         }

@@ -121,7 +121,7 @@ where
         cache: Option<&mut PairCache>,
         stats: &mut impl Stats,
     ) -> Option<Best> {
-        if options.first_cutoff() <= 0.0 {
+        if options.first_cutoff() <= 0.0 || !self.placed() {
             return None;
         }
         let mut cache = cache;

@@ -45,6 +45,9 @@ where
 
     /// [`Query::intersects`], the contact by leaf-order positions.
     pub(crate) fn first_contact(&self, cache: Option<&mut PairCache>, stats: &mut impl Stats) -> Option<Hit> {
+        if !self.placed() {
+            return None;
+        }
         match cache {
             None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
             Some(cache) => {

@@ -80,7 +80,7 @@ where
         return Err(SweepError::Tolerance);
     }
     let (start_a, start_b) = (a.motion.start(), b.motion.start());
-    let start = Query::new(Posed::new(a.bvh, start_a), Posed::new(b.bvh, start_b), options)?;
+    let start = Query::try_new(Posed::new(a.bvh, start_a), Posed::new(b.bvh, start_b), options)?;
     // Neither turns: B's motion in A's frame is a translation, swept exactly. Whether B touches
     // A at all is known before advancing.
     let (end_a, end_b) = (a.motion.end(), b.motion.end());
@@ -105,7 +105,7 @@ where
     for _ in 0..MAX_ADVANCES {
         stats.advance();
         let (pose_a, pose_b) = (a.motion.pose_at(t), b.motion.pose_at(t));
-        let query = Query::new(Posed::new(a.bvh, pose_a), Posed::new(b.bvh, pose_b), options)?;
+        let query = Query::try_new(Posed::new(a.bvh, pose_a), Posed::new(b.bvh, pose_b), options)?;
         let Some(nearest) = query.nearest(distance, Some(&mut cache), stats) else { return Ok(None) };
         let gap = nearest.closest.distance;
         if gap <= tolerance {
@@ -162,6 +162,7 @@ where
         tolerance: Real,
         stats: &mut impl Stats,
     ) -> Result<Option<Impact>, SweepError> {
+        self.refuse_unplaced()?;
         let still = RigidMotion::new(&self.a.pose, &self.a.pose, Interpolation::Slerp)?;
         let moving = RigidMotion::new(&self.b.pose, end, interpolation)?;
         time_of_impact(

@@ -10,8 +10,7 @@
 //! let sphere = TriMesh::uv_sphere(Point::origin(), 1.0, 16, 32);
 //! let tree: Bvh<Obb> = Bvh::build(sphere, &BuildConfig::co());
 //! let (here, there) = (Isometry::identity(), Isometry::translation(1.5, 0.0, 0.0));
-//! let query = Query::new(Posed::new(&tree, here), Posed::new(&tree, there), QueryOptions::default())
-//!     .expect("finite poses");
+//! let query = Query::new(Posed::new(&tree, here), Posed::new(&tree, there), QueryOptions::default());
 //! assert!(query.intersects().is_some());
 //! assert!(!query.intersecting_pairs().is_empty());
 //! // Along a path, a caller-owned cache tries the last contact first.

@@ -56,6 +56,8 @@ pub struct Query<'a, VA, VB> {
     pub(crate) b: Posed<'a, VB>,
     pub(crate) b_in_a: RelativePose,
     pub(crate) options: QueryOptions,
+    /// Why B could not be placed in A's frame, if it could not: then B is nowhere.
+    unplaced: Option<PoseError>,
 }
 
 impl<'a, VA, VB> Query<'a, VA, VB>
@@ -64,9 +66,34 @@ where
     VB: NodeVolume,
 {
     /// Prepares queries between `a` and `b` (B's pose in A's frame is computed here, once).
-    /// Poses with a NaN or infinite component are refused: they place nothing anywhere.
-    pub fn new(a: Posed<'a, VA>, b: Posed<'a, VB>, options: QueryOptions) -> Result<Self, PoseError> {
-        Ok(Self { b_in_a: RelativePose::checked_between(&a.pose, &b.pose)?, a, b, options })
+    ///
+    /// A pose with a NaN or infinite component, or two poses too far apart to compose in `f32`,
+    /// places B nowhere: every query then answers as for an object that is nowhere – nothing
+    /// touches, nothing is near, nothing contains anything – and the queries along a motion
+    /// return the [`PoseError`]. [`Query::pose_error`] tells such a query apart;
+    /// [`Query::try_new`] refuses it instead.
+    pub fn new(a: Posed<'a, VA>, b: Posed<'a, VB>, options: QueryOptions) -> Self {
+        match RelativePose::checked_between(&a.pose, &b.pose) {
+            Ok(b_in_a) => Self { a, b, b_in_a, options, unplaced: None },
+            Err(error) => Self { a, b, b_in_a: RelativePose::identity(), options, unplaced: Some(error) },
+        }
+    }
+
+    /// [`Query::new`], refusing poses that would place B nowhere (poses read from files or sent
+    /// by other programs): the error names the pose at fault.
+    pub fn try_new(a: Posed<'a, VA>, b: Posed<'a, VB>, options: QueryOptions) -> Result<Self, PoseError> {
+        let query = Self::new(a, b, options);
+        query.unplaced.map_or(Ok(query), Err)
+    }
+
+    /// Why this query places B nowhere (see [`Query::new`]), if it does.
+    pub fn pose_error(&self) -> Option<PoseError> {
+        self.unplaced
+    }
+
+    /// Whether B is placed in A's frame: a query that places it nowhere answers "nothing".
+    pub(crate) fn placed(&self) -> bool {
+        self.unplaced.is_none()
     }
 
     /// How far a volume test between A and B placed in A's frame, or a triangle of B moved
@@ -149,7 +176,7 @@ where
         stats: &mut impl Stats,
     ) -> Option<Descent<'a, VA, VB>> {
         let (a, b) = (self.a.bvh, self.b.bvh);
-        if a.node_count() == 0 || b.node_count() == 0 {
+        if a.node_count() == 0 || b.node_count() == 0 || !self.placed() {
             return None;
         }
         stats.volume_test(VolumeTest::Root);
@@ -168,7 +195,7 @@ where
     /// placing B.
     pub(crate) fn distance_descent(&self) -> Option<Descent<'a, VA, VB>> {
         let (a, b) = (self.a.bvh, self.b.bvh);
-        if a.node_count() == 0 || b.node_count() == 0 {
+        if a.node_count() == 0 || b.node_count() == 0 || !self.placed() {
             return None;
         }
         self.descent_below_roots(self.placement_slack(0.0), false, None, false)

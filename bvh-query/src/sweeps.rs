@@ -59,6 +59,7 @@ where
         end: &Isometry,
         stats: &mut impl Stats,
     ) -> Result<Option<TrianglePair>, SweepError> {
+        self.refuse_unplaced()?;
         check_finite(end, PoseOf::End)?;
         let end_in_a = RelativePose::checked_between(&self.a.pose, end)?;
         if end_in_a.rotation != self.b_in_a.rotation {
@@ -100,6 +101,7 @@ where
         tolerance: Real,
         stats: &mut impl Stats,
     ) -> Result<Option<NearPair>, SweepError> {
+        self.refuse_unplaced()?;
         if !(tolerance.is_finite() && tolerance > 0.0) {
             return Err(SweepError::Tolerance);
         }
@@ -114,12 +116,17 @@ where
         let steps = steps as u64;
         for k in 0..=steps {
             let pose = motion.pose_at(k as f64 / steps as f64);
-            let query = Query::new(self.a, Posed::new(self.b.bvh, pose), self.options)?;
+            let query = Query::try_new(self.a, Posed::new(self.b.bvh, pose), self.options)?;
             let near = query.pairs_within_counted(tolerance, stats);
             if let Some(closest) = near.into_iter().min_by(|x, y| x.distance.total_cmp(&y.distance)) {
                 return Ok(Some(closest));
             }
         }
         Ok(None)
+    }
+
+    /// A motion of B that starts nowhere (see [`Query::new`]) is refused with why.
+    pub(crate) fn refuse_unplaced(&self) -> Result<(), SweepError> {
+        self.pose_error().map_or(Ok(()), |error| Err(SweepError::Pose(error)))
     }
 }

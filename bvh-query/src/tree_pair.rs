@@ -85,22 +85,23 @@ macro_rules! each_pairing {
 }
 
 impl<'a> HierarchyQuery<'a> {
-    /// The query between `a` at `pose_a` and `b` at `pose_b` (see [`Query::new`]).
+    /// The query between `a` at `pose_a` and `b` at `pose_b` (see [`Query::new`]: poses that
+    /// place B nowhere make every query answer "nothing").
     pub fn new(
         a: &'a Hierarchy,
         pose_a: impl Borrow<Isometry>,
         b: &'a Hierarchy,
         pose_b: impl Borrow<Isometry>,
         options: QueryOptions,
-    ) -> Result<Self, PoseError> {
+    ) -> Self {
         use Hierarchy::{Aabb as A, Obb as O, Sphere as S};
         let (pa, pb) = (*pose_a.borrow(), *pose_b.borrow());
         macro_rules! query {
             ($variant:ident, $a:expr, $b:expr) => {
-                Self::$variant(Query::new(Posed::new($a, pa), Posed::new($b, pb), options)?)
+                Self::$variant(Query::new(Posed::new($a, pa), Posed::new($b, pb), options))
             };
         }
-        Ok(match (a, b) {
+        match (a, b) {
             (O(a), O(b)) => query!(ObbObb, a, b),
             (O(a), A(b)) => query!(ObbAabb, a, b),
             (O(a), S(b)) => query!(ObbSphere, a, b),
@@ -110,7 +111,25 @@ impl<'a> HierarchyQuery<'a> {
             (S(a), O(b)) => query!(SphereObb, a, b),
             (S(a), A(b)) => query!(SphereAabb, a, b),
             (S(a), S(b)) => query!(SphereSphere, a, b),
-        })
+        }
+    }
+
+    /// [`HierarchyQuery::new`], refusing poses that would place B nowhere (see
+    /// [`Query::try_new`]).
+    pub fn try_new(
+        a: &'a Hierarchy,
+        pose_a: impl Borrow<Isometry>,
+        b: &'a Hierarchy,
+        pose_b: impl Borrow<Isometry>,
+        options: QueryOptions,
+    ) -> Result<Self, PoseError> {
+        let query = Self::new(a, pose_a, b, pose_b, options);
+        query.pose_error().map_or(Ok(query), Err)
+    }
+
+    /// [`Query::pose_error`].
+    pub fn pose_error(&self) -> Option<PoseError> {
+        each_pairing!(self, q => q.pose_error())
     }
 
     /// [`Query::intersects`].

@@ -78,8 +78,7 @@ impl TreePairVisitor for Swept<'_> {
         VA: NodeVolume + NodeTest<VB>,
         VB: NodeVolume,
     {
-        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.from), QueryOptions::default())
-            .unwrap();
+        let query = Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.from), QueryOptions::default());
         query.swept_intersects(self.to).expect("a translation").is_some()
     }
 }
@@ -105,8 +104,7 @@ where
             Posed::new(a, pose_a),
             Posed::new(b, pose_b),
             QueryOptions { prejudge, region_culling },
-        )
-        .unwrap();
+        );
         let mut stats = QueryStats::default();
         assert_eq!(query.intersecting_pairs_counted(&mut stats), expected, "{what}, prejudge {prejudge}");
         match query.intersects() {
@@ -134,7 +132,7 @@ where
     }
     let clearance = 0.05;
     let near = brute(mesh_a, mesh_b, &rel, Some(clearance));
-    let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions::default()).unwrap();
+    let query = Query::new(Posed::new(a, pose_a), Posed::new(b, pose_b), QueryOptions::default());
     let within: Vec<TrianglePair> = query.pairs_within(clearance).iter().map(|n| n.pair).collect();
     assert_eq!(within, near, "{what}: pairs within {clearance}");
     !expected.is_empty()

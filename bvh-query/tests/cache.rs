@@ -38,8 +38,7 @@ fn cached_and_uncached_first_contact_agree_along_a_path() {
     let (mut cached_work, mut fresh_work) = (QueryStats::default(), QueryStats::default());
     let mut hits = 0;
     for pose in path(300) {
-        let q =
-            Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
+        let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default());
         let all = q.intersecting_pairs();
         let fresh = q.intersects_counted(None, &mut fresh_work);
         let cached = q.intersects_counted(Some(&mut cache), &mut cached_work);
@@ -64,8 +63,7 @@ fn a_contact_that_moved_away_from_the_key_nodes_is_still_found() {
     let mut cache = PairCache::new();
     for x in [2.3, -2.3, 2.3, -2.3, 0.0, 2.3] {
         let pose = Isometry::translation(x, 0.0, 0.0);
-        let q =
-            Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
+        let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default());
         let all = q.intersecting_pairs();
         assert_eq!(all.is_empty(), x == 0.0, "x = {x}");
         let cached = q.intersects_cached(&mut cache);
@@ -97,7 +95,7 @@ fn slide(ring: &Bvh<Obb>, ball: &Bvh<Obb>, radius: f32) -> (usize, usize) {
         // The ball's centre 0.1 inside the tube's outer side, along the ring.
         let centre = Vector::new(angle.cos(), angle.sin(), 0.0) * (2.4 + radius - 0.1);
         let pose = Isometry::new(centre, Vector::new(0.3, 0.0, 1.0) * (0.006 * k as f32));
-        let q = Query::new(Posed::new(ring, here), Posed::new(ball, pose), QueryOptions::default()).unwrap();
+        let q = Query::new(Posed::new(ring, here), Posed::new(ball, pose), QueryOptions::default());
         let all = q.intersecting_pairs();
         assert!(!all.is_empty(), "frame {k}");
         let mut stats = QueryStats::default();
@@ -135,8 +133,7 @@ fn a_contact_at_a_vertex_of_too_many_triangles_is_still_found() {
         let angle = 0.004 * k as f32;
         let centre = Vector::new(2.0 * angle.cos(), 2.0 * angle.sin(), 0.4 + 0.6 - 0.05);
         let pose = Isometry::translation(centre.x, centre.y, centre.z);
-        let q =
-            Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
+        let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default());
         let all = q.intersecting_pairs();
         let cached = q.intersects_cached(&mut cache);
         assert_eq!(cached.is_some(), !all.is_empty(), "frame {k}");
@@ -152,8 +149,7 @@ fn apart_the_search_starts_from_the_last_front_unless_b_jumped() {
     let here = Isometry::identity();
     let work = |cache: Option<&mut PairCache>, x: f32| {
         let pose = Isometry::translation(x, 0.0, 0.0);
-        let q =
-            Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
+        let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default());
         let mut stats = QueryStats::default();
         assert!(q.intersects_counted(cache, &mut stats).is_none(), "x = {x}");
         stats.volume_tests()
@@ -180,8 +176,7 @@ fn apart_the_pairs_of_the_front_wait_until_b_could_have_crossed_their_gap() {
     for k in 0..=steps {
         let t = k as f32 / steps as f32;
         let pose = Isometry::new(Vector::new(1.1 * t * t, 0.0, 0.0), Vector::new(0.0, 0.0, 0.5 * t));
-        let q =
-            Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default()).unwrap();
+        let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default());
         let all = q.intersecting_pairs();
         let mut stats = QueryStats::default();
         let cached = q.intersects_counted(Some(&mut cache), &mut stats);
@@ -209,15 +204,13 @@ fn a_cache_from_other_trees_is_ignored() {
     let (here, touching, apart) =
         (Isometry::identity(), Isometry::translation(2.0, 0.0, 0.0), Isometry::translation(9.0, 0.0, 0.0));
     let mut cache = PairCache::new();
-    let q =
-        Query::new(Posed::new(&ring, here), Posed::new(&ball, touching), QueryOptions::default()).unwrap();
+    let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, touching), QueryOptions::default());
     assert!(q.intersects_cached(&mut cache).is_some());
     // The same cache with another ring that does not touch: the remembered pair must not leak.
-    let q = Query::new(Posed::new(&other, here), Posed::new(&ball, apart), QueryOptions::default()).unwrap();
+    let q = Query::new(Posed::new(&other, here), Posed::new(&ball, apart), QueryOptions::default());
     assert!(q.intersects_cached(&mut cache).is_none());
     cache.clear();
-    let q =
-        Query::new(Posed::new(&ring, here), Posed::new(&ball, touching), QueryOptions::default()).unwrap();
+    let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, touching), QueryOptions::default());
     assert!(q.intersects_cached(&mut cache).is_some());
 }
 
@@ -234,7 +227,7 @@ fn batch_answers_equal_one_by_one_answers() {
     let pairs: Vec<_> = poses.iter().map(|p| (Posed::new(&ring, here), Posed::new(&ball, p))).collect();
     let by_pairs = bvh_query::intersects_pairs(&pairs, QueryOptions::default());
     for ((pose, a), b) in poses.iter().zip(&batch).zip(&by_pairs) {
-        let one = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default())
+        let one = Query::try_new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default())
             .map(|q| q.intersects().is_some());
         assert_eq!(a.map(|hit| hit.is_some()), one);
         assert_eq!(b.map(|hit| hit.is_some()), one);

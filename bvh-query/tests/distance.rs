@@ -61,8 +61,7 @@ impl TreePairVisitor for Measured<'_> {
         VB: NodeVolume,
     {
         let query =
-            Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), QueryOptions::default())
-                .unwrap();
+            Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.pose_b), QueryOptions::default());
         (query.distance_counted(self.options, self.cache, &mut ()), query.intersects().is_some())
     }
 }
@@ -176,7 +175,7 @@ fn batch_over_poses() {
     );
     assert_eq!(batch.len(), poses.len());
     for (pose, answer) in poses.iter().zip(&batch).take(24) {
-        let query = Query::new(Posed::new(&a, here), Posed::new(&b, pose), QueryOptions::default()).unwrap();
+        let query = Query::new(Posed::new(&a, here), Posed::new(&b, pose), QueryOptions::default());
         let one = query.distance(DistanceOptions::exact()).unwrap();
         assert_eq!(answer.as_ref().unwrap().unwrap().distance, one.distance);
     }
@@ -296,8 +295,7 @@ fn cache_follows_a_part_modelled_far_from_its_origin() {
             let at = centre + Vector::new(1.5 * (t - 0.5), 0.4 * t, lift + 0.2 + 3.0 * t * t);
             let pose_b = Isometry::from_parts((at.coords - turn * offset).into(), turn);
             let pose_a = Isometry::identity();
-            let query =
-                HierarchyQuery::new(&a, pose_a, &b, pose_b, QueryOptions::default()).expect("finite poses");
+            let query = HierarchyQuery::new(&a, pose_a, &b, pose_b, QueryOptions::default());
             let options = DistanceOptions::exact();
             let (mut with_cache, mut without) = (QueryStats::default(), QueryStats::default());
             let c = query.distance_counted(options, Some(&mut cache), &mut with_cache).expect("a distance");

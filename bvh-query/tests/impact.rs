@@ -37,7 +37,7 @@ impl TreePairVisitor for TimeOfImpact<'_> {
         VB: NodeVolume,
     {
         let query =
-            Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.start), QueryOptions::default())?;
+            Query::new(Posed::new(a, self.pose_a), Posed::new(b, self.start), QueryOptions::default());
         query.time_of_impact(self.end, self.interpolation, self.tolerance)
     }
 }
@@ -92,7 +92,7 @@ fn first_sampled_contact(a: &Bvh<Obb>, b: &Bvh<Obb>, motion: &RigidMotion, sampl
     let here = Isometry::identity();
     (0..=samples).map(|k| k as f64 / samples as f64).find(|&t| {
         let pose = motion.pose_at(t);
-        let query = Query::new(Posed::new(a, here), Posed::new(b, pose), QueryOptions::default()).unwrap();
+        let query = Query::new(Posed::new(a, here), Posed::new(b, pose), QueryOptions::default());
         query.intersects().is_some()
     })
 }
@@ -166,7 +166,7 @@ fn co_impact(
 ) -> Option<Impact> {
     let (ta, tb) = (co(a), co(b));
     let here = Isometry::identity();
-    let query = Query::new(Posed::new(&ta, here), Posed::new(&tb, start), QueryOptions::default()).unwrap();
+    let query = Query::new(Posed::new(&ta, here), Posed::new(&tb, start), QueryOptions::default());
     query.time_of_impact(end, interpolation, tolerance).unwrap()
 }
 
@@ -332,7 +332,7 @@ fn bad_tolerances_and_poses_are_refused() {
     let a = co(&TriMesh::cuboid(Point::origin(), Vector::new(1.0, 1.0, 1.0)));
     let here = Isometry::identity();
     let start = Isometry::translation(3.0, 0.0, 0.0);
-    let query = Query::new(Posed::new(&a, here), Posed::new(&a, start), QueryOptions::default()).unwrap();
+    let query = Query::new(Posed::new(&a, here), Posed::new(&a, start), QueryOptions::default());
     for bad in [0.0, -1.0, Real::NAN, Real::INFINITY] {
         let answer = query.time_of_impact(&here, Interpolation::Slerp, bad);
         assert_eq!(answer, Err(SweepError::Tolerance), "{bad}");
@@ -384,8 +384,7 @@ fn both_moving() {
             .collect();
         let sampled = (0..=1000).map(|k| k as f64 / 1000.0).find(|&t| {
             let (pose_a, pose_b) = (motions[0].pose_at(t), motions[1].pose_at(t));
-            let query =
-                Query::new(Posed::new(&a, pose_a), Posed::new(&b, pose_b), QueryOptions::default()).unwrap();
+            let query = Query::new(Posed::new(&a, pose_a), Posed::new(&b, pose_b), QueryOptions::default());
             query.intersects().is_some()
         });
         match answer(&motions[0], &motions[1]) {

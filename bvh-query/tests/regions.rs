@@ -22,8 +22,7 @@ impl TreePairVisitor for Regions<'_> {
     type Output = Vec<ContactRegion>;
 
     fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output {
-        let query =
-            Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default()).unwrap();
+        let query = Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default());
         let regions = query.contact_regions(Surfaces::Closed);
         // The traversal split across threads finds the same regions.
         assert_eq!(query.contact_regions_parallel(Surfaces::Closed), regions);

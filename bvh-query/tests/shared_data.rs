@@ -123,8 +123,7 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
     let mut colliding = 0;
     for (k, pose) in poses(&a, &b, count, scale, 5).iter().enumerate() {
         let expected = reference(&a, &b, &RelativePose::between(&here, pose));
-        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
-            .unwrap();
+        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default());
         assert_eq!(query.intersecting_pairs(), expected, "{scene}/{part} pose {k}");
         let first = query.intersects();
         assert_eq!(first.is_some(), !expected.is_empty(), "{scene}/{part} pose {k}");
@@ -133,8 +132,7 @@ fn check_pair(scene: &str, part: &str, count: usize, scale: f32) {
         if let Some(pair) = cached {
             assert!(expected.binary_search(&pair).is_ok(), "{scene}/{part} pose {k}: {pair:?}");
         }
-        let rapid = Query::new(Posed::new(rapid_a, here), Posed::new(rapid_b, pose), QueryOptions::default())
-            .unwrap();
+        let rapid = Query::new(Posed::new(rapid_a, here), Posed::new(rapid_b, pose), QueryOptions::default());
         assert_eq!(rapid.intersects().is_some(), first.is_some(), "{scene}/{part} pose {k}: RAPID");
         colliding += usize::from(first.is_some());
     }
@@ -166,8 +164,7 @@ fn check_distances(scene: &str, part: &str, count: usize, scale: f32) {
             * Real::EPSILON as f64
             * (a.aabb().reach() + b.aabb().reach() + pose.translation.vector.norm()) as f64;
         let expected = reference_distance(&a, &b, pose, limit);
-        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
-            .unwrap();
+        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default());
         let plain = query.distance(options);
         let cached = query.distance_cached(options, &mut cache);
         for (answer, what) in [(plain, "uncached"), (cached, "cached")] {
@@ -227,8 +224,7 @@ fn the_accumulator_extraction_matches_the_exact_reference() {
         let sway = Vector::new(rng.gen_range(-0.05..0.05), rng.gen_range(-0.05..0.05), 0.0);
         let pose = Isometry::translation(lift.x + sway.x, lift.y + sway.y, lift.z) * scene.installed;
         let expected = reference(&scene.bay, &scene.part, &RelativePose::between(&here, &pose));
-        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default())
-            .unwrap();
+        let query = Query::new(Posed::new(&tree_a, here), Posed::new(&tree_b, pose), QueryOptions::default());
         assert_eq!(query.intersecting_pairs(), expected, "frame {k}");
         touching += usize::from(!expected.is_empty());
     }
