@@ -5,10 +5,11 @@
 use crate::pair_set::{Pair, PairSet};
 use crate::strategy::{Boxes, Strategy};
 use crate::{BruteForce, HierarchicalGrid, Octree, UniformGrid};
+use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Real};
-use rayon::prelude::*;
 
 /// An object of a broadphase (ids of removed objects are reused).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectId(pub(crate) u32);
 
@@ -277,7 +278,7 @@ impl<S: Strategy> Broadphase<S> {
                 }
             }
         };
-        if self.pending.len() >= 2 * QUERY_CHUNK && rayon::current_num_threads() > 1 {
+        if self.pending.len() >= 2 * QUERY_CHUNK && bvh_core::parallel::current_num_threads() > 1 {
             let parts: Vec<Vec<Pair>> = self
                 .pending
                 .par_chunks(QUERY_CHUNK)

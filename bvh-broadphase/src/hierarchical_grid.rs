@@ -12,7 +12,7 @@ use crate::cells::{Cell, Lattice, bulk_bounds, largest_extent};
 use crate::pair_set::Pair;
 use crate::strategy::{Boxes, Strategy, live};
 use bvh_core::Aabb;
-use rayon::prelude::*;
+use bvh_core::parallel::prelude::*;
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -443,7 +443,7 @@ impl Strategy for HierarchicalGrid {
                 from = to;
             }
         }
-        if tasks.len() < 2 || rayon::current_num_threads() < 2 {
+        if tasks.len() < 2 || bvh_core::parallel::current_num_threads() < 2 {
             for (level, cells) in tasks {
                 self.sweep(level, cells, pairs);
             }

@@ -5,13 +5,13 @@ use crate::HierarchicalGrid;
 use crate::broadphase::{Broadphase, BroadphaseError, ObjectId};
 use crate::strategy::Strategy;
 use bvh_build::{Bvh, Hierarchy, NodeVolume};
+use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Interpolation, Isometry, Real, RigidMotion, pose_is_finite, rounding_slack};
 use bvh_query::{
     Contact, ContactRegion, DistanceOptions, HierarchyQuery, Impact, Moving, NearPair, NodeTest, PairCache,
     QueryOptions, QueryStats, Stats, Surfaces, SweepError, TreePairVisitor, TrianglePair, time_of_impact,
     visit_tree_pair,
 };
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -51,6 +51,7 @@ pub struct Object {
 }
 
 /// Two objects whose meshes intersect.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Collision {
     /// The object with the smaller id (the query's A).
@@ -69,6 +70,7 @@ pub struct Collision {
 }
 
 /// How close another object comes to one object.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clearance {
     /// The other object.
@@ -79,6 +81,7 @@ pub struct Clearance {
 }
 
 /// Two objects that come within the tolerance of each other during a continuous step.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ImpactPair {
     /// The object with the smaller id (the time of impact's A).
@@ -102,6 +105,7 @@ pub enum StepError {
 }
 
 /// What a step did, to explain its time.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepStats {
     /// Object pairs the broadphase handed to the exact query (static-static pairs excluded).

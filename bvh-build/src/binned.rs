@@ -130,8 +130,11 @@ impl Builder<'_> {
         let left = || self.node::<V>(left_items, left_spare, left_out, first, left_centres, depth + 1);
         let right =
             || self.node::<V>(right_items, right_spare, right_out, right_first, right_centres, depth + 1);
-        let (left, right) =
-            if len >= self.config.parallel_threshold { rayon::join(left, right) } else { (left(), right()) };
+        let (left, right) = if len >= self.config.parallel_threshold {
+            bvh_core::parallel::join(left, right)
+        } else {
+            (left(), right())
+        };
         let corners = &*out.corners;
         let bounds = left.bounds.merged(&right.bounds);
         let samples = if left.samples.is_none() && right.samples.is_none() && corners.len() <= Samples::MAX {

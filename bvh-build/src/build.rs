@@ -78,7 +78,10 @@ impl<R: SplitRule> Builder<'_, R> {
         let (left, right) = triangles.split_at(k);
         let k = k as u32;
         let (l, r) = if len >= self.config.parallel_threshold {
-            rayon::join(|| self.child(left, first, depth + 1), || self.child(right, first + k, depth + 1))
+            bvh_core::parallel::join(
+                || self.child(left, first, depth + 1),
+                || self.child(right, first + k, depth + 1),
+            )
         } else {
             (self.child(left, first, depth + 1), self.child(right, first + k, depth + 1))
         };

@@ -8,8 +8,8 @@
 
 use crate::bvh::{Bvh, ChildRef, Node, next_id};
 use crate::volume::NodeVolume;
+use bvh_core::parallel::prelude::*;
 use bvh_core::{MeshError, Point, Triangle, TriangleNeighbours};
-use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::ops::Range;
 

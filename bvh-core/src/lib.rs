@@ -30,6 +30,7 @@ mod motion;
 mod neighbours;
 mod obb;
 pub mod overlap;
+pub mod parallel;
 mod pca;
 pub mod predicates;
 mod separation;

@@ -4,6 +4,7 @@
 use bvh_core::{Point, Real, TriangleIntersection};
 
 /// A triangle of A and a triangle of B, by the indices the user built the meshes with.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TrianglePair {
     /// Triangle of A.
@@ -13,6 +14,7 @@ pub struct TrianglePair {
 }
 
 /// An intersecting triangle pair and where the triangles meet, in world coordinates.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact {
     /// The triangles.
@@ -23,6 +25,7 @@ pub struct Contact {
 
 /// A triangle pair at most the clearance apart, with its distance and closest points in world
 /// coordinates.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NearPair {
     /// The triangles.

@@ -7,8 +7,8 @@ use crate::distance::DistanceOptions;
 use crate::node_test::NodeTest;
 use crate::query::{Posed, Query, QueryOptions};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::parallel::prelude::*;
 use bvh_core::{Isometry, PoseError};
-use rayon::prelude::*;
 
 /// The first-contact answer for `b` at each of `poses` against `a` at `pose_a`, in pose order
 /// (an error for a pose with a NaN or infinite component).

@@ -11,6 +11,7 @@ use bvh_core::{Aabb, Point, Real, RelativePose, Vector};
 use std::cmp::Ordering::{self, Equal, Greater, Less};
 
 /// Whether one closed object lies inside the other.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Containment {
     /// Neither is inside the other (they may still intersect: ask `intersects`).

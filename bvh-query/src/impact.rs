@@ -18,6 +18,7 @@ use bvh_core::{Interpolation, Isometry, Point, Real, RigidMotion, Vector};
 pub const MAX_ADVANCES: u64 = 1_000_000;
 
 /// Where and when B first comes within the tolerance of A along a motion.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impact {
     /// The motion's parameter: no contact happens before it, and at it the meshes are at most

@@ -7,8 +7,8 @@ use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Front, Pair};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Isometry, Point, PoseError, Real, RelativePose, Triangle, Vector, rounding_slack};
-use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::borrow::Borrow;
 use std::ops::ControlFlow;
@@ -139,7 +139,7 @@ where
         keep: impl Fn([usize; 2], &Triangle, &Triangle) -> Option<T> + Sync,
     ) -> Vec<T> {
         let Some(descent) = self.descent(0.0, None, &mut ()) else { return Vec::new() };
-        let tasks = descent.split(TASKS_PER_THREAD * rayon::current_num_threads(), &mut ());
+        let tasks = descent.split(TASKS_PER_THREAD * bvh_core::parallel::current_num_threads(), &mut ());
         tasks
             .into_par_iter()
             .flat_map_iter(|task| {

@@ -47,6 +47,7 @@ impl Stats for () {
 }
 
 /// Counts of a query's work, to explain its speed.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
     /// Root volume tests.

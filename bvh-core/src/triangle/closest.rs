@@ -11,6 +11,7 @@ use nalgebra::{Point3, Vector3};
 type P64 = Point3<f64>;
 
 /// A pair of closest points and their distance.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClosestPoints {
     /// Distance between the two shapes (zero when they intersect).

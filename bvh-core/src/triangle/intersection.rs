@@ -28,6 +28,7 @@ pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
 }
 
 /// Where two triangles meet.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TriangleIntersection {
     /// The triangles cross (or one of them is degenerate): they share this segment, which is a
@@ -38,7 +39,9 @@ pub enum TriangleIntersection {
 }
 
 /// A convex polygon of up to six vertices: the overlap of two coplanar triangles.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "Vec<Point>", into = "Vec<Point>"))]
 pub struct CoplanarPolygon {
     vertices: [Point; 6],
     len: usize,
@@ -53,6 +56,34 @@ impl CoplanarPolygon {
     /// The polygon with every vertex mapped by `f` (to move it to another frame).
     pub fn mapped(&self, f: impl Fn(&Point) -> Point) -> Self {
         Self { vertices: self.vertices.map(|p| f(&p)), len: self.len }
+    }
+}
+
+/// Polygons with the same vertices in the same order (the unused slots do not count).
+impl PartialEq for CoplanarPolygon {
+    fn eq(&self, other: &Self) -> bool {
+        self.vertices() == other.vertices()
+    }
+}
+
+/// Written as its vertex list.
+impl From<CoplanarPolygon> for Vec<Point> {
+    fn from(polygon: CoplanarPolygon) -> Self {
+        polygon.vertices().to_vec()
+    }
+}
+
+/// Read from a vertex list of one to six points (the vertices are not checked for convexity).
+impl TryFrom<Vec<Point>> for CoplanarPolygon {
+    type Error = String;
+
+    fn try_from(points: Vec<Point>) -> Result<Self, String> {
+        if !(1..=6).contains(&points.len()) {
+            return Err(format!("a coplanar polygon has 1 to 6 vertices, not {}", points.len()));
+        }
+        let mut vertices = [points[0]; 6];
+        vertices[..points.len()].copy_from_slice(&points);
+        Ok(Self { vertices, len: points.len() })
     }
 }
 

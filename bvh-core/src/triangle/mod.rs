@@ -25,6 +25,7 @@ use crate::math::{Isometry, Point, Real, RelativePose, Vector};
 ///
 /// `#[repr(C)]` and [`bytemuck::Pod`], so a slice of triangles can be read as their corners.
 #[repr(C)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Triangle {
     /// First vertex.

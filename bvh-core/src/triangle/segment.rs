@@ -7,6 +7,7 @@ use crate::predicates::{PlaneSide, orient2d, orient3d, project};
 use std::cmp::Ordering::{self, Equal, Greater, Less};
 
 /// A closed segment between two points (a point when they coincide).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
     /// Start.

@@ -9,9 +9,9 @@ use crate::node_test::NodeTest;
 use crate::query::Query;
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
+use bvh_core::parallel::prelude::*;
 use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};
 use inside::{Insides, Scratch};
-use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -61,6 +61,7 @@ type QuickMap<K, V> = HashMap<K, V, BuildHasherDefault<QuickHasher>>;
 type QuickSet<K> = HashSet<K, BuildHasherDefault<QuickHasher>>;
 
 /// What the meshes' surfaces enclose, which decides what lies inside the other mesh.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Surfaces {
     /// Both meshes are closed (watertight): a vertex is inside the other mesh by the parity of
@@ -73,6 +74,7 @@ pub enum Surfaces {
 }
 
 /// A chain of intersection segments, in world coordinates.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polyline {
     /// The points in order along the chain.
@@ -82,6 +84,7 @@ pub struct Polyline {
 }
 
 /// One place where the meshes meet.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactRegion {
     /// The intersecting triangle pairs of the region, sorted.
