@@ -99,7 +99,8 @@ fn several_presets_print_one_line_each_with_the_same_answers() {
     }
     let unknown = bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--preset", "co,nope"]);
     assert!(!unknown.status.success());
-    assert_eq!(String::from_utf8_lossy(&unknown.stderr).trim(), "error: unknown preset nope");
+    let refused = String::from_utf8_lossy(&unknown.stderr);
+    assert!(refused.contains("invalid value 'nope'") && refused.contains("co-binned"), "{refused}");
 }
 
 #[test]
@@ -169,8 +170,7 @@ fn distance_writes_each_pose_nearest_points() {
     for key in ["\"touching\":1,", "\"farther\":0,", "\"parry_distance_us_mean\":"] {
         assert!(json.contains(key), "{key} missing in {json}");
     }
-    let sides_with_ours =
-        json.contains("\"ours\":4.900000000e1,") && json.contains("\"reference\":4.900000000e1");
+    let sides_with_ours = json.contains("\"ours\":49.0,") && json.contains("\"reference\":49.0");
     assert!(json.contains("\"disagreements\":0,") || sides_with_ours, "{json}");
     let lines: Vec<Vec<f32>> = std::fs::read_to_string(out)
         .unwrap()
@@ -230,7 +230,10 @@ fn toi_answers_one_motion() {
     let run = one(&["--json"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let json = String::from_utf8(run.stdout).unwrap();
-    assert!(json.contains("\"hit\":true,\"t\":0.7999") && json.contains("\"normal\":[1,0,0]"), "{json}");
+    assert!(
+        json.contains("\"hit\":true,\"t\":0.7999") && json.contains("\"normal\":[1.0,0.0,0.0]"),
+        "{json}"
+    );
     let text = String::from_utf8(one(&["--motion", "screw"]).stdout).unwrap();
     assert!(text.starts_with("first within 0.001 at t = 0.7999"), "{text}");
     let bad = one(&["--tolerance=-1"]);
@@ -285,7 +288,7 @@ fn contacts_and_regions() {
     let run = bench(&["contacts", "--scene", mesh, "--part", mesh, "--pose", pose, "--json"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let json = String::from_utf8(run.stdout).unwrap();
-    assert!(json.starts_with("{\"regions\":[{\"normal\":[0,0,1],\"depth\":1.0000"), "{json}");
+    assert!(json.starts_with("{\"regions\":[{\"normal\":[0.0,0.0,1.0],\"depth\":0.1000"), "{json}");
     assert_eq!(json.matches("\"normal\"").count(), 1, "{json}");
     let poses = scratch("poses.txt", "1 0 0 0  0 1 0 0  0 0 1 1.9\n1 0 0 5  0 1 0 0  0 0 1 0\n");
     let out = scratch("regions.txt", "");

@@ -157,6 +157,9 @@ fn info_gives_bounds_in_the_files_own_frame() {
     );
     let run = bench(&["info", "--json", file.to_str().unwrap()]);
     let json = String::from_utf8(run.stdout).unwrap();
-    assert!(json.contains(r#""origin":[4000000,-3000000,1000]"#), "{json}");
-    assert!(json.contains(r#""bounds":[[4000000,-3000000,1000],[4000000.001,-2999999.999,1000]]"#), "{json}");
+    assert!(json.contains(r#""origin":[4000000.0,-3000000.0,1000.0]"#), "{json}");
+    assert!(
+        json.contains(r#""bounds":[[4000000.0,-3000000.0,1000.0],[4000000.001,-2999999.999,1000.0]]"#),
+        "{json}"
+    );
 }

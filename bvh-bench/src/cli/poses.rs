@@ -3,7 +3,9 @@
 //! compared with parry3d in the same run.
 
 use crate::distance;
+use crate::json::{self, fixed, significant};
 use crate::toi::{self, MotionKind};
+use crate::values::{MeshPair, PresetName};
 use bvh_bench::parry_bridge;
 use bvh_bench::pose_file::read_poses;
 use bvh_bench::stats::{mean, median};
@@ -14,7 +16,8 @@ use bvh_query::{
     DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, Surfaces,
     TreePairVisitor, TrianglePair, visit_tree_pair,
 };
-use std::path::Path;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Which question each pose asks.
@@ -94,30 +97,103 @@ pub(crate) fn load_mesh(path: &Path) -> Result<TriMesh, String> {
     scene.merged().map_err(|e| format!("{}: {e}", path.display()))
 }
 
-pub(crate) struct Args<'a> {
-    pub(crate) scene: &'a Path,
-    pub(crate) part: &'a Path,
-    pub(crate) poses: &'a Path,
-    /// One or more presets; several are timed pose by pose side by side, one line each.
-    pub(crate) presets: Vec<Preset>,
+/// `bvh-bench poses`' arguments.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    meshes: MeshPair,
+    /// The pose file (R a rotation: a scale, shear or mirror is refused).
+    #[arg(long)]
+    poses: PathBuf,
+    /// The hierarchy preset; several, comma-separated, are timed pose by pose side by side
+    /// (one JSON line each).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "co")]
+    preset: Vec<PresetName>,
+    /// Override the preset's leaf size (most triangles per leaf).
+    #[arg(long)]
+    leaf_size: Option<usize>,
+    /// any (first contact), all (every intersecting pair), within=D (clearance D),
+    /// distance (the minimum distance and closest points), toi (the time of impact of
+    /// each pose's motion to the next) or regions (the contact regions, closed meshes).
+    #[arg(long, default_value = "any")]
     pub(crate) query: QueryKind,
-    /// Tolerances and limit of `distance` queries.
-    pub(crate) distance: DistanceOptions,
-    /// How many of the first poses parry's distance query is timed on (it is slow).
-    pub(crate) parry_prefix: usize,
-    /// How `toi` moves the part from each pose to the next, and its tolerance.
+    /// For `toi`: how the part moves from each pose to the next.
+    #[arg(long, value_enum, default_value_t = MotionKind::Slerp)]
     pub(crate) motion: MotionKind,
+    /// For `toi`: how close counts as an impact (a distance in the meshes' units).
+    #[arg(long, default_value_t = 1e-3)]
     pub(crate) tolerance: f32,
-    /// Samples per motion `toi` answers are checked against (none when zero).
+    /// For `toi`: check every answer against this many evenly spaced poses of its motion
+    /// (the first that touches must not come before the answer) and against the exact
+    /// distance at the answer (within the tolerance); counts go in the JSON line and `--out`
+    /// gets the first touching sample and the motion's time (µs) beside each answer.
+    #[arg(long, default_value_t = 0)]
     pub(crate) verify: u32,
-    pub(crate) prejudge: bool,
-    pub(crate) region_culling: bool,
-    pub(crate) cache: CacheMode,
+    /// For `distance`: answer "farther" beyond this distance.
+    #[arg(long)]
+    max_distance: Option<f32>,
+    /// For `distance`: an absolute tolerance (the answer is at most (1 + rel) d + abs).
+    #[arg(long, default_value_t = 0.0)]
+    abs_err: f32,
+    /// For `distance`: a relative tolerance.
+    #[arg(long, default_value_t = 0.0)]
+    rel_err: f32,
+    /// For `distance` with `--vs-parry`: how many of the first poses parry's distance query
+    /// is timed on (it takes milliseconds to seconds a pose on large meshes).
+    #[arg(long, default_value_t = 20)]
+    parry_prefix: usize,
+    /// Switch the OBB pre-judge off.
+    #[arg(long)]
+    no_prejudge: bool,
+    /// Switch overlap-region culling on.
+    #[arg(long)]
+    region_culling: bool,
+    /// Carry a pair cache (the last contact, tried first) from each pose to the next; it
+    /// applies to the `any` and `distance` queries. `--cache both` times it with and without,
+    /// pose by pose side by side (one JSON line each).
+    #[arg(long, value_enum, num_args = 0..=1, default_value = "off", default_missing_value = "on")]
+    cache: CacheMode,
+    /// Repetitions of the whole pose list (the median is reported).
+    #[arg(long, default_value_t = 5)]
     pub(crate) reps: usize,
-    pub(crate) vs_parry: bool,
-    pub(crate) out: Option<&'a Path>,
+    /// Also run parry3d on the same poses in the same process: its public
+    /// `intersection_test` and a walk of its two BVHs; disagreements are classified by exact
+    /// distance.
+    #[arg(long)]
+    vs_parry: bool,
+    /// Write one line per pose: 0/1 for `any`, the number of triangle pairs for `all` and
+    /// `within`; for `distance` the distance and the closest points on the scene and on the
+    /// part (world frame), or `inf` beyond `--max-distance`; for `regions` the number of
+    /// regions; for `toi` one line per motion, its time of impact or `none`.
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
     /// Split each `all` or `regions` query's traversal across the threads.
-    pub(crate) split: bool,
+    #[arg(long)]
+    split: bool,
+}
+
+impl Args {
+    /// The presets to time, with the leaf size overridden if asked.
+    fn presets(&self) -> Vec<Preset> {
+        let with_leaves = |mut preset: Preset| {
+            if let Some(t) = self.leaf_size {
+                preset.config = preset.config.with_leaf_size(t);
+            }
+            preset
+        };
+        self.preset.iter().map(|p| with_leaves(p.0)).collect()
+    }
+
+    /// The tolerances and limit of `distance` queries.
+    fn distance(&self) -> DistanceOptions {
+        DistanceOptions::exact()
+            .tolerant(self.abs_err, self.rel_err)
+            .within(self.max_distance.unwrap_or(f32::INFINITY))
+    }
+
+    fn prejudge(&self) -> bool {
+        !self.no_prejudge
+    }
 }
 
 /// One timed variant: both objects' trees as a preset builds them, how long each took, and
@@ -143,11 +219,12 @@ impl Variant {
     }
 }
 
-pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
-    let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
-    let poses = read_poses(args.poses)?;
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let args = &args;
+    let (scene, part) = (load_mesh(&args.meshes.scene)?, load_mesh(&args.meshes.part)?);
+    let poses = read_poses(&args.poses)?;
     let variants: Vec<Variant> = args
-        .presets
+        .presets()
         .iter()
         .flat_map(|&p| args.cache.carried().iter().map(move |&cached| (p, cached)))
         .map(|(p, cached)| Variant::new(&scene, &part, p, cached))
@@ -160,16 +237,18 @@ pub(crate) fn run(args: &Args<'_>) -> Result<(), String> {
         return toi::run_motions(&variants, &poses, args);
     }
     let (ours, parry_measured) = measure(&variants, &poses, args, parry.as_ref());
-    if let (Some(out), Some(first)) = (args.out, ours.first()) {
+    if let (Some(out), Some(first)) = (&args.out, ours.first()) {
         let lines: String = first.results.iter().map(|r| format!("{r}\n")).collect();
         std::fs::write(out, lines).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     for (variant, ours) in variants.iter().zip(&ours) {
-        let mut json = report(variant, ours, &poses, args);
-        if let (Some(meshes), Some(parry)) = (&parry, &parry_measured) {
-            json += &versus_parry(variant, ours, meshes, parry, &part, &poses, args.query);
-        }
-        println!("{json}}}");
+        let versus = match (&parry, &parry_measured) {
+            (Some(meshes), Some(parry)) => {
+                Some(versus_parry(variant, ours, meshes, parry, &part, &poses, args.query))
+            }
+            _ => None,
+        };
+        json::print_line(&Line { ours: report(variant, ours, &poses, args), distance: None, parry: versus })?;
     }
     Ok(())
 }
@@ -181,16 +260,16 @@ fn distance_run(
     variants: &[Variant],
     (scene, part): (&TriMesh, &TriMesh),
     poses: &[Isometry],
-    args: &Args<'_>,
+    args: &Args,
     parry: Option<&ParryMeshes>,
 ) -> Result<(), String> {
     let (ours, _) = measure(variants, poses, args, None);
     let first = variants.first().ok_or("no preset")?;
     let answers: Vec<Option<NearPair>> = poses
         .iter()
-        .map(|pose| visit_tree_pair(&first.a, &first.b, Nearest { pose, options: args.distance }))
+        .map(|pose| visit_tree_pair(&first.a, &first.b, Nearest { pose, options: args.distance() }))
         .collect();
-    if let Some(out) = args.out {
+    if let Some(out) = &args.out {
         std::fs::write(out, distance::lines(&answers)).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     let compared = parry.map(|meshes| {
@@ -201,48 +280,132 @@ fn distance_run(
         })
     });
     for (variant, ours) in variants.iter().zip(&ours) {
-        let mut json = report(variant, ours, poses, args);
-        json += &distance::summary(&answers, &args.distance);
-        if let Some(parry) = &compared {
-            json += &parry.json(&ours.times.per_pose);
-        }
-        println!("{json}}}");
+        json::print_line(&Line {
+            ours: report(variant, ours, poses, args),
+            distance: Some(distance::summary(&answers, &args.distance())),
+            parry: compared.as_ref().map(|parry| parry.record(&ours.times.per_pose)),
+        })?;
     }
     Ok(())
 }
 
-/// The JSON line's fields for one preset (without the closing brace).
-fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args<'_>) -> String {
+/// One JSON line: our figures for one preset, what the query adds, and parry's beside them.
+#[derive(Serialize)]
+struct Line<P: Serialize> {
+    #[serde(flatten)]
+    ours: Report,
+    #[serde(flatten)]
+    distance: Option<distance::Summary>,
+    #[serde(flatten)]
+    parry: Option<P>,
+}
+
+/// Our figures for one preset.
+#[derive(Serialize)]
+struct Report {
+    preset: &'static str,
+    query: String,
+    prejudge: bool,
+    region_culling: bool,
+    cache: bool,
+    split: bool,
+    poses: usize,
+    build_ms_scene: f64,
+    build_ms_part: f64,
+    clock_overhead_us: f64,
+    query_us_mean: f64,
+    query_us_median: f64,
+    colliding: usize,
+    results_total: usize,
+    volume_tests_mean: f64,
+    volume_tests_by_kind_mean: ByKind,
+    front_mean: f64,
+    prejudge_overlap: u64,
+    prejudge_disjoint: u64,
+    prejudge_undecided: u64,
+    triangle_tests_mean: f64,
+}
+
+/// Volume tests per query by the test that decided them.
+#[derive(Serialize)]
+struct ByKind {
+    root: f64,
+    node_box: f64,
+    nodes: f64,
+    leaf_box: f64,
+}
+
+fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args) -> Report {
     let n = poses.len().max(1) as f64;
-    let colliding = ours.results.iter().filter(|&&r| r > 0).count();
+    let per_query = |count: u64, decimals| fixed(count as f64 / n, decimals);
     let [build_ms_scene, build_ms_part] = variant.build_ms;
-    format!(
-        "{{\"preset\":\"{}\",\"query\":\"{}\",\"prejudge\":{},\"region_culling\":{},\"cache\":{},\"split\":{},\"poses\":{},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"clock_overhead_us\":{:.3},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"colliding\":{colliding},\"results_total\":{},\"volume_tests_mean\":{:.1},\"volume_tests_by_kind_mean\":{{\"root\":{:.2},\"node_box\":{:.1},\"nodes\":{:.1},\"leaf_box\":{:.1}}},\"front_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1}",
-        variant.preset.name,
-        args.query,
-        args.prejudge,
-        args.region_culling,
-        variant.cached,
-        args.split,
-        poses.len(),
-        clock_overhead() * 1e6,
-        ours.times.mean(),
-        ours.times.median(),
-        ours.results.iter().sum::<usize>(),
-        ours.stats.volume_tests() as f64 / n,
-        ours.stats.root_tests as f64 / n,
-        ours.stats.node_box_tests as f64 / n,
-        ours.stats.node_tests as f64 / n,
-        ours.stats.leaf_box_tests as f64 / n,
-        ours.stats.front as f64 / n,
-        ours.stats.prejudge_overlap,
-        ours.stats.prejudge_disjoint,
-        ours.stats.prejudge_undecided,
-        ours.stats.triangle_tests as f64 / n,
-    )
+    let stats = &ours.stats;
+    Report {
+        preset: variant.preset.name,
+        query: args.query.to_string(),
+        prejudge: args.prejudge(),
+        region_culling: args.region_culling,
+        cache: variant.cached,
+        split: args.split,
+        poses: poses.len(),
+        build_ms_scene: fixed(build_ms_scene, 1),
+        build_ms_part: fixed(build_ms_part, 1),
+        clock_overhead_us: fixed(clock_overhead() * 1e6, 3),
+        query_us_mean: fixed(ours.times.mean(), 3),
+        query_us_median: fixed(ours.times.median(), 3),
+        colliding: ours.results.iter().filter(|&&r| r > 0).count(),
+        results_total: ours.results.iter().sum(),
+        volume_tests_mean: per_query(stats.volume_tests(), 1),
+        volume_tests_by_kind_mean: ByKind {
+            root: per_query(stats.root_tests, 2),
+            node_box: per_query(stats.node_box_tests, 1),
+            nodes: per_query(stats.node_tests, 1),
+            leaf_box: per_query(stats.leaf_box_tests, 1),
+        },
+        front_mean: per_query(stats.front, 1),
+        prejudge_overlap: stats.prejudge_overlap,
+        prejudge_disjoint: stats.prejudge_disjoint,
+        prejudge_undecided: stats.prejudge_undecided,
+        triangle_tests_mean: per_query(stats.triangle_tests, 1),
+    }
 }
 
 /// parry's figures beside one preset's, and where the two disagree.
+#[derive(Serialize)]
+struct VersusParry {
+    parry_build_ms_scene: f64,
+    parry_build_ms_part: f64,
+    parry_query_us_mean: f64,
+    parry_query_us_median: f64,
+    parry_bvtt_query_us_mean: f64,
+    parry_bvtt_query_us_median: f64,
+    parry_colliding: usize,
+    ratio_parry_over_ours: f64,
+    ratio_parry_bvtt_over_ours: f64,
+    ours_over_parry_pose_median: f64,
+    ours_over_parry_bvtt_pose_median: f64,
+    #[serde(flatten)]
+    disagreements: Option<Disagreements>,
+}
+
+/// Poses where parry's yes/no differs from ours, each with the exact distance there.
+#[derive(Serialize)]
+struct Disagreements {
+    disagreements: usize,
+    disagreement_details: Vec<Disagreement>,
+}
+
+/// One pose where the answers differ: who says they touch, and how far apart they are.
+#[derive(Serialize)]
+struct Disagreement {
+    pose: usize,
+    only: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact_distance: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact_distance_over: Option<f64>,
+}
+
 fn versus_parry(
     variant: &Variant,
     ours: &Measured,
@@ -251,43 +414,39 @@ fn versus_parry(
     part: &TriMesh,
     poses: &[Isometry],
     query: QueryKind,
-) -> String {
-    let mut json = format!(
-        ",\"parry_build_ms_scene\":{:.1},\"parry_build_ms_part\":{:.1},\"parry_query_us_mean\":{:.3},\"parry_query_us_median\":{:.3},\"parry_bvtt_query_us_mean\":{:.3},\"parry_bvtt_query_us_median\":{:.3},\"parry_colliding\":{},\"ratio_parry_over_ours\":{:.2},\"ratio_parry_bvtt_over_ours\":{:.2},\"ours_over_parry_pose_median\":{:.4},\"ours_over_parry_bvtt_pose_median\":{:.3}",
-        meshes.build_ms_scene,
-        meshes.build_ms_part,
-        parry.public.mean(),
-        parry.public.median(),
-        parry.bvtt.mean(),
-        parry.bvtt.median(),
-        parry.hits.iter().filter(|&&h| h).count(),
-        parry.public.median() / ours.times.median(),
-        parry.bvtt.median() / ours.times.median(),
-        ours.times.pose_ratio_median(&parry.public),
-        ours.times.pose_ratio_median(&parry.bvtt),
-    );
+) -> VersusParry {
     // parry answers "do they touch": compared with ours for `any` and `all`, each disagreement
     // classified by the exact distance at that pose (up to 1 % of the part's size; farther is
     // reported as that bound).
-    if !matches!(query, QueryKind::Within(_)) {
+    let disagreements = (!matches!(query, QueryKind::Within(_))).then(|| {
         let horizon = part.aabb().extents().norm() * 0.01;
-        let details: Vec<String> = (0..poses.len())
+        let details: Vec<Disagreement> = (0..poses.len())
             .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
             .map(|k| {
                 let options = DistanceOptions::exact().within(horizon);
                 let gap = visit_tree_pair(&variant.a, &variant.b, Nearest { pose: &poses[k], options })
-                    .map(|n| n.distance);
+                    .map(|n| significant(n.distance as f64, 4));
                 let only = if parry.hits[k] { "parry" } else { "bvh" };
-                gap.map_or(
-                    format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance_over\":{horizon:.3e}}}"),
-                    |d| format!("{{\"pose\":{k},\"only\":\"{only}\",\"exact_distance\":{d:.3e}}}"),
-                )
+                let over = gap.is_none().then(|| significant(horizon as f64, 4));
+                Disagreement { pose: k, only, exact_distance: gap, exact_distance_over: over }
             })
             .collect();
-        json +=
-            &format!(",\"disagreements\":{},\"disagreement_details\":[{}]", details.len(), details.join(","));
+        Disagreements { disagreements: details.len(), disagreement_details: details }
+    });
+    VersusParry {
+        parry_build_ms_scene: fixed(meshes.build_ms_scene, 1),
+        parry_build_ms_part: fixed(meshes.build_ms_part, 1),
+        parry_query_us_mean: fixed(parry.public.mean(), 3),
+        parry_query_us_median: fixed(parry.public.median(), 3),
+        parry_bvtt_query_us_mean: fixed(parry.bvtt.mean(), 3),
+        parry_bvtt_query_us_median: fixed(parry.bvtt.median(), 3),
+        parry_colliding: parry.hits.iter().filter(|&&h| h).count(),
+        ratio_parry_over_ours: fixed(parry.public.median() / ours.times.median(), 2),
+        ratio_parry_bvtt_over_ours: fixed(parry.bvtt.median() / ours.times.median(), 2),
+        ours_over_parry_pose_median: fixed(ours.times.pose_ratio_median(&parry.public), 4),
+        ours_over_parry_bvtt_pose_median: fixed(ours.times.pose_ratio_median(&parry.bvtt), 3),
+        disagreements,
     }
-    json
 }
 
 /// Per-query times: each pose's median over the repetitions (µs), in pose order.
@@ -360,7 +519,7 @@ struct Measured {
 fn measure(
     variants: &[Variant],
     poses: &[Isometry],
-    args: &Args<'_>,
+    args: &Args,
     parry: Option<&ParryMeshes>,
 ) -> (Vec<Measured>, Option<ParryMeasured>) {
     let mut caches = vec![PairCache::new(); variants.len()];
@@ -408,7 +567,7 @@ fn measure(
 /// `within`.
 struct Answer<'a> {
     pose: &'a Isometry,
-    args: &'a Args<'a>,
+    args: &'a Args,
     cache: Option<&'a mut PairCache>,
 }
 
@@ -427,7 +586,7 @@ impl TreePairVisitor for Answer<'_> {
 /// Every pose's query, counted (the cache, if `cached`, carried from pose to pose).
 struct Counted<'a> {
     poses: &'a [Isometry],
-    args: &'a Args<'a>,
+    args: &'a Args,
     cached: bool,
 }
 
@@ -454,7 +613,7 @@ fn answer<VA, VB>(
     a: &Bvh<VA>,
     b: &Bvh<VB>,
     pose: &Isometry,
-    args: &Args<'_>,
+    args: &Args,
     parallel: bool,
     cache: Option<&mut PairCache>,
     stats: &mut impl Stats,
@@ -463,14 +622,14 @@ where
     VA: NodeVolume + NodeTest<VB>,
     VB: NodeVolume,
 {
-    let options = QueryOptions { prejudge: args.prejudge, region_culling: args.region_culling };
+    let options = QueryOptions { prejudge: args.prejudge(), region_culling: args.region_culling };
     at_pose(a, b, pose, options, |q| match args.query {
         QueryKind::Any => usize::from(q.intersects_counted(cache, stats).is_some()),
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
         QueryKind::All => q.intersecting_pairs_counted(stats).len(),
         QueryKind::Within(d) => q.pairs_within_counted(d, stats).len(),
         QueryKind::Distance => {
-            usize::from(q.distance_counted(args.distance, cache, stats).is_some_and(|n| n.distance == 0.0))
+            usize::from(q.distance_counted(args.distance(), cache, stats).is_some_and(|n| n.distance == 0.0))
         }
         QueryKind::Regions if parallel => q.contact_regions_parallel(Surfaces::Closed).len(),
         QueryKind::Regions => q.contact_regions_counted(Surfaces::Closed, stats).len(),

@@ -2,17 +2,19 @@
 //! `bvh-bench poses --query toi`, which takes each pose of a pose file to the next as a motion,
 //! timed and counted like the other queries.
 
-use crate::poses::{Args, Nearest, QueryTimes, Variant, at_pose, load_mesh, time_poses};
+use crate::json::{self, fixed};
+use crate::poses::{self, Nearest, QueryTimes, Variant, at_pose, load_mesh, time_poses};
+use crate::values::{MeshPair, PresetName};
 use bvh_bench::pose_file::pose_from_text;
 use bvh_bench::stats::mean;
 use bvh_bench::timing::timed;
-use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_build::{Bvh, Hierarchy, NodeVolume};
 use bvh_core::{Interpolation, Isometry, Real, RigidMotion};
 use bvh_query::{
     DistanceOptions, Impact, NodeTest, PairCache, QueryOptions, QueryStats, Stats, SweepError,
     TreePairVisitor, visit_tree_pair,
 };
-use std::path::Path;
+use serde::Serialize;
 
 /// How the part moves between two poses (see `bvh_core::Interpolation`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, clap::ValueEnum)]
@@ -57,22 +59,60 @@ impl<S: Stats> TreePairVisitor for TimeOfImpact<'_, S> {
 }
 
 /// `bvh-bench toi`'s arguments.
-pub(crate) struct OneMotion<'a> {
-    pub(crate) scene: &'a Path,
-    pub(crate) part: &'a Path,
-    pub(crate) from: &'a str,
-    pub(crate) to: &'a str,
-    pub(crate) motion: MotionKind,
-    pub(crate) tolerance: Real,
-    pub(crate) preset: Preset,
-    pub(crate) json: bool,
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    meshes: MeshPair,
+    /// The start pose: 12 numbers, the row-major 3x4 [R|t], in quotes.
+    #[arg(long)]
+    from: String,
+    /// The end pose, likewise.
+    #[arg(long)]
+    to: String,
+    /// slerp (translation along the line, rotation about the part's origin) or screw.
+    #[arg(long, value_enum, default_value_t = MotionKind::Slerp)]
+    motion: MotionKind,
+    /// How close counts as an impact (a distance in the meshes' units).
+    #[arg(long, default_value_t = 1e-3)]
+    tolerance: f32,
+    /// The hierarchy preset.
+    #[arg(long, value_enum, default_value = "co")]
+    preset: PresetName,
+    /// One JSON object (keys hit, t, pair, point, normal, …) instead of the sentence.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The JSON object of one motion: where and when, if it touches, and the work.
+#[derive(Serialize)]
+struct Record {
+    hit: bool,
+    t: Option<f64>,
+    #[serde(flatten)]
+    impact: Option<ImpactRecord>,
+    motion: String,
+    tolerance: Real,
+    query_us: f64,
+    volume_tests: u64,
+    triangle_tests: u64,
+    advances: u64,
+}
+
+/// The impact's pair, distance, point and normal.
+#[derive(Serialize)]
+struct ImpactRecord {
+    pair: [u32; 2],
+    distance: Real,
+    point: [Real; 3],
+    normal: [Real; 3],
 }
 
 /// The time of impact of one motion, printed as text or one JSON object.
-pub(crate) fn run(args: &OneMotion<'_>) -> Result<(), String> {
-    let (start, end) = (pose_from_text("--from", args.from)?, pose_from_text("--to", args.to)?);
-    let (scene, part) = (load_mesh(args.scene)?, load_mesh(args.part)?);
-    let (a, b) = (Hierarchy::build(scene, &args.preset), Hierarchy::build(part, &args.preset));
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let (start, end) = (pose_from_text("--from", &args.from)?, pose_from_text("--to", &args.to)?);
+    let (scene, part) = (load_mesh(&args.meshes.scene)?, load_mesh(&args.meshes.part)?);
+    let preset = args.preset.0;
+    let (a, b) = (Hierarchy::build(scene, &preset), Hierarchy::build(part, &preset));
     let mut stats = QueryStats::default();
     let motion = TimeOfImpact {
         start: &start,
@@ -84,34 +124,36 @@ pub(crate) fn run(args: &OneMotion<'_>) -> Result<(), String> {
     let (answer, seconds) = timed(|| visit_tree_pair(&a, &b, motion));
     let answer = answer.map_err(|e| e.to_string())?;
     let us = seconds * 1e6;
-    let triple = |v: [Real; 3]| format!("[{},{},{}]", v[0], v[1], v[2]);
-    let found = answer.map(|i| {
-        let (point, normal) = (triple(i.point.into()), triple(i.normal.into()));
-        (i, point, normal)
-    });
     if args.json {
-        let fields = match &found {
-            None => "\"hit\":false,\"t\":null".to_string(),
-            Some((i, point, normal)) => format!(
-                "\"hit\":true,\"t\":{},\"pair\":[{},{}],\"distance\":{:e},\"point\":{point},\"normal\":{normal}",
-                i.time, i.pair.a, i.pair.b, i.distance
-            ),
-        };
-        println!(
-            "{{{fields},\"motion\":\"{:?}\",\"tolerance\":{:e},\"query_us\":{us:.1},\"volume_tests\":{},\"triangle_tests\":{},\"advances\":{}}}",
-            args.motion,
-            args.tolerance,
-            stats.volume_tests(),
-            stats.triangle_tests,
-            stats.advances
-        );
-        return Ok(());
+        return json::print_line(&Record {
+            hit: answer.is_some(),
+            t: answer.map(|i| i.time),
+            impact: answer.map(|i| ImpactRecord {
+                pair: [i.pair.a, i.pair.b],
+                distance: i.distance,
+                point: i.point.into(),
+                normal: i.normal.into(),
+            }),
+            motion: format!("{:?}", args.motion),
+            tolerance: args.tolerance,
+            query_us: fixed(us, 1),
+            volume_tests: stats.volume_tests(),
+            triangle_tests: stats.triangle_tests,
+            advances: stats.advances,
+        });
     }
-    match found {
+    let triple = |v: [Real; 3]| format!("[{},{},{}]", v[0], v[1], v[2]);
+    match answer {
         None => println!("no contact along the motion ({us:.1} µs)"),
-        Some((i, point, normal)) => println!(
-            "first within {} at t = {:.9} ({us:.1} µs): scene triangle {}, part triangle {}, {:.3e} apart at {point}, normal {normal}",
-            args.tolerance, i.time, i.pair.a, i.pair.b, i.distance
+        Some(i) => println!(
+            "first within {} at t = {:.9} ({us:.1} µs): scene triangle {}, part triangle {}, {:.3e} apart at {}, normal {}",
+            args.tolerance,
+            i.time,
+            i.pair.a,
+            i.pair.b,
+            i.distance,
+            triple(i.point.into()),
+            triple(i.normal.into())
         ),
     }
     Ok(())
@@ -121,7 +163,11 @@ pub(crate) fn run(args: &OneMotion<'_>) -> Result<(), String> {
 /// motion side by side; one JSON line per variant, and `--out` with one line per motion (`t`, or
 /// `none`; with `--verify`, then the first touching sample, or `none`, and the motion's time in
 /// µs), from the first variant.
-pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<'_>) -> Result<(), String> {
+pub(crate) fn run_motions(
+    variants: &[Variant],
+    poses: &[Isometry],
+    args: &poses::Args,
+) -> Result<(), String> {
     let motions = poses.len().saturating_sub(1);
     let (interpolation, tolerance) = (args.motion.into(), args.tolerance);
     let motion =
@@ -155,7 +201,7 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
             Ok(visit_tree_pair(&first.a, &first.b, FirstTouch { motion: &motion(k)?, samples: args.verify }))
         })
         .collect::<Result<_, String>>()?;
-    if let Some(out) = args.out {
+    if let Some(out) = &args.out {
         let time = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t:.9}"));
         let lines: String = answers[0]
             .iter()
@@ -172,7 +218,7 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
     for (((variant, (times, _)), answers), stats) in variants.iter().zip(timed).zip(&answers).zip(&stats) {
         let hits: Vec<f64> = answers.iter().flatten().map(|i| i.time).collect();
         let at_start = hits.iter().filter(|&&t| t == 0.0).count();
-        let mut json = summary(variant, &times, stats, motions, args, (hits.len(), at_start));
+        let mut record = summary(variant, &times, stats, motions, args, (hits.len(), at_start));
         // Motions that start touching cost one first-contact search: the others show the
         // advancement.
         let (start, during): (Vec<_>, Vec<_>) =
@@ -180,13 +226,10 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
         // null where no motion is of the kind.
         let mean_of = |v: &[(&f64, _)]| {
             let times: Vec<f64> = v.iter().map(|(t, _)| **t).collect();
-            if times.is_empty() { "null".to_string() } else { format!("{:.3}", mean(&times)) }
+            (!times.is_empty()).then(|| fixed(mean(&times), 3))
         };
-        json += &format!(
-            ",\"query_us_mean_touching_at_start\":{},\"query_us_mean_others\":{}",
-            mean_of(&start),
-            mean_of(&during)
-        );
+        record.query_us_mean_touching_at_start = mean_of(&start);
+        record.query_us_mean_others = mean_of(&during);
         if !touching.is_empty() {
             let far = (0..motions)
                 .filter_map(|k| answers[k].map(|i| (k, i.time)))
@@ -199,9 +242,9 @@ pub(crate) fn run_motions(variants: &[Variant], poses: &[Isometry], args: &Args<
                 .into_iter()
                 .filter(|&d| d > tolerance)
                 .count();
-            json += &verdicts(answers, &touching, far, args.verify);
+            record.verdicts = Some(verdicts(answers, &touching, far, args.verify));
         }
-        println!("{json}}}");
+        json::print_line(&record)?;
     }
     Ok(())
 }
@@ -229,10 +272,45 @@ impl TreePairVisitor for FirstTouch<'_> {
     }
 }
 
-/// The JSON fields judging the answers by the samples: late (after the first touching
-/// sample), missed (no answer, yet a sample touches), far (more than the tolerance apart at the
-/// answer, counted by the caller).
-fn verdicts(answers: &[Option<Impact>], touching: &[Option<f64>], far: usize, samples: u32) -> String {
+/// One variant's JSON line.
+#[derive(Serialize)]
+struct MotionsRecord {
+    preset: &'static str,
+    query: &'static str,
+    motion: String,
+    tolerance: Real,
+    motions: usize,
+    build_ms_scene: f64,
+    build_ms_part: f64,
+    query_us_mean: f64,
+    query_us_median: f64,
+    hits: usize,
+    touching_at_start: usize,
+    volume_tests_mean: f64,
+    prejudge_overlap: u64,
+    prejudge_disjoint: u64,
+    prejudge_undecided: u64,
+    triangle_tests_mean: f64,
+    advances_mean: f64,
+    query_us_mean_touching_at_start: Option<f64>,
+    query_us_mean_others: Option<f64>,
+    #[serde(flatten)]
+    verdicts: Option<Verdicts>,
+}
+
+/// The answers judged by the samples: late (after the first touching sample), missed (no
+/// answer, yet a sample touches), far (more than the tolerance apart at the answer).
+#[derive(Serialize)]
+struct Verdicts {
+    verify_samples: u32,
+    sampled_contacts: usize,
+    late: usize,
+    missed: usize,
+    far_at_answer: usize,
+}
+
+/// The verdicts on `answers` by the first touching samples (`far` counted by the caller).
+fn verdicts(answers: &[Option<Impact>], touching: &[Option<f64>], far: usize, samples: u32) -> Verdicts {
     let (mut late, mut missed) = (0, 0);
     for (answer, sample) in answers.iter().zip(touching) {
         match (answer, sample) {
@@ -241,35 +319,41 @@ fn verdicts(answers: &[Option<Impact>], touching: &[Option<f64>], far: usize, sa
             _ => {}
         }
     }
-    let contacts = touching.iter().flatten().count();
-    format!(
-        ",\"verify_samples\":{samples},\"sampled_contacts\":{contacts},\"late\":{late},\"missed\":{missed},\"far_at_answer\":{far}"
-    )
+    let sampled_contacts = touching.iter().flatten().count();
+    Verdicts { verify_samples: samples, sampled_contacts, late, missed, far_at_answer: far }
 }
 
-/// One variant's JSON fields (without the closing brace).
+/// One variant's record, without the split by start and the verdicts.
 fn summary(
     variant: &Variant,
     times: &QueryTimes,
     stats: &QueryStats,
     motions: usize,
-    args: &Args<'_>,
+    args: &poses::Args,
     (hits, at_start): (usize, usize),
-) -> String {
+) -> MotionsRecord {
     let n = motions.max(1) as f64;
     let [build_ms_scene, build_ms_part] = variant.build_ms;
-    format!(
-        "{{\"preset\":\"{}\",\"query\":\"toi\",\"motion\":\"{:?}\",\"tolerance\":{:e},\"motions\":{motions},\"build_ms_scene\":{build_ms_scene:.1},\"build_ms_part\":{build_ms_part:.1},\"query_us_mean\":{:.3},\"query_us_median\":{:.3},\"hits\":{hits},\"touching_at_start\":{at_start},\"volume_tests_mean\":{:.1},\"prejudge_overlap\":{},\"prejudge_disjoint\":{},\"prejudge_undecided\":{},\"triangle_tests_mean\":{:.1},\"advances_mean\":{:.2}",
-        variant.preset.name,
-        args.motion,
-        args.tolerance,
-        times.mean(),
-        times.median(),
-        stats.volume_tests() as f64 / n,
-        stats.prejudge_overlap,
-        stats.prejudge_disjoint,
-        stats.prejudge_undecided,
-        stats.triangle_tests as f64 / n,
-        stats.advances as f64 / n,
-    )
+    MotionsRecord {
+        preset: variant.preset.name,
+        query: "toi",
+        motion: format!("{:?}", args.motion),
+        tolerance: args.tolerance,
+        motions,
+        build_ms_scene: fixed(build_ms_scene, 1),
+        build_ms_part: fixed(build_ms_part, 1),
+        query_us_mean: fixed(times.mean(), 3),
+        query_us_median: fixed(times.median(), 3),
+        hits,
+        touching_at_start: at_start,
+        volume_tests_mean: fixed(stats.volume_tests() as f64 / n, 1),
+        prejudge_overlap: stats.prejudge_overlap,
+        prejudge_disjoint: stats.prejudge_disjoint,
+        prejudge_undecided: stats.prejudge_undecided,
+        triangle_tests_mean: fixed(stats.triangle_tests as f64 / n, 1),
+        advances_mean: fixed(stats.advances as f64 / n, 2),
+        query_us_mean_touching_at_start: None,
+        query_us_mean_others: None,
+        verdicts: None,
+    }
 }

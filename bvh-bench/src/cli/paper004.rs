@@ -2,17 +2,54 @@
 //! triangles) in random motion for 1,000 steps – run through the collision pipeline in several
 //! configurations, beside the paper's 37.2 ms per step.
 
+use crate::json::{self, fixed};
 use crate::scene::{Run, room, simulate};
 use bvh_bench::report::Report;
 use bvh_bench::stats::median;
 use bvh_broadphase::AnyStrategy;
 use bvh_build::Preset;
-use std::path::Path;
+use serde::Serialize;
+use std::path::PathBuf;
 
 /// Paper 004's measured time per step, ms (classification + grid + temporal coherence).
 const PAPER_STEP_MS: f64 = 37.2;
 
-pub(crate) fn run(steps: usize, seed: u64, report_dir: &Path, json: bool) -> Result<(), String> {
+/// `bvh-bench paper004`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Steps to run.
+    #[arg(long, default_value_t = 1000)]
+    steps: usize,
+    /// Seed of the room and the motion.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where the report goes.
+    #[arg(long, default_value = "bvh-report/paper004")]
+    report: PathBuf,
+    /// One JSON line per configuration instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One configuration's JSON line.
+#[derive(Serialize)]
+struct Record<'a> {
+    configuration: &'a str,
+    objects: usize,
+    triangles: usize,
+    steps: usize,
+    step_ms_mean: f64,
+    step_ms_median: f64,
+    candidate_pairs_mean: f64,
+    colliding_pairs_mean: f64,
+    volume_tests_mean: f64,
+    triangle_tests_mean: f64,
+    paper_step_ms: f64,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let Args { steps, seed, report: report_dir, json } = args;
+    let report_dir = report_dir.as_path();
     let configurations = [
         ("shape-classified + grid + cache (paper 004)", Preset::classified(), "grid"),
         ("CO + grid + cache", Preset::co(), "grid"),
@@ -24,17 +61,19 @@ pub(crate) fn run(steps: usize, seed: u64, report_dir: &Path, json: bool) -> Res
         let strategy = AnyStrategy::by_name(strategy).expect("a known strategy");
         let run = simulate(room(&preset, 1.0, seed), strategy, steps, seed, None)?;
         if json {
-            println!(
-                "{{\"configuration\":\"{name}\",\"objects\":{},\"triangles\":{},\"steps\":{steps},\"step_ms_mean\":{:.4},\"step_ms_median\":{:.4},\"candidate_pairs_mean\":{:.2},\"colliding_pairs_mean\":{:.2},\"volume_tests_mean\":{:.1},\"triangle_tests_mean\":{:.1},\"paper_step_ms\":{PAPER_STEP_MS}}}",
-                run.objects,
-                run.triangles,
-                run.step_ms_mean(),
-                median(&run.step_ms),
-                run.candidates_mean,
-                run.colliding_mean,
-                run.volume_tests_mean,
-                run.triangle_tests_mean
-            );
+            json::print_line(&Record {
+                configuration: name,
+                objects: run.objects,
+                triangles: run.triangles,
+                steps,
+                step_ms_mean: fixed(run.step_ms_mean(), 4),
+                step_ms_median: fixed(median(&run.step_ms), 4),
+                candidate_pairs_mean: fixed(run.candidates_mean, 2),
+                colliding_pairs_mean: fixed(run.colliding_mean, 2),
+                volume_tests_mean: fixed(run.volume_tests_mean, 1),
+                triangle_tests_mean: fixed(run.triangle_tests_mean, 1),
+                paper_step_ms: PAPER_STEP_MS,
+            })?;
         }
         runs.push((name, run));
     }

@@ -22,7 +22,19 @@ fn median_ms<I, O>(repeats: usize, setup: impl Fn() -> I, mut f: impl FnMut(I) -
     median(&times)
 }
 
-pub(crate) fn run(repeats: usize, small: bool) {
+/// `bvh-bench build`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Builds per measurement (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// Skip the PTU meshes (34k, 498k and a million triangles).
+    #[arg(long)]
+    small: bool,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let (repeats, small) = (args.repeats.max(1), args.small);
     let accumulator = accumulator_bay(1);
     let mut meshes = vec![("accumulator", accumulator.part), ("accumulator bay", accumulator.bay)];
     if !small {
@@ -102,6 +114,7 @@ pub(crate) fn run(repeats: usize, small: bool) {
             );
         }
     }
+    Ok(())
 }
 
 /// Refit time after the same smooth deformation: our CO and AABB trees (`Hierarchy::refit`)

@@ -2,11 +2,13 @@
 //! summarised, and compared with parry3d's `query::distance`, disagreements classified by a
 //! reference with B's triangles placed in `f64`.
 
+use crate::json::{fixed, significant};
 use crate::poses::{ParryMeshes, QueryTimes, time_poses};
 use bvh_bench::stats::{mean, median};
 use bvh_core::{Isometry, TriMesh, closest_points_triangles};
 use bvh_query::{DistanceOptions, NearPair, TrianglePair};
 use parry3d::math::Pose;
+use serde::Serialize;
 
 /// One line per pose: the distance, then the closest point on the scene and on the part (world
 /// frame); `inf` and no points for a pose farther than the limit.
@@ -23,18 +25,27 @@ pub(crate) fn lines(answers: &[Option<NearPair>]) -> String {
         .collect()
 }
 
-/// The JSON fields summarising the answers (without the closing brace).
-pub(crate) fn summary(answers: &[Option<NearPair>], options: &DistanceOptions) -> String {
+/// The answers summed up for the JSON line.
+#[derive(Serialize)]
+pub(crate) struct Summary {
+    abs_err: f32,
+    rel_err: f32,
+    max_distance: Option<f32>,
+    touching: usize,
+    farther: usize,
+    distance_mean: f64,
+}
+
+pub(crate) fn summary(answers: &[Option<NearPair>], options: &DistanceOptions) -> Summary {
     let distances: Vec<f64> = answers.iter().flatten().map(|n| n.distance as f64).collect();
-    let touching = distances.iter().filter(|&&d| d == 0.0).count();
-    format!(
-        ",\"abs_err\":{:e},\"rel_err\":{:e},\"max_distance\":{},\"touching\":{touching},\"farther\":{},\"distance_mean\":{:.6e}",
-        options.abs_err,
-        options.rel_err,
-        if options.max_distance.is_finite() { format!("{:e}", options.max_distance) } else { "null".into() },
-        answers.len() - distances.len(),
-        mean(&distances),
-    )
+    Summary {
+        abs_err: options.abs_err,
+        rel_err: options.rel_err,
+        max_distance: options.max_distance.is_finite().then_some(options.max_distance),
+        touching: distances.iter().filter(|&&d| d == 0.0).count(),
+        farther: answers.len() - distances.len(),
+        distance_mean: significant(mean(&distances), 7),
+    }
 }
 
 /// The distance between `scene` and `part` at `pose` over the triangle pairs `candidates`
@@ -90,30 +101,53 @@ pub(crate) fn versus_parry(
     ParryDistance { times, disagreements }
 }
 
+/// parry's times on the prefix, ours on the same poses, and the disagreements.
+#[derive(Serialize)]
+pub(crate) struct ParryRecord {
+    parry_poses: usize,
+    parry_distance_us_mean: f64,
+    parry_distance_us_median: f64,
+    ours_us_mean_same_poses: f64,
+    ours_us_median_same_poses: f64,
+    ratio_parry_over_ours: f64,
+    disagreements: usize,
+    disagreement_details: Vec<DistanceDisagreement>,
+}
+
+/// One pose where the distances differ by more than rounding, with the reference's.
+#[derive(Serialize)]
+struct DistanceDisagreement {
+    pose: usize,
+    ours: f64,
+    parry: f64,
+    reference: f64,
+}
+
 impl ParryDistance {
-    /// The JSON fields (without the closing brace): parry's times on the prefix, ours on the
-    /// same poses (`ours_per_pose`, µs per pose over the whole list), and the disagreements.
-    pub(crate) fn json(&self, ours_per_pose: &[f64]) -> String {
+    /// The JSON record, given our per-pose times over the whole list (µs).
+    pub(crate) fn record(&self, ours_per_pose: &[f64]) -> ParryRecord {
         let n = self.times.per_pose.len();
         let ours = &ours_per_pose[..n.min(ours_per_pose.len())];
-        let details: Vec<String> = self
+        let digits = |x: f64| significant(x, 10);
+        let details: Vec<DistanceDisagreement> = self
             .disagreements
             .iter()
-            .map(|(k, ours, parry, reference)| {
-                format!(
-                    "{{\"pose\":{k},\"ours\":{ours:.9e},\"parry\":{parry:.9e},\"reference\":{reference:.9e}}}"
-                )
+            .map(|&(pose, ours, parry, reference)| DistanceDisagreement {
+                pose,
+                ours: digits(ours),
+                parry: digits(parry),
+                reference: digits(reference),
             })
             .collect();
-        format!(
-            ",\"parry_poses\":{n},\"parry_distance_us_mean\":{:.3},\"parry_distance_us_median\":{:.3},\"ours_us_mean_same_poses\":{:.3},\"ours_us_median_same_poses\":{:.3},\"ratio_parry_over_ours\":{:.2},\"disagreements\":{},\"disagreement_details\":[{}]",
-            self.times.mean(),
-            self.times.median(),
-            mean(ours),
-            median(ours),
-            self.times.mean() / mean(ours),
-            details.len(),
-            details.join(","),
-        )
+        ParryRecord {
+            parry_poses: n,
+            parry_distance_us_mean: fixed(self.times.mean(), 3),
+            parry_distance_us_median: fixed(self.times.median(), 3),
+            ours_us_mean_same_poses: fixed(mean(ours), 3),
+            ours_us_median_same_poses: fixed(median(ours), 3),
+            ratio_parry_over_ours: fixed(self.times.mean() / mean(ours), 2),
+            disagreements: details.len(),
+            disagreement_details: details,
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! whether and where it touches, and its minimum clearance and where it occurs, with parry3d
 //! timed on the same frames.
 
+use crate::json::{self, fixed};
 use bvh_bench::export::{Highlights, write_contact_ply};
 use bvh_bench::parry_bridge;
 use bvh_bench::report::Report;
@@ -16,6 +17,7 @@ use bvh_query::{
     visit_tree_pair,
 };
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
 
@@ -41,27 +43,69 @@ macro_rules! say {
 const REPORT_DIR: &str = "bvh-report/run";
 
 /// The job; with `json`, one JSON line per extraction and per configuration instead of tables.
-pub(crate) fn run(json: bool) -> Result<(), String> {
+/// `bvh-bench run`'s arguments.
+#[derive(clap::Args, Default)]
+pub(crate) struct Args {
+    /// One JSON line per extraction and per configuration instead of the tables.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One configuration's JSON line.
+#[derive(Serialize)]
+struct ConfigurationRecord<'a> {
+    task: &'a str,
+    configuration: &'a str,
+    build_ms: f64,
+    us_per_frame: f64,
+    ratio_to_co: f64,
+    touching_frames: usize,
+    paper_ms: Option<f64>,
+    paper_ratio_to_co: Option<f64>,
+}
+
+/// One extraction's JSON line.
+#[derive(Serialize)]
+struct ExtractionRecord<'a> {
+    task: &'a str,
+    bay_triangles: usize,
+    part_triangles: usize,
+    frames: usize,
+    touching_frames: usize,
+    us_per_frame: f64,
+    uncached_us_per_frame: f64,
+    parry_us_per_frame: f64,
+    parry_agrees: usize,
+    volume_tests_per_frame: f64,
+    triangle_tests_per_frame: f64,
+    most_contacts_frame: usize,
+    most_contacts: usize,
+    distance_us_per_frame: f64,
+    frames_within_clearance: usize,
+    closest_apart_frame: i64,
+    closest_apart_mm: f64,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let json = args.json;
     let mut report = Report::new(Path::new(REPORT_DIR), "Virtual maintenance: paper 000's two extractions")
         .map_err(|e| e.to_string())?;
     for (k, (scene, paper)) in [accumulator_bay(1), ptu_bay(1)].iter().zip(PAPER_TABLE_3).enumerate() {
         let extraction = extract(scene, json);
         let rows = configurations(scene, paper.1, json);
         if json {
-            extraction.print_json(scene);
+            json::print_line(&extraction.record(scene))?;
             for r in &rows {
-                let or_null = |v: Option<f64>| v.map_or("null".to_string(), |v| format!("{v:.3}"));
-                println!(
-                    "{{\"task\":\"{}\",\"configuration\":\"{}\",\"build_ms\":{:.1},\"us_per_frame\":{:.2},\"ratio_to_co\":{:.3},\"touching_frames\":{},\"paper_ms\":{},\"paper_ratio_to_co\":{}}}",
-                    scene.name,
-                    r.name,
-                    r.build_ms,
-                    r.us_per_frame,
-                    r.ratio_to_co,
-                    r.touching,
-                    or_null(r.paper_ms),
-                    or_null(r.paper_ratio)
-                );
+                json::print_line(&ConfigurationRecord {
+                    task: scene.name,
+                    configuration: &r.name,
+                    build_ms: fixed(r.build_ms, 1),
+                    us_per_frame: fixed(r.us_per_frame, 2),
+                    ratio_to_co: fixed(r.ratio_to_co, 3),
+                    touching_frames: r.touching,
+                    paper_ms: r.paper_ms.map(|v| fixed(v, 3)),
+                    paper_ratio_to_co: r.paper_ratio.map(|v| fixed(v, 3)),
+                })?;
             }
         }
         extraction.report(&mut report, scene, k)?;
@@ -248,27 +292,29 @@ impl Extraction {
             .map(|(k, (d, at))| (k, *d, *at))
     }
 
-    fn print_json(&self, scene: &MaintenanceScene) {
+    fn record<'a>(&self, scene: &'a MaintenanceScene) -> ExtractionRecord<'a> {
         let n = FRAMES as f64;
         let (closest_frame, closest_mm) =
             self.closest_apart().map_or((-1, -1.0), |(k, d, _)| (k as i64, d * 1e3));
-        let within = self.clearance.iter().filter(|(d, _)| *d <= CLEARANCE).count();
-        println!(
-            "{{\"task\":\"{}\",\"bay_triangles\":{},\"part_triangles\":{},\"frames\":{FRAMES},\"touching_frames\":{},\"us_per_frame\":{:.2},\"uncached_us_per_frame\":{:.2},\"parry_us_per_frame\":{:.2},\"parry_agrees\":{},\"volume_tests_per_frame\":{:.1},\"triangle_tests_per_frame\":{:.1},\"most_contacts_frame\":{},\"most_contacts\":{},\"distance_us_per_frame\":{:.2},\"frames_within_clearance\":{within},\"closest_apart_frame\":{closest_frame},\"closest_apart_mm\":{closest_mm:.3}}}",
-            scene.name,
-            scene.bay.triangle_count(),
-            scene.part.triangle_count(),
-            self.touching_frames,
-            mean(&self.ours_us),
-            mean(&self.uncached_us),
-            mean(&self.parry_us),
-            self.agreements,
-            self.stats.volume_tests() as f64 / n,
-            self.stats.triangle_tests as f64 / n,
-            self.most.0,
-            self.most.2.len(),
-            mean(&self.distance_us),
-        );
+        ExtractionRecord {
+            task: scene.name,
+            bay_triangles: scene.bay.triangle_count(),
+            part_triangles: scene.part.triangle_count(),
+            frames: FRAMES,
+            touching_frames: self.touching_frames,
+            us_per_frame: fixed(mean(&self.ours_us), 2),
+            uncached_us_per_frame: fixed(mean(&self.uncached_us), 2),
+            parry_us_per_frame: fixed(mean(&self.parry_us), 2),
+            parry_agrees: self.agreements,
+            volume_tests_per_frame: fixed(self.stats.volume_tests() as f64 / n, 1),
+            triangle_tests_per_frame: fixed(self.stats.triangle_tests as f64 / n, 1),
+            most_contacts_frame: self.most.0,
+            most_contacts: self.most.2.len(),
+            distance_us_per_frame: fixed(mean(&self.distance_us), 2),
+            frames_within_clearance: self.clearance.iter().filter(|(d, _)| *d <= CLEARANCE).count(),
+            closest_apart_frame: closest_frame,
+            closest_apart_mm: fixed(closest_mm as f64, 3),
+        }
     }
 
     fn report(&self, report: &mut Report, scene: &MaintenanceScene, k: usize) -> Result<(), String> {

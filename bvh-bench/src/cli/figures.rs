@@ -9,7 +9,7 @@ use bvh_build::generate::MeshBuilder;
 use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Isometry, Point, TriMesh, Vector};
 use bvh_query::{ContactRegion, Surfaces};
-use std::path::Path;
+use std::path::PathBuf;
 
 const A_COLOUR: [u8; 3] = [150, 150, 150];
 const B_COLOUR: [u8; 3] = [70, 120, 220];
@@ -68,7 +68,16 @@ fn figures() -> Vec<Figure> {
     ]
 }
 
-pub(crate) fn run(out: &Path) -> Result<(), String> {
+/// `bvh-bench figures`' arguments.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// The folder to write.
+    #[arg(long, default_value = "bvh-report/figures")]
+    out: PathBuf,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let out = args.out.as_path();
     let mut report = Report::new(out, "Contact regions on the test shapes").map_err(|e| e.to_string())?;
     report.text(concat!(
         "A in grey, B in blue, seen from one side. Each region in a colour of its own: its ",

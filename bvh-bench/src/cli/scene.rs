@@ -2,7 +2,9 @@
 //! root-volume test, exact query per pair) with deterministic random motion; one JSON line per
 //! run and, on request, the colliding pairs of every step.
 
+use crate::json::{self, fixed};
 use crate::poses::load_mesh;
+use crate::values::{PresetName, StrategyName};
 use bvh_bench::boxes::{BoxScene, Layout};
 use bvh_bench::pose_file::pose_from_numbers;
 use bvh_bench::stats::{mean, median};
@@ -12,6 +14,7 @@ use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Aabb, Isometry, Point, Real, TriMesh, Vector};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,8 +28,6 @@ pub(crate) enum Source {
     Paper004,
     /// `N` objects of size about 1 (a few shared shapes), as the broadphase box scenes.
     Boxes(Layout, usize),
-    /// An objects file.
-    File(PathBuf),
 }
 
 impl std::str::FromStr for Source {
@@ -43,16 +44,55 @@ impl std::str::FromStr for Source {
     }
 }
 
-/// What to run.
+/// `bvh-bench scene`'s arguments.
+#[derive(clap::Args)]
 pub(crate) struct Args {
-    pub source: Source,
-    pub strategy: String,
-    pub preset: Preset,
-    pub steps: usize,
-    pub moving: f64,
-    pub seed: u64,
-    pub pairs_out: Option<PathBuf>,
-    pub threads: Option<usize>,
+    /// paper004 (40 mixed objects in a room), uniform:N or clustered:N.
+    #[arg(long, conflicts_with = "objects", required_unless_present = "objects")]
+    generate: Option<Source>,
+    /// An objects file: per line a mesh path, static or dynamic, and the 12-number pose.
+    #[arg(long)]
+    objects: Option<PathBuf>,
+    /// The broadphase strategy.
+    #[arg(long, value_enum, default_value_t)]
+    strategy: StrategyName,
+    /// The hierarchy preset of every object.
+    #[arg(long, value_enum, default_value = "classified")]
+    preset: PresetName,
+    /// Steps to run.
+    #[arg(long, default_value_t = 100)]
+    steps: usize,
+    /// Fraction of the generated objects that move (an objects file says per object).
+    #[arg(long, default_value_t = 1.0)]
+    moving: f64,
+    /// Seed of the scene and the motion.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write each step's colliding object pairs (`i-j`, sorted) to this file, a line a step.
+    #[arg(long)]
+    pairs_out: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// The JSON line of a run.
+#[derive(Serialize)]
+struct Record {
+    objects: usize,
+    dynamic: usize,
+    triangles: usize,
+    strategy: String,
+    preset: &'static str,
+    threads: usize,
+    steps: usize,
+    setup_ms: f64,
+    step_ms_mean: f64,
+    step_ms_median: f64,
+    candidate_pairs_mean: f64,
+    colliding_pairs_mean: f64,
+    volume_tests_mean: f64,
+    triangle_tests_mean: f64,
 }
 
 /// Generated scenes are capped here: each object holds a pose and a broadphase entry.
@@ -86,10 +126,8 @@ impl Run {
     }
 }
 
-pub(crate) fn run(args: &Args) -> Result<(), String> {
-    let strategy = AnyStrategy::by_name(&args.strategy).ok_or_else(|| {
-        format!("unknown strategy {:?}: expected hierarchical, grid, octree or brute", args.strategy)
-    })?;
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let preset = args.preset.0;
     if !(0.0..=1.0).contains(&args.moving) {
         return Err(format!("--moving {} is not a fraction in [0, 1]", args.moving));
     }
@@ -98,10 +136,10 @@ pub(crate) fn run(args: &Args) -> Result<(), String> {
         .build()
         .map_err(|e| format!("thread pool: {e}"))?;
     let start = Instant::now();
-    let setup = match &args.source {
-        Source::Paper004 => room(&args.preset, args.moving, args.seed),
-        Source::Boxes(layout, n) => boxes(args, *layout, *n)?,
-        Source::File(path) => from_file(path, &args.preset)?,
+    let setup = match (&args.objects, &args.generate) {
+        (Some(path), _) => from_file(path, &preset)?,
+        (None, Some(Source::Paper004)) | (None, None) => room(&preset, args.moving, args.seed),
+        (None, Some(Source::Boxes(layout, n))) => boxes(&args, *layout, *n)?,
     };
     let setup_ms = start.elapsed().as_secs_f64() * 1e3;
     let mut out = match &args.pairs_out {
@@ -112,26 +150,26 @@ pub(crate) fn run(args: &Args) -> Result<(), String> {
     };
     let threads = pool.current_num_threads();
     let sink = out.as_mut().map(|o| o as &mut (dyn Write + Send));
-    let run = pool.install(|| simulate(setup, strategy, args.steps, args.seed, sink))?;
+    let run = pool.install(|| simulate(setup, args.strategy.strategy(), args.steps, args.seed, sink))?;
     if let Some(mut out) = out {
         out.flush().map_err(|e| e.to_string())?;
     }
-    println!(
-        "{{\"objects\":{},\"dynamic\":{},\"triangles\":{},\"strategy\":\"{}\",\"preset\":\"{}\",\"threads\":{threads},\"steps\":{},\"setup_ms\":{setup_ms:.1},\"step_ms_mean\":{:.4},\"step_ms_median\":{:.4},\"candidate_pairs_mean\":{:.2},\"colliding_pairs_mean\":{:.2},\"volume_tests_mean\":{:.1},\"triangle_tests_mean\":{:.1}}}",
-        run.objects,
-        run.dynamic,
-        run.triangles,
-        args.strategy,
-        args.preset.name,
-        args.steps,
-        run.step_ms_mean(),
-        median(&run.step_ms),
-        run.candidates_mean,
-        run.colliding_mean,
-        run.volume_tests_mean,
-        run.triangle_tests_mean,
-    );
-    Ok(())
+    json::print_line(&Record {
+        objects: run.objects,
+        dynamic: run.dynamic,
+        triangles: run.triangles,
+        strategy: args.strategy.name(),
+        preset: preset.name,
+        threads,
+        steps: args.steps,
+        setup_ms: fixed(setup_ms, 1),
+        step_ms_mean: fixed(run.step_ms_mean(), 4),
+        step_ms_median: fixed(median(&run.step_ms), 4),
+        candidate_pairs_mean: fixed(run.candidates_mean, 2),
+        colliding_pairs_mean: fixed(run.colliding_mean, 2),
+        volume_tests_mean: fixed(run.volume_tests_mean, 1),
+        triangle_tests_mean: fixed(run.triangle_tests_mean, 1),
+    })
 }
 
 /// Steps the scene: moves every dynamic object a little, then runs the pipeline; with `pairs_out`
@@ -234,7 +272,7 @@ fn boxes(args: &Args, layout: Layout, n: usize) -> Result<Setup, String> {
         centred(&capped_cylinder(0.25, 0.9, 12, 2)),
     ]
     .into_iter()
-    .map(|mesh| Arc::new(Hierarchy::build(mesh, &args.preset)))
+    .map(|mesh| Arc::new(Hierarchy::build(mesh, &args.preset.0)))
     .collect();
     let scene = BoxScene::new(layout, n, args.seed);
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);

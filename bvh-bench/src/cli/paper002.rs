@@ -2,13 +2,15 @@
 //! 8,106 triangles, first the small object moving, then the large one – timed per detection (every
 //! intersecting triangle pair) for several configurations, beside the paper's table.
 
+use crate::json::{self, fixed};
 use bvh_bench::report::{Report, Series};
 use bvh_bench::stats::median;
 use bvh_build::generate::{PAPER002_MODEL_TRIANGLES, bumpy_model, teapot};
 use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Isometry, TriMesh, Vector};
 use bvh_query::{HierarchyQuery, QueryOptions};
-use std::path::Path;
+use serde::Serialize;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Paper 002, ms per detection with the large model moving: DAASD, AABB tree, BSP tree.
@@ -33,7 +35,28 @@ fn configurations() -> [(&'static str, Preset, bool, bool); 6] {
     ]
 }
 
-pub(crate) fn run(report_dir: &Path, json: bool) -> Result<(), String> {
+/// `bvh-bench paper002`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Where the report goes.
+    #[arg(long, default_value = "bvh-report/paper002")]
+    report: PathBuf,
+    /// One JSON line per measurement instead of the tables.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One measurement's JSON line.
+#[derive(Serialize)]
+struct Record<'a> {
+    configuration: &'a str,
+    moving: &'a str,
+    model_triangles: usize,
+    us_per_detection: f64,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), String> {
+    let (report_dir, json) = (args.report.as_path(), args.json);
     let small = teapot();
     let mut report =
         Report::new(report_dir, "Paper 002: a teapot against growing models").map_err(|e| e.to_string())?;
@@ -57,9 +80,13 @@ pub(crate) fn run(report_dir: &Path, json: bool) -> Result<(), String> {
                 let large = bumpy_model(n);
                 let us = time_path(&small, &large, &preset, culling, moving_large, refit);
                 if json {
-                    println!(
-                        "{{\"configuration\":\"{label}\",\"moving\":\"{which}\",\"model_triangles\":{n},\"us_per_detection\":{us:.2}}}"
-                    );
+                    let record = Record {
+                        configuration: label,
+                        moving: which,
+                        model_triangles: n,
+                        us_per_detection: fixed(us, 2),
+                    };
+                    json::print_line(&record)?;
                 }
                 row.push(format!("{us:.1}"));
                 points.push((n as f64, us));
