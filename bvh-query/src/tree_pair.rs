@@ -156,6 +156,16 @@ impl<'a> HierarchyQuery<'a> {
         each_pairing!(self, q => q.intersecting_pairs())
     }
 
+    /// [`Query::intersecting_pairs_counted`].
+    pub fn intersecting_pairs_counted(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
+        each_pairing!(self, q => q.intersecting_pairs_counted(stats))
+    }
+
+    /// [`Query::intersecting_pairs_parallel`].
+    pub fn intersecting_pairs_parallel(&self) -> Vec<TrianglePair> {
+        each_pairing!(self, q => q.intersecting_pairs_parallel())
+    }
+
     /// [`Query::contacts`].
     pub fn contacts(&self) -> Vec<Contact> {
         each_pairing!(self, q => q.contacts())
@@ -166,9 +176,19 @@ impl<'a> HierarchyQuery<'a> {
         each_pairing!(self, q => q.contacts_counted(stats))
     }
 
+    /// [`Query::contacts_parallel`].
+    pub fn contacts_parallel(&self) -> Vec<Contact> {
+        each_pairing!(self, q => q.contacts_parallel())
+    }
+
     /// [`Query::pairs_within`].
     pub fn pairs_within(&self, clearance: Real) -> Vec<NearPair> {
         each_pairing!(self, q => q.pairs_within(clearance))
+    }
+
+    /// [`Query::pairs_within_counted`].
+    pub fn pairs_within_counted(&self, clearance: Real, stats: &mut impl Stats) -> Vec<NearPair> {
+        each_pairing!(self, q => q.pairs_within_counted(clearance, stats))
     }
 
     /// [`Query::distance`].
@@ -216,8 +236,53 @@ impl<'a> HierarchyQuery<'a> {
         each_pairing!(self, q => q.time_of_impact(end, interpolation, tolerance))
     }
 
+    /// [`Query::time_of_impact_counted`].
+    pub fn time_of_impact_counted(
+        &self,
+        end: &Isometry,
+        interpolation: Interpolation,
+        tolerance: Real,
+        stats: &mut impl Stats,
+    ) -> Result<Option<Impact>, SweepError> {
+        each_pairing!(self, q => q.time_of_impact_counted(end, interpolation, tolerance, stats))
+    }
+
+    /// [`Query::swept_intersects`].
+    pub fn swept_intersects(&self, end: &Isometry) -> Result<Option<TrianglePair>, SweepError> {
+        each_pairing!(self, q => q.swept_intersects(end))
+    }
+
+    /// [`Query::swept_intersects_counted`].
+    pub fn swept_intersects_counted(
+        &self,
+        end: &Isometry,
+        stats: &mut impl Stats,
+    ) -> Result<Option<TrianglePair>, SweepError> {
+        each_pairing!(self, q => q.swept_intersects_counted(end, stats))
+    }
+
+    /// [`Query::sweep_within`].
+    pub fn sweep_within(&self, end: &Isometry, tolerance: Real) -> Result<Option<NearPair>, SweepError> {
+        each_pairing!(self, q => q.sweep_within(end, tolerance))
+    }
+
+    /// [`Query::sweep_within_counted`].
+    pub fn sweep_within_counted(
+        &self,
+        end: &Isometry,
+        tolerance: Real,
+        stats: &mut impl Stats,
+    ) -> Result<Option<NearPair>, SweepError> {
+        each_pairing!(self, q => q.sweep_within_counted(end, tolerance, stats))
+    }
+
     /// [`Query::containment`].
     pub fn containment(&self) -> Containment {
         each_pairing!(self, q => q.containment())
+    }
+
+    /// [`Query::containment_counted`].
+    pub fn containment_counted(&self, stats: &mut impl Stats) -> Containment {
+        each_pairing!(self, q => q.containment_counted(stats))
     }
 }

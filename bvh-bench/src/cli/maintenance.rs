@@ -10,12 +10,9 @@ use bvh_bench::report::Report;
 use bvh_bench::stats::mean;
 use bvh_bench::timing::timed;
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
-use bvh_build::{BuildConfig, Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_build::{BuildConfig, Bvh, Hierarchy, Preset};
 use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};
-use bvh_query::{
-    DistanceOptions, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, TreePairVisitor,
-    visit_tree_pair,
-};
+use bvh_query::{DistanceOptions, HierarchyQuery, PairCache, Posed, Query, QueryOptions, QueryStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::Path;
@@ -151,7 +148,6 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4], json: bool) -> Vec<
         "paper ratio"
     );
     let poses = scene.extraction_path(FRAMES);
-    let identity = Isometry::identity();
     let progress = ProgressBar::new(Preset::ALL.len() as u64 + 1).with_style(
         ProgressStyle::with_template("{msg:>12} {wide_bar} {pos}/{len}").expect("a valid template"),
     );
@@ -168,8 +164,7 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4], json: bool) -> Vec<
             (Hierarchy::build(scene.bay.clone(), &preset), Hierarchy::build(scene.part.clone(), &preset));
         let build_ms = start.elapsed().as_secs_f64() * 1e3;
         let start = Instant::now();
-        let touching =
-            visit_tree_pair(&bay, &part, TouchingFrames { poses: &poses, identity: &identity, cached });
+        let touching = touching_frames((&bay, &part), &poses, cached);
         let us = start.elapsed().as_secs_f64() * 1e6 / poses.len() as f64;
         rows.push((name, build_ms, us, touching));
         progress.inc(1);
@@ -235,31 +230,16 @@ fn report_configurations(report: &mut Report, rows: &[ConfigurationRow], scene: 
     )
 }
 
-/// Frames touching along the path, for any pair of node volumes.
-struct TouchingFrames<'a> {
-    poses: &'a [Isometry],
-    identity: &'a Isometry,
-    /// Carry a pair cache from frame to frame.
-    cached: bool,
-}
-
-impl TreePairVisitor for TouchingFrames<'_> {
-    type Output = usize;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> usize
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        let options = QueryOptions::default();
-        let mut cache = PairCache::new();
-        let mut cache = self.cached.then_some(&mut cache);
-        let query = |pose: &Isometry| Query::new(Posed::new(a, self.identity), Posed::new(b, pose), options);
-        self.poses
-            .iter()
-            .filter(|pose| query(pose).intersects_counted(cache.as_deref_mut(), &mut ()).is_some())
-            .count()
-    }
+/// Frames touching along the path (with a pair cache carried from frame to frame if `cached`).
+fn touching_frames((a, b): (&Hierarchy, &Hierarchy), poses: &[Isometry], cached: bool) -> usize {
+    let mut cache = PairCache::new();
+    let mut cache = cached.then_some(&mut cache);
+    let query =
+        |pose: &Isometry| HierarchyQuery::new(a, Isometry::identity(), b, pose, QueryOptions::default());
+    poses
+        .iter()
+        .filter(|pose| query(pose).intersects_counted(cache.as_deref_mut(), &mut ()).is_some())
+        .count()
 }
 
 /// What one extraction measured, for the report.

@@ -10,11 +10,11 @@ use bvh_bench::parry_bridge;
 use bvh_bench::pose_file::read_poses;
 use bvh_bench::stats::{mean, median};
 use bvh_bench::timing::{clock_overhead, timed};
-use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_build::{Hierarchy, Preset};
 use bvh_core::{Isometry, TriMesh};
 use bvh_query::{
-    DistanceOptions, NearPair, NodeTest, PairCache, Posed, Query, QueryOptions, QueryStats, Stats, Surfaces,
-    TreePairVisitor, TrianglePair, visit_tree_pair,
+    DistanceOptions, HierarchyQuery, NearPair, PairCache, QueryOptions, QueryStats, Stats, Surfaces,
+    TrianglePair,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -267,7 +267,7 @@ fn distance_run(
     let first = variants.first().ok_or("no preset")?;
     let answers: Vec<Option<NearPair>> = poses
         .iter()
-        .map(|pose| visit_tree_pair(&first.a, &first.b, Nearest { pose, options: args.distance() }))
+        .map(|pose| at_pose(&first.a, &first.b, pose, QueryOptions::default()).distance(args.distance()))
         .collect();
     if let Some(out) = &args.out {
         std::fs::write(out, distance::lines(&answers)).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -275,7 +275,7 @@ fn distance_run(
     let compared = parry.map(|meshes| {
         let prefix = args.parry_prefix.min(poses.len());
         distance::versus_parry(meshes, &answers[..prefix], args.reps, |k| {
-            let candidates = visit_tree_pair(&first.a, &first.b, Candidates { pose: &poses[k] });
+            let candidates = candidates(&first.a, &first.b, &poses[k]);
             distance::reference(scene, part, &poses[k], &candidates)
         })
     });
@@ -424,7 +424,8 @@ fn versus_parry(
             .filter(|&k| parry.hits[k] != (ours.results[k] > 0))
             .map(|k| {
                 let options = DistanceOptions::exact().within(horizon);
-                let gap = visit_tree_pair(&variant.a, &variant.b, Nearest { pose: &poses[k], options })
+                let gap = at_pose(&variant.a, &variant.b, &poses[k], QueryOptions::default())
+                    .distance(options)
                     .map(|n| significant(n.distance as f64, 4));
                 let only = if parry.hits[k] { "parry" } else { "bvh" };
                 let over = gap.is_none().then(|| significant(horizon as f64, 4));
@@ -534,7 +535,7 @@ fn measure(
                     cache.clear();
                 }
                 let cache = trees.cached.then_some(&mut *cache);
-                visit_tree_pair(&trees.a, &trees.b, Answer { pose: &poses[k], args, cache })
+                answer((&trees.a, &trees.b), &poses[k], args, args.split, cache, &mut ())
             }
         })
         .collect();
@@ -556,74 +557,31 @@ fn measure(
         .iter()
         .zip(timed)
         .map(|(trees, (times, results))| {
-            let stats = visit_tree_pair(&trees.a, &trees.b, Counted { poses, args, cached: trees.cached });
+            let (mut stats, mut cache) = (QueryStats::default(), PairCache::new());
+            for pose in poses {
+                let cache = trees.cached.then_some(&mut cache);
+                answer((&trees.a, &trees.b), pose, args, false, cache, &mut stats);
+            }
             Measured { times, results, stats }
         })
         .collect();
     (measured, parry)
 }
 
-/// One query at one pose, uncounted: 0/1 for `any`, the number of pairs for `all` and
-/// `within`.
-struct Answer<'a> {
-    pose: &'a Isometry,
-    args: &'a Args,
-    cache: Option<&'a mut PairCache>,
-}
-
-impl TreePairVisitor for Answer<'_> {
-    type Output = usize;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> usize
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        answer(a, b, self.pose, self.args, self.args.split, self.cache, &mut ())
-    }
-}
-
-/// Every pose's query, counted (the cache, if `cached`, carried from pose to pose).
-struct Counted<'a> {
-    poses: &'a [Isometry],
-    args: &'a Args,
-    cached: bool,
-}
-
-impl TreePairVisitor for Counted<'_> {
-    type Output = QueryStats;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> QueryStats
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        let (mut stats, mut cache) = (QueryStats::default(), PairCache::new());
-        for pose in self.poses {
-            answer(a, b, pose, self.args, false, self.cached.then_some(&mut cache), &mut stats);
-        }
-        stats
-    }
-}
-
 /// Runs the query with B at `pose`: 0/1 for `any`, the number of pairs for `all` and `within`,
 /// the number of regions for `regions`; `all` and `regions` split across the threads when
 /// `parallel` (the split traversal counts nothing).
-fn answer<VA, VB>(
-    a: &Bvh<VA>,
-    b: &Bvh<VB>,
+fn answer(
+    (a, b): (&Hierarchy, &Hierarchy),
     pose: &Isometry,
     args: &Args,
     parallel: bool,
     cache: Option<&mut PairCache>,
     stats: &mut impl Stats,
-) -> usize
-where
-    VA: NodeVolume + NodeTest<VB>,
-    VB: NodeVolume,
-{
+) -> usize {
     let options = QueryOptions { prejudge: args.prejudge(), region_culling: args.region_culling };
-    at_pose(a, b, pose, options, |q| match args.query {
+    let q = at_pose(a, b, pose, options);
+    match args.query {
         QueryKind::Any => usize::from(q.intersects_counted(cache, stats).is_some()),
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
         QueryKind::All => q.intersecting_pairs_counted(stats).len(),
@@ -634,65 +592,28 @@ where
         QueryKind::Regions if parallel => q.contact_regions_parallel(Surfaces::Closed).len(),
         QueryKind::Regions => q.contact_regions_counted(Surfaces::Closed, stats).len(),
         QueryKind::Toi => unreachable!("toi queries take motions, run by toi::run_motions"),
-    })
-}
-
-/// The distance query's answer with the part at `pose`.
-pub(crate) struct Nearest<'a> {
-    pub(crate) pose: &'a Isometry,
-    pub(crate) options: DistanceOptions,
-}
-
-impl TreePairVisitor for Nearest<'_> {
-    type Output = Option<NearPair>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Option<NearPair>
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        at_pose(a, b, self.pose, QueryOptions::default(), |q| q.distance(self.options))
     }
 }
 
 /// The triangle pairs that may be the nearest at `pose`: those within our distance and a hair,
 /// for the `f64` reference ([`distance::reference`]).
-struct Candidates<'a> {
-    pose: &'a Isometry,
+fn candidates(a: &Hierarchy, b: &Hierarchy, pose: &Isometry) -> Vec<TrianglePair> {
+    let q = at_pose(a, b, pose, QueryOptions::default());
+    let Some(nearest) = q.distance(DistanceOptions::exact()) else {
+        return Vec::new();
+    };
+    let within = nearest.distance * (1.0 + 1e-4) + 1e-6 * (1.0 + pose.translation.vector.norm());
+    q.pairs_within(within).into_iter().map(|n| n.pair).collect()
 }
 
-impl TreePairVisitor for Candidates<'_> {
-    type Output = Vec<TrianglePair>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Vec<TrianglePair>
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        at_pose(a, b, self.pose, QueryOptions::default(), |q| {
-            let Some(nearest) = q.distance(DistanceOptions::exact()) else {
-                return Vec::new();
-            };
-            let within = nearest.distance * (1.0 + 1e-4) + 1e-6 * (1.0 + self.pose.translation.vector.norm());
-            q.pairs_within(within).into_iter().map(|n| n.pair).collect()
-        })
-    }
-}
-
-/// `f` of the query between the scene at the origin and the part at `pose`.
-pub(crate) fn at_pose<VA, VB, R>(
-    a: &Bvh<VA>,
-    b: &Bvh<VB>,
+/// The query between the scene at the origin and the part at `pose`.
+pub(crate) fn at_pose<'a>(
+    a: &'a Hierarchy,
+    b: &'a Hierarchy,
     pose: &Isometry,
     options: QueryOptions,
-    f: impl FnOnce(&Query<'_, VA, VB>) -> R,
-) -> R
-where
-    VA: NodeVolume + NodeTest<VB>,
-    VB: NodeVolume,
-{
-    let identity = Isometry::identity();
-    f(&Query::new(Posed::new(a, identity), Posed::new(b, pose), options))
+) -> HierarchyQuery<'a> {
+    HierarchyQuery::new(a, Isometry::identity(), b, pose, options)
 }
 
 /// parry3d's meshes (with their BVHs) over the same geometry, and the poses in its types.

@@ -3,17 +3,14 @@
 //! timed and counted like the other queries.
 
 use crate::json::{self, fixed};
-use crate::poses::{self, Nearest, QueryTimes, Variant, at_pose, load_mesh, time_poses};
+use crate::poses::{self, QueryTimes, Variant, at_pose, load_mesh, time_poses};
 use crate::values::{MeshPair, PresetName};
 use bvh_bench::pose_file::pose_from_text;
 use bvh_bench::stats::mean;
 use bvh_bench::timing::timed;
-use bvh_build::{Bvh, Hierarchy, NodeVolume};
+use bvh_build::Hierarchy;
 use bvh_core::{Interpolation, Isometry, Real, RigidMotion};
-use bvh_query::{
-    DistanceOptions, Impact, NodeTest, PairCache, QueryOptions, QueryStats, Stats, SweepError,
-    TreePairVisitor, visit_tree_pair,
-};
+use bvh_query::{DistanceOptions, Impact, PairCache, QueryOptions, QueryStats, Stats, SweepError};
 use serde::Serialize;
 
 /// How the part moves between two poses (see `bvh_core::Interpolation`).
@@ -35,27 +32,15 @@ impl From<MotionKind> for Interpolation {
     }
 }
 
-/// The time of impact of one motion of the part, the scene at the origin.
-struct TimeOfImpact<'a, S> {
-    start: &'a Isometry,
-    end: &'a Isometry,
+/// The time of impact of the part moving from `start` to `end`, the scene at the origin.
+fn impact(
+    (a, b): (&Hierarchy, &Hierarchy),
+    (start, end): (&Isometry, &Isometry),
     interpolation: Interpolation,
     tolerance: Real,
-    stats: &'a mut S,
-}
-
-impl<S: Stats> TreePairVisitor for TimeOfImpact<'_, S> {
-    type Output = Result<Option<Impact>, SweepError>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        at_pose(a, b, self.start, QueryOptions::default(), |q| {
-            q.time_of_impact_counted(self.end, self.interpolation, self.tolerance, self.stats)
-        })
-    }
+    stats: &mut impl Stats,
+) -> Result<Option<Impact>, SweepError> {
+    at_pose(a, b, start, QueryOptions::default()).time_of_impact_counted(end, interpolation, tolerance, stats)
 }
 
 /// `bvh-bench toi`'s arguments.
@@ -114,14 +99,8 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     let preset = args.preset.0;
     let (a, b) = (Hierarchy::build(scene, &preset), Hierarchy::build(part, &preset));
     let mut stats = QueryStats::default();
-    let motion = TimeOfImpact {
-        start: &start,
-        end: &end,
-        interpolation: args.motion.into(),
-        tolerance: args.tolerance,
-        stats: &mut stats,
-    };
-    let (answer, seconds) = timed(|| visit_tree_pair(&a, &b, motion));
+    let (answer, seconds) =
+        timed(|| impact((&a, &b), (&start, &end), args.motion.into(), args.tolerance, &mut stats));
     let answer = answer.map_err(|e| e.to_string())?;
     let us = seconds * 1e6;
     if args.json {
@@ -173,8 +152,7 @@ pub(crate) fn run_motions(
     let motion =
         |k: usize| RigidMotion::new(&poses[k], &poses[k + 1], interpolation).map_err(|e| e.to_string());
     let impact = |a: &Hierarchy, b: &Hierarchy, k: usize, stats: &mut QueryStats| {
-        let motion = TimeOfImpact { start: &poses[k], end: &poses[k + 1], interpolation, tolerance, stats };
-        visit_tree_pair(a, b, motion)
+        impact((a, b), (&poses[k], &poses[k + 1]), interpolation, tolerance, stats)
     };
     // Every variant's answers, counted and untimed: a refused motion (a tolerance below the
     // rounding) is an error before any timing.
@@ -197,9 +175,7 @@ pub(crate) fn run_motions(
     let first = variants.first().ok_or("no preset")?;
     let touching: Vec<Option<f64>> = (0..motions)
         .filter(|_| args.verify > 0)
-        .map(|k| {
-            Ok(visit_tree_pair(&first.a, &first.b, FirstTouch { motion: &motion(k)?, samples: args.verify }))
-        })
+        .map(|k| Ok(first_touch((&first.a, &first.b), &motion(k)?, args.verify)))
         .collect::<Result<_, String>>()?;
     if let Some(out) = &args.out {
         let time = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t:.9}"));
@@ -234,9 +210,9 @@ pub(crate) fn run_motions(
             let far = (0..motions)
                 .filter_map(|k| answers[k].map(|i| (k, i.time)))
                 .map(|(k, t)| {
-                    let nearest = Nearest { pose: &motion(k)?.pose_at(t), options: DistanceOptions::exact() };
-                    Ok(visit_tree_pair(&variant.a, &variant.b, nearest)
-                        .map_or(Real::INFINITY, |n| n.distance))
+                    let query =
+                        at_pose(&variant.a, &variant.b, &motion(k)?.pose_at(t), QueryOptions::default());
+                    Ok(query.distance(DistanceOptions::exact()).map_or(Real::INFINITY, |n| n.distance))
                 })
                 .collect::<Result<Vec<Real>, String>>()?
                 .into_iter()
@@ -250,26 +226,11 @@ pub(crate) fn run_motions(
 }
 
 /// The first of `samples + 1` evenly spaced times of a motion at which the meshes intersect.
-struct FirstTouch<'a> {
-    motion: &'a RigidMotion,
-    samples: u32,
-}
-
-impl TreePairVisitor for FirstTouch<'_> {
-    type Output = Option<f64>;
-
-    fn visit<VA, VB>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Option<f64>
-    where
-        VA: NodeVolume + NodeTest<VB>,
-        VB: NodeVolume,
-    {
-        let mut cache = PairCache::new();
-        (0..=self.samples).map(|i| i as f64 / self.samples as f64).find(|&t| {
-            at_pose(a, b, &self.motion.pose_at(t), QueryOptions::default(), |q| {
-                q.intersects_cached(&mut cache).is_some()
-            })
-        })
-    }
+fn first_touch((a, b): (&Hierarchy, &Hierarchy), motion: &RigidMotion, samples: u32) -> Option<f64> {
+    let mut cache = PairCache::new();
+    (0..=samples).map(|i| i as f64 / samples as f64).find(|&t| {
+        at_pose(a, b, &motion.pose_at(t), QueryOptions::default()).intersects_cached(&mut cache).is_some()
+    })
 }
 
 /// One variant's JSON line.
