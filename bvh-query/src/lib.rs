@@ -47,6 +47,7 @@ mod stats;
 mod sweeps;
 mod traverse;
 mod tree_pair;
+mod workspace;
 
 pub use answers::{Contact, NearPair, TrianglePair};
 pub use batch::{distance_at_poses, intersects_at_poses, intersects_pairs};
@@ -60,3 +61,4 @@ pub use regions::{ContactRegion, Polyline, Surfaces};
 pub use stats::{QueryStats, Stats, VolumeTest};
 pub use sweeps::{MAX_SWEEP_STEPS, SweepError};
 pub use tree_pair::{HierarchyQuery, TreePairVisitor, visit_tree_pair};
+pub use workspace::Workspace;

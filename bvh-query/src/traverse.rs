@@ -4,20 +4,12 @@
 
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
+use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::{Aabb, Point, Real, RelativePose, Triangle, Vector};
 use smallvec::SmallVec;
-use std::cell::Cell;
 use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
-
-thread_local! {
-    /// Each thread's traversal stack, kept between queries.
-    static STACK: Cell<Vec<Pair>> = const { Cell::new(Vec::new()) };
-    /// Each thread's heap for distance queries: pairs put aside, by a lower bound on their
-    /// distance.
-    static NEAR_HEAP: Cell<Vec<Aside>> = const { Cell::new(Vec::new()) };
-}
 
 /// One side of a tree-pair: the node whose volume bounds it (the node itself, or for a leaf its
 /// parent) and, for a leaf, its triangles' leaf-order positions `first..end` (`end == 0`
@@ -126,8 +118,7 @@ where
         mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         // Taken, not borrowed: a query started from inside `leaves` just gets a fresh stack.
-        let mut stack = STACK.take();
-        stack.clear();
+        let mut stack = workspace::take_stack();
         stack.extend(start);
         let mut flow = ControlFlow::Continue(());
         let mut walk = Walk::new(front);
@@ -139,7 +130,7 @@ where
                 }
             }
         }
-        STACK.set(stack);
+        workspace::put_stack(stack);
         flow
     }
 
@@ -243,8 +234,7 @@ where
         stats: &mut S,
         mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> (Real, Real, Option<Slab>),
     ) {
-        let mut aside = BinaryHeap::from(NEAR_HEAP.take());
-        aside.clear();
+        let mut aside = BinaryHeap::from(workspace::take_heap());
         match start {
             // Pairs of an earlier search's front: their bounds, lowered by B's travel since, are
             // measured afresh when they come up (marked untested).
@@ -311,7 +301,7 @@ where
         for Aside { bound, pair } in aside.drain() {
             self.stop_apart(&pair, bound, &mut walk, stats);
         }
-        NEAR_HEAP.set(aside.into_vec());
+        workspace::put_heap(aside.into_vec());
     }
 
     /// The distance search stops at `pair`, whose sides lie `bound` apart or more: kept with
