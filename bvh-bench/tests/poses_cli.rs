@@ -73,6 +73,19 @@ fn a_mesh_parry_refuses_is_a_one_line_error() {
 }
 
 #[test]
+fn parry_is_compared_only_on_queries_it_has() {
+    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
+    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
+    for query in ["within=0.1", "regions", "toi"] {
+        let args = ["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--vs-parry"];
+        let run = bench(&[&args[..], &["--query", query]].concat());
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{query}");
+        assert!(stderr.starts_with("error: --vs-parry compares any, all and distance"), "{stderr}");
+    }
+}
+
+#[test]
 fn several_presets_print_one_line_each_with_the_same_answers() {
     let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
     let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());

@@ -229,6 +229,13 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         .flat_map(|&p| args.cache.carried().iter().map(move |&cached| (p, cached)))
         .map(|(p, cached)| Variant::new(&scene, &part, p, cached))
         .collect();
+    if args.vs_parry && matches!(args.query, QueryKind::Within(_) | QueryKind::Toi | QueryKind::Regions) {
+        // parry3d has no query doing that work: a ratio would compare different questions.
+        return Err(format!(
+            "--vs-parry compares any, all and distance; parry3d has no {} query",
+            args.query
+        ));
+    }
     let parry = if args.vs_parry { Some(ParryMeshes::build(&scene, &part, &poses)?) } else { None };
     if args.query == QueryKind::Distance {
         return distance_run(&variants, (&scene, &part), &poses, args, parry.as_ref());
