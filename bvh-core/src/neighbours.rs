@@ -25,6 +25,10 @@ pub struct TriangleNeighbours {
     corners: Vec<[u32; 3]>,
     /// How many distinct points the corners are at.
     point_count: usize,
+    /// Per point, the first of its vertices (by position order).
+    representatives: Vec<u32>,
+    /// Every other vertex, with its point's representative: none in a welded mesh.
+    duplicates: Vec<(u32, u32)>,
 }
 
 /// Entries a slot holds itself.
@@ -74,31 +78,33 @@ impl TriangleNeighbours {
         }
         let corners = mesh.indices().iter().map(|c| c.map(|v| at_points.point[v as usize])).collect();
         let point_count = at_points.start.len() - 1;
-        Self { slots, longer, corners, point_count }
+        let TrianglesAtPoints { representatives, duplicates, .. } = at_points;
+        Self { slots, longer, corners, point_count, representatives, duplicates }
     }
 
     /// Whether these lists still hold for `mesh`, the mesh they were made of with its vertices
     /// moved (a refit): its corners share a point number exactly when they share a position.
     /// Then they need not be derived again.
     pub fn still_hold(&self, mesh: &TriMesh) -> bool {
-        if mesh.indices().len() != self.corners.len() {
+        let vertices = mesh.vertices();
+        if mesh.indices().len() != self.corners.len()
+            || vertices.len() != self.representatives.len() + self.duplicates.len()
+        {
             return false;
         }
-        let mut at: Vec<Option<[u32; 3]>> = vec![None; self.point_count];
-        for (numbers, vertices) in self.corners.iter().zip(mesh.indices()) {
-            for (&point, &v) in numbers.iter().zip(vertices) {
-                let key = position_key(&mesh.vertices()[v as usize]);
-                match &mut at[point as usize] {
-                    slot @ None => *slot = Some(key),
-                    Some(first) if *first != key => return false,
-                    Some(_) => {}
-                }
-            }
+        let key = |v: u32| position_key(&vertices[v as usize]);
+        // Every vertex still at its point's position ...
+        if self.duplicates.iter().any(|&(v, first)| key(v) != key(first)) {
+            return false;
         }
-        // No two points came together.
-        let mut keys: Vec<[u32; 3]> = at.into_iter().flatten().collect();
-        keys.sort_unstable();
-        keys.windows(2).all(|pair| pair[0] != pair[1])
+        // ... and no two points came together: each position new to a set of those seen (hashed,
+        // as moved points no longer come in the order of their numbers, and sorting them would
+        // cost more than the rest of a refit).
+        let mut seen = std::collections::HashSet::with_capacity_and_hasher(
+            self.representatives.len(),
+            std::hash::BuildHasherDefault::<KeyHasher>::default(),
+        );
+        self.representatives.iter().all(|&v| seen.insert(key(v)))
     }
 
     /// How many distinct points the mesh's corners are at: every point number is below it.
@@ -139,6 +145,10 @@ struct TrianglesAtPoints {
     start: Vec<usize>,
     /// Triangle indices, grouped by point, each group in increasing order.
     triangles: Vec<u32>,
+    /// Per point, its first vertex by position order.
+    representatives: Vec<u32>,
+    /// The other vertices, each with its point's first.
+    duplicates: Vec<(u32, u32)>,
 }
 
 impl TrianglesAtPoints {
@@ -148,13 +158,16 @@ impl TrianglesAtPoints {
         by_position.sort_unstable_by_key(|&v| keys[v as usize]);
         // Each vertex's point: the number of distinct positions before its own.
         let mut point = vec![0u32; keys.len()];
-        let mut point_count = 0;
+        let (mut representatives, mut duplicates) = (Vec::new(), Vec::new());
         for (k, &v) in by_position.iter().enumerate() {
             if k == 0 || keys[by_position[k - 1] as usize] != keys[v as usize] {
-                point_count += 1;
+                representatives.push(v);
+            } else if let Some(&first) = representatives.last() {
+                duplicates.push((v, first));
             }
-            point[v as usize] = point_count as u32 - 1;
+            point[v as usize] = representatives.len() as u32 - 1;
         }
+        let point_count = representatives.len();
         let mut start = vec![0; point_count + 1];
         for corner in mesh.indices().iter().flatten() {
             start[point[*corner as usize] as usize + 1] += 1;
@@ -171,7 +184,7 @@ impl TrianglesAtPoints {
                 *slot += 1;
             }
         }
-        Self { point, start, triangles }
+        Self { point, start, triangles, representatives, duplicates }
     }
 
     /// The triangles at vertex `v`'s point, in increasing order.
@@ -214,6 +227,30 @@ fn union(x: &[u32], y: &[u32], out: &mut [u32]) -> usize {
 }
 
 /// A point's coordinates as bits, `-0` taken as `0` (mesh coordinates are finite).
+/// A hasher for position keys: their bits are already spread, so one multiply-and-fold per
+/// word mixes them enough.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(4) {
+            let mut word = [0; 4];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u32(u32::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, word: u32) {
+        let mixed = (self.0 ^ u64::from(word)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = mixed ^ (mixed >> 29);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 fn position_key(p: &Point) -> [u32; 3] {
     [0, 1, 2].map(|i| if p[i] == 0.0 { 0 } else { p[i].to_bits() })
 }
@@ -279,6 +316,13 @@ mod tests {
         assert!(!lists.still_hold(&moved(&|k, q| if k == 3 { p(1.0, 0.5) } else { q })));
         // The lone triangle lands on the shared corner: now it shares it.
         assert!(!lists.still_hold(&moved(&|k, q| if k == 6 { p(1.0, 1.0) } else { q })));
+        // Either copy of a shared vertex moving alone parts it (whichever is its point's first).
+        assert!(!lists.still_hold(&moved(&|k, q| if k == 1 { p(1.0, 0.5) } else { q })));
+        assert!(!lists.still_hold(&moved(&|k, q| if k == 5 { p(0.0, 2.0) } else { q })));
+        // Another mesh (one more vertex, same triangles) is not the one the lists were made of.
+        let mut more = vertices.clone();
+        more.push(p(9.0, 9.0));
+        assert!(!lists.still_hold(&TriMesh::new(more, triangles.clone()).unwrap()));
     }
 
     /// On a grid of squares, each cut in two and every triangle with its own vertices, the
