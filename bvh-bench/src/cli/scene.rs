@@ -138,8 +138,9 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     let start = Instant::now();
     let setup = match (&args.objects, &args.generate) {
         (Some(path), _) => from_file(path, &preset)?,
-        (None, Some(Source::Paper004)) | (None, None) => room(&preset, args.moving, args.seed),
         (None, Some(Source::Boxes(layout, n))) => boxes(&args, *layout, *n)?,
+        // clap asks for `--generate` or `--objects`: paper004 is what remains.
+        (None, _) => room(&preset, args.moving, args.seed),
     };
     let setup_ms = start.elapsed().as_secs_f64() * 1e3;
     let mut out = match &args.pairs_out {

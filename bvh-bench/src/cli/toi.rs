@@ -151,7 +151,7 @@ pub(crate) fn run_motions(
     let (interpolation, tolerance) = (args.motion.into(), args.tolerance);
     let motion =
         |k: usize| RigidMotion::new(&poses[k], &poses[k + 1], interpolation).map_err(|e| e.to_string());
-    let impact = |a: &Hierarchy, b: &Hierarchy, k: usize, stats: &mut QueryStats| {
+    let motion_impact = |a: &Hierarchy, b: &Hierarchy, k: usize, stats: &mut QueryStats| {
         impact((a, b), (&poses[k], &poses[k + 1]), interpolation, tolerance, stats)
     };
     // Every variant's answers, counted and untimed: a refused motion (a tolerance below the
@@ -160,13 +160,17 @@ pub(crate) fn run_motions(
     let mut stats = vec![QueryStats::default(); variants.len()];
     for (v, stats) in variants.iter().zip(&mut stats) {
         let found: Result<Vec<Option<Impact>>, String> = (0..motions)
-            .map(|k| impact(&v.a, &v.b, k, stats).map_err(|e| format!("motion {k}: {e}")))
+            .map(|k| motion_impact(&v.a, &v.b, k, stats).map_err(|e| format!("motion {k}: {e}")))
             .collect();
         answers.push(found?);
     }
     let mut queries: Vec<_> = variants
         .iter()
-        .map(|v| move |k: usize| impact(&v.a, &v.b, k, &mut QueryStats::default()).is_ok_and(|i| i.is_some()))
+        .map(|v| {
+            move |k: usize| {
+                motion_impact(&v.a, &v.b, k, &mut QueryStats::default()).is_ok_and(|i| i.is_some())
+            }
+        })
         .collect();
     let mut queries: Vec<&mut dyn FnMut(usize) -> bool> =
         queries.iter_mut().map(|q| q as &mut dyn FnMut(usize) -> bool).collect();
