@@ -4,6 +4,7 @@
 
 use crate::math::Point;
 use crate::mesh::TriMesh;
+use crate::quick_hash::QuickSet;
 
 /// Most triangles kept around one triangle, itself included: around a vertex shared by a fan of
 /// hundreds, a search there would cost more than the one it replaces, and the lists would grow
@@ -23,9 +24,7 @@ pub struct TriangleNeighbours {
     longer: Vec<u32>,
     /// Per triangle, its corners' point numbers: equal numbers, equal positions.
     corners: Vec<[u32; 3]>,
-    /// How many distinct points the corners are at.
-    point_count: usize,
-    /// Per point, the first of its vertices (by position order).
+    /// Per point, the first of its vertices (by position order): as many as there are points.
     representatives: Vec<u32>,
     /// Every other vertex, with its point's representative: none in a welded mesh.
     duplicates: Vec<(u32, u32)>,
@@ -77,9 +76,8 @@ impl TriangleNeighbours {
             slots.push(Slot::new(&list, &mut longer).unwrap_or_default());
         }
         let corners = mesh.indices().iter().map(|c| c.map(|v| at_points.point[v as usize])).collect();
-        let point_count = at_points.start.len() - 1;
         let TrianglesAtPoints { representatives, duplicates, .. } = at_points;
-        Self { slots, longer, corners, point_count, representatives, duplicates }
+        Self { slots, longer, corners, representatives, duplicates }
     }
 
     /// Whether these lists still hold for `mesh`, the mesh they were made of with its vertices
@@ -100,16 +98,13 @@ impl TriangleNeighbours {
         // ... and no two points came together: each position new to a set of those seen (hashed,
         // as moved points no longer come in the order of their numbers, and sorting them would
         // cost more than the rest of a refit).
-        let mut seen = std::collections::HashSet::with_capacity_and_hasher(
-            self.representatives.len(),
-            std::hash::BuildHasherDefault::<KeyHasher>::default(),
-        );
+        let mut seen = QuickSet::with_capacity_and_hasher(self.representatives.len(), Default::default());
         self.representatives.iter().all(|&v| seen.insert(key(v)))
     }
 
     /// How many distinct points the mesh's corners are at: every point number is below it.
     pub fn point_count(&self) -> usize {
-        self.point_count
+        self.representatives.len()
     }
 
     /// The numbers of triangle `t`'s corner points: two corners (of any triangles) have the
@@ -227,30 +222,6 @@ fn union(x: &[u32], y: &[u32], out: &mut [u32]) -> usize {
 }
 
 /// A point's coordinates as bits, `-0` taken as `0` (mesh coordinates are finite).
-/// A hasher for position keys: their bits are already spread, so one multiply-and-fold per
-/// word mixes them enough.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(4) {
-            let mut word = [0; 4];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u32(u32::from_le_bytes(word));
-        }
-    }
-
-    fn write_u32(&mut self, word: u32) {
-        let mixed = (self.0 ^ u64::from(word)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = mixed ^ (mixed >> 29);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 fn position_key(p: &Point) -> [u32; 3] {
     [0, 1, 2].map(|i| if p[i] == 0.0 { 0 } else { p[i].to_bits() })
 }

@@ -1,9 +1,9 @@
 //! Which vertices of one mesh lie inside the other around a contact region: what a region's
 //! depth reaches beyond its intersection curve.
 
-use super::QuickMap;
 use crate::containment::{crossing_from_sides, inside};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::QuickMap;
 use bvh_core::predicates::orient3d;
 use bvh_core::{Point, RelativePose, Triangle};
 use smallvec::SmallVec;

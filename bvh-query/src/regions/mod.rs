@@ -10,55 +10,11 @@ use crate::query::Query;
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::parallel::prelude::*;
-use bvh_core::{Point, Real, Triangle, TriangleIntersection, Vector, triangle_intersection};
+use bvh_core::{
+    Point, QuickMap, QuickSet, Real, Triangle, TriangleIntersection, Vector, triangle_intersection,
+};
 use inside::{Insides, Scratch};
 use smallvec::SmallVec;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A multiply-rotate hasher for the integer keys of the regions' maps (point numbers, pairs of
-/// them, grid cells, group roots): the standard hasher's resistance to chosen keys buys nothing
-/// here and cost most of a region's time.
-#[derive(Default)]
-struct QuickHasher(u64);
-
-impl Hasher for QuickHasher {
-    /// Eight bytes at a time: an array of integers (a point's bits, a cell) comes here whole.
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            self.write_u64(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
-        }
-        let mut rest = [0; 8];
-        rest[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        if !chunks.remainder().is_empty() {
-            self.write_u64(u64::from_le_bytes(rest));
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_i64(&mut self, n: i64) {
-        self.write_u64(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type QuickMap<K, V> = HashMap<K, V, BuildHasherDefault<QuickHasher>>;
-type QuickSet<K> = HashSet<K, BuildHasherDefault<QuickHasher>>;
 
 /// What the meshes' surfaces enclose, which decides what lies inside the other mesh.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
