@@ -2,8 +2,8 @@
 //! triangles) in random motion for 1,000 steps – run through the collision pipeline in several
 //! configurations, beside the paper's 37.2 ms per step.
 
-use crate::json::{self, fixed};
-use crate::scene::{Run, room, simulate};
+use crate::json;
+use crate::scene::{Run, RunRecord, room, simulate};
 use bvh_bench::report::Report;
 use bvh_bench::stats::median;
 use bvh_broadphase::AnyStrategy;
@@ -35,15 +35,8 @@ pub(crate) struct Args {
 #[derive(Serialize)]
 struct Record<'a> {
     configuration: &'a str,
-    objects: usize,
-    triangles: usize,
-    steps: usize,
-    step_ms_mean: f64,
-    step_ms_median: f64,
-    candidate_pairs_mean: f64,
-    colliding_pairs_mean: f64,
-    volume_tests_mean: f64,
-    triangle_tests_mean: f64,
+    #[serde(flatten)]
+    run: RunRecord,
     paper_step_ms: f64,
 }
 
@@ -63,15 +56,7 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         if json {
             json::print_line(&Record {
                 configuration: name,
-                objects: run.objects,
-                triangles: run.triangles,
-                steps,
-                step_ms_mean: fixed(run.step_ms_mean(), 4),
-                step_ms_median: fixed(median(&run.step_ms), 4),
-                candidate_pairs_mean: fixed(run.candidates_mean, 2),
-                colliding_pairs_mean: fixed(run.colliding_mean, 2),
-                volume_tests_mean: fixed(run.volume_tests_mean, 1),
-                triangle_tests_mean: fixed(run.triangle_tests_mean, 1),
+                run: run.record(),
                 paper_step_ms: PAPER_STEP_MS,
             })?;
         }

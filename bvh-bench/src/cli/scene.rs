@@ -79,20 +79,13 @@ pub(crate) struct Args {
 /// The JSON line of a run.
 #[derive(Serialize)]
 struct Record {
-    objects: usize,
+    #[serde(flatten)]
+    run: RunRecord,
     dynamic: usize,
-    triangles: usize,
     strategy: String,
     preset: &'static str,
     threads: usize,
-    steps: usize,
     setup_ms: f64,
-    step_ms_mean: f64,
-    step_ms_median: f64,
-    candidate_pairs_mean: f64,
-    colliding_pairs_mean: f64,
-    volume_tests_mean: f64,
-    triangle_tests_mean: f64,
 }
 
 /// Generated scenes are capped here: each object holds a pose and a broadphase entry.
@@ -120,9 +113,38 @@ pub(crate) struct Run {
     pub triangle_tests_mean: f64,
 }
 
+/// A run's figures in its JSON line (the scene's, and each of paper 004's configurations').
+#[derive(Serialize)]
+pub(crate) struct RunRecord {
+    objects: usize,
+    triangles: usize,
+    steps: usize,
+    step_ms_mean: f64,
+    step_ms_median: f64,
+    candidate_pairs_mean: f64,
+    colliding_pairs_mean: f64,
+    volume_tests_mean: f64,
+    triangle_tests_mean: f64,
+}
+
 impl Run {
     pub(crate) fn step_ms_mean(&self) -> f64 {
         mean(&self.step_ms)
+    }
+
+    /// The figures of the JSON line, rounded as printed.
+    pub(crate) fn record(&self) -> RunRecord {
+        RunRecord {
+            objects: self.objects,
+            triangles: self.triangles,
+            steps: self.step_ms.len(),
+            step_ms_mean: fixed(self.step_ms_mean(), 4),
+            step_ms_median: fixed(median(&self.step_ms), 4),
+            candidate_pairs_mean: fixed(self.candidates_mean, 2),
+            colliding_pairs_mean: fixed(self.colliding_mean, 2),
+            volume_tests_mean: fixed(self.volume_tests_mean, 1),
+            triangle_tests_mean: fixed(self.triangle_tests_mean, 1),
+        }
     }
 }
 
@@ -156,20 +178,12 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         out.flush().map_err(|e| e.to_string())?;
     }
     json::print_line(&Record {
-        objects: run.objects,
+        run: run.record(),
         dynamic: run.dynamic,
-        triangles: run.triangles,
         strategy: args.strategy.name(),
         preset: preset.name,
         threads,
-        steps: args.steps,
         setup_ms: fixed(setup_ms, 1),
-        step_ms_mean: fixed(run.step_ms_mean(), 4),
-        step_ms_median: fixed(median(&run.step_ms), 4),
-        candidate_pairs_mean: fixed(run.candidates_mean, 2),
-        colliding_pairs_mean: fixed(run.colliding_mean, 2),
-        volume_tests_mean: fixed(run.volume_tests_mean, 1),
-        triangle_tests_mean: fixed(run.triangle_tests_mean, 1),
     })
 }
 
