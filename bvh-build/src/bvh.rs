@@ -2,9 +2,10 @@
 //! array in depth-first order with siblings side by side, the triangles reordered so every leaf
 //! is a contiguous run.
 
+use crate::neighbours::MeshNeighbours;
 use crate::root::RootVolume;
 use crate::volume::NodeVolume;
-use bvh_core::{Aabb, TriMesh, Triangle, TriangleNeighbours};
+use bvh_core::{Aabb, TriMesh, Triangle};
 use std::ops::Range;
 
 /// One child slot of a node: another node, or a leaf's run of triangles. Leaves have no volume
@@ -65,7 +66,7 @@ pub struct Bvh<V> {
     pub(crate) root: RootVolume,
     /// The triangles meeting at each corner of the mesh (leaf-order positions), derived from it:
     /// where a remembered contact is looked for first.
-    pub(crate) neighbours: TriangleNeighbours,
+    pub(crate) neighbours: MeshNeighbours,
     /// Unique per built or loaded tree (clones share it): lets caches recognise their tree.
     pub(crate) id: u64,
 }
@@ -109,7 +110,7 @@ impl<V: NodeVolume> Bvh<V> {
         children: Vec<[Child; 2]>,
         root: RootVolume,
     ) -> Self {
-        let neighbours = TriangleNeighbours::of(&mesh);
+        let neighbours = MeshNeighbours::of(&mesh);
         let triangles = mesh.triangles().collect();
         let id = next_id();
         let nodes = volumes
@@ -164,20 +165,20 @@ impl<V: NodeVolume> Bvh<V> {
     /// [`bvh_core::MAX_AROUND`].
     #[inline]
     pub fn neighbours(&self, position: usize) -> Option<&[u32]> {
-        self.neighbours.around(position)
+        self.neighbours.get(&self.mesh).around(position)
     }
 
     /// The numbers of the corner points of the triangle at leaf-order position `position`:
     /// corners at the same position have the same number, whichever triangles they belong to.
     #[inline]
     pub fn corner_points(&self, position: usize) -> [u32; 3] {
-        self.neighbours.corner_points(position)
+        self.neighbours.get(&self.mesh).corner_points(position)
     }
 
     /// How many distinct points the triangles' corners are at: every corner point number is
     /// below it.
     pub fn point_count(&self) -> usize {
-        self.neighbours.point_count()
+        self.neighbours.get(&self.mesh).point_count()
     }
 
     /// The triangle at leaf-order position `position` (the mesh's, read from one place).

@@ -27,6 +27,7 @@ mod bvh;
 mod bytes;
 mod fit;
 pub mod generate;
+mod neighbours;
 mod preset;
 mod refit;
 mod root;

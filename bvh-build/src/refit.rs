@@ -8,8 +8,9 @@
 
 use crate::bvh::{Bvh, ChildRef, Node, next_id};
 use crate::volume::NodeVolume;
+use bvh_core::parallel::join;
 use bvh_core::parallel::prelude::*;
-use bvh_core::{MeshError, Point, Triangle, TriangleNeighbours};
+use bvh_core::{Aabb, MeshError, Point, Triangle};
 use smallvec::SmallVec;
 use std::ops::Range;
 
@@ -38,16 +39,10 @@ impl<V: NodeVolume> Bvh<V> {
     pub fn refit_range(&mut self, first: usize, positions: &[Point]) -> Result<(), MeshError> {
         self.mesh.move_vertices(first, positions)?;
         self.id = next_id();
-        // The stale nodes, and the runs of leaf-order positions below every node if known.
-        let (stale, spans) = if positions.len() == self.mesh.vertices().len() {
-            let mesh = &self.mesh;
-            let corners = |(position, t): (usize, &mut Triangle)| *t = mesh.triangle(position);
-            if self.triangles.len() < PARALLEL_NODES {
-                self.triangles.iter_mut().enumerate().for_each(corners);
-            } else {
-                self.triangles.par_iter_mut().enumerate().for_each(corners);
-            }
-            (vec![true; self.nodes.len()], None)
+        // The stale nodes, the runs of leaf-order positions below every node if known, and the
+        // box of every corner.
+        let (stale, spans, bounds) = if positions.len() == self.mesh.vertices().len() {
+            (vec![true; self.nodes.len()], None, self.take_every_triangle())
         } else {
             let moved = first..first + positions.len();
             // `changed[k]`: how many of the triangles before leaf-order position k moved.
@@ -64,7 +59,8 @@ impl<V: NodeVolume> Bvh<V> {
                 return Ok(());
             }
             let spans = self.node_spans();
-            (spans.iter().map(|span| changed[span.end] > changed[span.start]).collect(), Some(spans))
+            let stale = spans.iter().map(|span| changed[span.end] > changed[span.start]).collect();
+            (stale, Some(spans), Aabb::from_points(bytemuck::cast_slice::<_, Point>(&self.triangles)))
         };
         if V::REFITS_FROM_CHILDREN {
             self.refit_from_children(&stale);
@@ -72,12 +68,8 @@ impl<V: NodeVolume> Bvh<V> {
             let spans = spans.unwrap_or_else(|| self.node_spans());
             self.refit_from_corners(&stale, spans);
         }
-        self.root = self.root.refitted(bytemuck::cast_slice(&self.triangles));
-        // Corner points are numbered by position: derived again if corners came apart or
-        // together.
-        if !self.neighbours.still_hold(&self.mesh) {
-            self.neighbours = TriangleNeighbours::of(&self.mesh);
-        }
+        self.root = self.root.refitted(bytemuck::cast_slice(&self.triangles), &bounds);
+        self.neighbours.vertices_moved();
         Ok(())
     }
 
@@ -100,25 +92,44 @@ impl<V: NodeVolume> Bvh<V> {
         }
     }
 
-    /// Refits the stale nodes from the last to the first: a node's children come after it, so
-    /// they are refitted by the time it is reached. One pass on one thread: each fit merges two
-    /// boxes or a leaf's few corners, less than handing nodes out level by level would cost.
-    fn refit_from_children(&mut self, stale: &[bool]) {
-        let mut corners = Vec::new();
-        for i in (0..self.nodes.len()).rev().filter(|&i| stale[i]) {
-            corners.clear();
-            let mut below = SmallVec::<[V; 2]>::new();
-            for child in self.nodes[i].children {
-                match child.get() {
-                    ChildRef::Node(j) => below.push(self.nodes[j].volume),
-                    ChildRef::Leaf(run) => {
-                        corners.extend_from_slice(bytemuck::cast_slice(&self.triangles[run]))
-                    }
+    /// Takes every triangle's corners from the mesh again, in parallel chunks; returns their box.
+    fn take_every_triangle(&mut self) -> Aabb {
+        /// Triangles per task: enough that handing one out costs little beside it.
+        const CHUNK: usize = 4096;
+        let mesh = &self.mesh;
+        let chunk_boxes: Vec<Aabb> = self
+            .triangles
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(k, chunk)| {
+                let mut bounds = Aabb::EMPTY;
+                for (position, triangle) in (k * CHUNK..).zip(chunk) {
+                    // The box from the corners just read, not read back from where they are stored.
+                    let moved = mesh.triangle(position);
+                    bounds.merge(&moved.aabb());
+                    *triangle = moved;
                 }
+                bounds
+            })
+            .collect();
+        chunk_boxes.iter().fold(Aabb::EMPTY, |all, b| all.merged(b))
+    }
+
+    /// Refits the stale nodes bottom-up. Nodes are numbered "a node's node children, then
+    /// each child's family (its descendants) in turn", so two families are disjoint runs and
+    /// large ones are refitted on two threads; a run whose nodes have children outside it
+    /// (another numbering, from a loaded tree) makes it one pass from the last node to the first.
+    fn refit_from_children(&mut self, stale: &[bool]) {
+        let refitted = match self.nodes.first().map(|top| node_children(top).count()) {
+            Some(heads) => {
+                refit_family(&mut self.nodes[1..], 1, heads, &stale[1..], &self.triangles)
+                    && refit_first(&mut self.nodes, 0, 1, stale, &self.triangles)
             }
-            let volume = self.nodes[i].volume.refitted(&corners, &below);
-            self.nodes[i].volume = volume;
-            self.nodes[i].aabb = volume.own_box();
+            None => true,
+        };
+        if !refitted {
+            // Children come after their parent in every valid tree: this pass cannot fail.
+            refit_run(&mut self.nodes, 0, stale, &self.triangles);
         }
     }
 
@@ -139,5 +150,189 @@ impl<V: NodeVolume> Bvh<V> {
                 .unwrap_or(0..0);
         }
         spans
+    }
+}
+
+/// The node children of a node.
+fn node_children<V>(node: &Node<V>) -> impl Iterator<Item = usize> + '_ {
+    node.children.iter().filter_map(|child| match child.get() {
+        ChildRef::Node(j) => Some(j),
+        ChildRef::Leaf(_) => None,
+    })
+}
+
+/// Refits the stale ones of `family` – the descendants of one node, numbered from `first`,
+/// its `heads` node children leading – below the heads first: the two heads' families are
+/// disjoint runs after them, refitted on two threads when large. `false` if a node's child is
+/// not where that numbering puts it (some may then be refitted, some not).
+fn refit_family<V: NodeVolume>(
+    family: &mut [Node<V>],
+    first: usize,
+    heads: usize,
+    stale: &[bool],
+    triangles: &[Triangle],
+) -> bool {
+    if family.len() < PARALLEL_NODES {
+        return refit_run(family, first, stale, triangles);
+    }
+    if heads == 0 {
+        // Descendants of a node without node children: not this numbering.
+        return false;
+    }
+    let (head, rest) = family.split_at_mut(heads);
+    let rest_first = first + heads;
+    // The second head's family starts at its first node child, the first head's ends there.
+    let split = match head {
+        [_, second] => node_children(second).min().map_or(Some(rest.len()), |j| j.checked_sub(rest_first)),
+        _ => Some(rest.len()),
+    };
+    let Some(split) = split.filter(|&k| k <= rest.len()) else { return false };
+    let (of_first, of_second) = rest.split_at_mut(split);
+    let (stale_head, stale_rest) = stale.split_at(heads);
+    let (stale_first, stale_second) = stale_rest.split_at(split);
+    let family_heads = |k: usize| head.get(k).map_or(0, |h| node_children(h).count());
+    let (first_heads, second_heads) = (family_heads(0), family_heads(1));
+    let (below_first, below_second) = join(
+        || refit_family(of_first, rest_first, first_heads, stale_first, triangles),
+        || refit_family(of_second, rest_first + split, second_heads, stale_second, triangles),
+    );
+    // The heads last, reading their children from the runs below them.
+    below_first && below_second && refit_first(family, first, heads, stale_head, triangles)
+}
+
+/// Refits the stale ones of `nodes` – numbered from `first` – from the last to the first.
+/// `false` if a node's child is not among the nodes after it.
+fn refit_run<V: NodeVolume>(
+    nodes: &mut [Node<V>],
+    first: usize,
+    stale: &[bool],
+    triangles: &[Triangle],
+) -> bool {
+    refit_first(nodes, first, nodes.len(), stale, triangles)
+}
+
+/// Refits the stale ones of the first `count` of `nodes` (numbered from `first`; `stale` for
+/// those `count`) from the last to the first, each around its leaf triangles and its node
+/// children among `nodes`. `false` if a child is not there.
+fn refit_first<V: NodeVolume>(
+    nodes: &mut [Node<V>],
+    first: usize,
+    count: usize,
+    stale: &[bool],
+    triangles: &[Triangle],
+) -> bool {
+    for i in (0..count).rev().filter(|&i| stale[i]) {
+        // A node's leaf children's runs are adjacent (its triangles are one run), so its leaf
+        // triangles' corners are read in place.
+        let mut leaves: Option<Range<usize>> = None;
+        let mut below = SmallVec::<[V; 2]>::new();
+        for child in nodes[i].children {
+            match child.get() {
+                ChildRef::Node(j) => match j.checked_sub(first).filter(|&j| j > i).and_then(|j| nodes.get(j))
+                {
+                    Some(node) => below.push(node.volume),
+                    None => return false,
+                },
+                ChildRef::Leaf(run) if !run.is_empty() => {
+                    leaves = Some(leaves.map_or(run.clone(), |l| l.start.min(run.start)..l.end.max(run.end)))
+                }
+                ChildRef::Leaf(_) => {}
+            }
+        }
+        let leaf_triangles = leaves.and_then(|run| triangles.get(run)).unwrap_or_default();
+        let volume = nodes[i].volume.refitted(bytemuck::cast_slice(leaf_triangles), &below);
+        nodes[i].volume = volume;
+        nodes[i].aabb = volume.own_box();
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bvh::Child;
+    use crate::generate::torus;
+    use crate::{BuildConfig, ObbFit, RootKind, RootVolume};
+    use bvh_core::Vector;
+
+    /// A torus of 20,000 triangles in an AABB tree (enough nodes to be refitted on threads),
+    /// and its vertices moved by a wave.
+    fn tree_and_wave() -> (Bvh<Aabb>, Vec<Point>) {
+        let mesh = torus(2.0, 0.5, 100, 100);
+        let wave =
+            mesh.vertices().iter().map(|p| p + Vector::new(p.y.sin(), p.z.sin(), p.x.sin()) * 0.05).collect();
+        (Bvh::build(mesh, &BuildConfig::co().with_root(RootKind::Aabb)), wave)
+    }
+
+    /// Every node's box is the box of its triangles' corners, and the root holds them all.
+    fn assert_exact(bvh: &Bvh<Aabb>) {
+        let corners: &[Point] = bytemuck::cast_slice(&bvh.triangles);
+        for (node, span) in bvh.nodes.iter().zip(bvh.node_spans()) {
+            assert_eq!(node.volume, Aabb::from_points(&corners[3 * span.start..3 * span.end]));
+        }
+        bvh.assert_well_formed();
+    }
+
+    #[test]
+    fn refitted_boxes_are_the_boxes_of_their_triangles() {
+        let (mut bvh, wave) = tree_and_wave();
+        assert!(bvh.nodes.len() > 2 * PARALLEL_NODES);
+        bvh.refit(&wave).expect("finite vertices");
+        assert_exact(&bvh);
+        assert_eq!(bvh.root, RootVolume::fit(RootKind::Aabb, corners(&bvh), &ObbFit::hull_sampled()));
+    }
+
+    /// Nodes numbered level by level (children still after their parent, as a loaded tree may
+    /// have them) are refitted as exactly, by the one pass from the last node to the first.
+    #[test]
+    fn trees_numbered_otherwise_are_refitted_exactly() {
+        let (mut bvh, wave) = tree_and_wave();
+        let mut order = vec![0];
+        let mut k = 0;
+        while k < order.len() {
+            order.extend(node_children(&bvh.nodes[order[k]]));
+            k += 1;
+        }
+        let mut new_index = vec![0; order.len()];
+        order.iter().enumerate().for_each(|(new, &old)| new_index[old] = new);
+        let renumber = |child: &Child| match child.get() {
+            ChildRef::Node(j) => Child::node(new_index[j] as u32),
+            ChildRef::Leaf(_) => *child,
+        };
+        bvh.nodes = order
+            .iter()
+            .map(|&old| Node { children: bvh.nodes[old].children.each_ref().map(renumber), ..bvh.nodes[old] })
+            .collect();
+        bvh.assert_well_formed();
+        bvh.refit(&wave).expect("finite vertices");
+        assert_exact(&bvh);
+    }
+
+    /// The neighbour lists follow the vertices: two triangles moved to share a corner become
+    /// neighbours, and stop being neighbours when moved apart again.
+    #[test]
+    fn neighbours_follow_corners_that_meet_and_part() {
+        let apart = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [5.0, 0.0, 0.0],
+            [6.0, 0.0, 0.0],
+            [5.0, 1.0, 0.0],
+        ]
+        .map(|[x, y, z]| Point::new(x, y, z));
+        let mesh = bvh_core::TriMesh::new(apart.to_vec(), vec![[0, 1, 2], [3, 4, 5]]).expect("valid");
+        let mut bvh: Bvh<Aabb> = Bvh::build(mesh, &BuildConfig::co());
+        let mut met = apart;
+        met[3] = apart[1];
+        for (vertices, around) in [(met, 2), (apart, 1), (met, 2), (met, 2)] {
+            bvh.refit(&vertices).expect("finite vertices");
+            assert_eq!(bvh.neighbours(0).map(<[u32]>::len), Some(around));
+            assert_eq!(bvh.point_count(), 7 - around);
+        }
+    }
+
+    fn corners<V>(bvh: &Bvh<V>) -> &[Point] {
+        bytemuck::cast_slice(&bvh.triangles)
     }
 }

@@ -54,15 +54,17 @@ impl RootVolume {
         }
     }
 
-    /// The root of this kind around the object's corners after they moved, for a refit: an
-    /// OBB keeps its axes, the others are fitted as [`RootVolume::fit`] fits them (with no
-    /// corners, it stays).
-    pub fn refitted(&self, vertices: &[Point]) -> Self {
+    /// The root of this kind around the object's corners after they moved, for a refit:
+    /// `bounds` is their box, which the caller has already. An OBB keeps its axes, the others
+    /// are fitted as [`RootVolume::fit`] fits them (with no corners, it stays).
+    pub fn refitted(&self, corners: &[Point], bounds: &Aabb) -> Self {
         match self {
-            _ if vertices.is_empty() => *self,
-            Self::Obb(obb) => Self::Obb(Obb::from_points_with_axes(vertices, &obb.axes)),
+            _ if corners.is_empty() => *self,
+            Self::Obb(obb) => Self::Obb(Obb::from_points_with_axes(corners, &obb.axes)),
+            Self::Aabb(_) => Self::Aabb(*bounds),
+            Self::SphereAabb(..) => Self::SphereAabb(Sphere::from_points(corners), *bounds),
             // Only an OBB root uses the fitting method.
-            other => Self::fit(other.kind(), vertices, &ObbFit::hull_sampled()),
+            other => Self::fit(other.kind(), corners, &ObbFit::hull_sampled()),
         }
     }
 

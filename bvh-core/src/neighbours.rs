@@ -24,7 +24,7 @@ pub struct TriangleNeighbours {
     longer: Vec<u32>,
     /// Per triangle, its corners' point numbers: equal numbers, equal positions.
     corners: Vec<[u32; 3]>,
-    /// Per point, the first of its vertices (by position order): as many as there are points.
+    /// One vertex per point (its first), in vertex order: as many as there are points.
     representatives: Vec<u32>,
     /// Every other vertex, with its point's representative: none in a welded mesh.
     duplicates: Vec<(u32, u32)>,
@@ -140,7 +140,7 @@ struct TrianglesAtPoints {
     start: Vec<usize>,
     /// Triangle indices, grouped by point, each group in increasing order.
     triangles: Vec<u32>,
-    /// Per point, its first vertex by position order.
+    /// One vertex per point (its first), in vertex order.
     representatives: Vec<u32>,
     /// The other vertices, each with its point's first.
     duplicates: Vec<(u32, u32)>,
@@ -153,16 +153,26 @@ impl TrianglesAtPoints {
         by_position.sort_unstable_by_key(|&v| keys[v as usize]);
         // Each vertex's point: the number of distinct positions before its own.
         let mut point = vec![0u32; keys.len()];
-        let (mut representatives, mut duplicates) = (Vec::new(), Vec::new());
+        let mut point_count = 0;
         for (k, &v) in by_position.iter().enumerate() {
-            if k == 0 || keys[by_position[k - 1] as usize] != keys[v as usize] {
-                representatives.push(v);
-            } else if let Some(&first) = representatives.last() {
-                duplicates.push((v, first));
+            if k > 0 && keys[by_position[k - 1] as usize] != keys[v as usize] {
+                point_count += 1;
             }
-            point[v as usize] = representatives.len() as u32 - 1;
+            point[v as usize] = point_count as u32;
         }
-        let point_count = representatives.len();
+        point_count += usize::from(!keys.is_empty());
+        // In vertex order, so a refit's check reads the moved vertices in the order they lie.
+        let mut first_vertex = vec![u32::MAX; point_count];
+        let (mut representatives, mut duplicates) = (Vec::with_capacity(point_count), Vec::new());
+        for (v, &p) in point.iter().enumerate() {
+            let first = &mut first_vertex[p as usize];
+            if *first == u32::MAX {
+                *first = v as u32;
+                representatives.push(v as u32);
+            } else {
+                duplicates.push((v as u32, *first));
+            }
+        }
         let mut start = vec![0; point_count + 1];
         for corner in mesh.indices().iter().flatten() {
             start[point[*corner as usize] as usize + 1] += 1;

@@ -51,14 +51,19 @@ pub mod prelude {
         }
     }
 
-    /// `par_iter_mut` on slices.
+    /// `par_iter_mut` and `par_chunks_mut` on slices.
     pub trait ParallelSliceMut<T> {
         /// The items in order.
         fn par_iter_mut(&mut self) -> std::slice::IterMut<'_, T>;
+        /// The chunks in order.
+        fn par_chunks_mut(&mut self, size: usize) -> std::slice::ChunksMut<'_, T>;
     }
     impl<T> ParallelSliceMut<T> for [T] {
         fn par_iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
             self.iter_mut()
+        }
+        fn par_chunks_mut(&mut self, size: usize) -> std::slice::ChunksMut<'_, T> {
+            self.chunks_mut(size)
         }
     }
 
@@ -104,6 +109,8 @@ mod tests {
         let mut counts = vec![0u32; 4];
         counts.par_iter_mut().enumerate().for_each(|(k, c)| *c = k as u32);
         assert_eq!(counts, vec![0, 1, 2, 3]);
+        counts.par_chunks_mut(3).for_each(|c| c[0] = 9);
+        assert_eq!(counts, vec![9, 1, 2, 9]);
         let (a, b) = super::join(|| 1, || 2);
         assert_eq!((a, b), (1, 2));
         assert!(super::current_num_threads() >= 1);
