@@ -1,7 +1,7 @@
 # Sourced by the suites: builds the bench, generates the anchors' synthetic meshes into
 # $OUT/meshes if missing, and sets BIN, M, E and PAIRS (one line per anchors pair: name, scene,
 # part, the anchors' calibrated random-pose scale), and PAIRS_AND_ENV_ROB (those and FCL's own
-# env/rob pair). Expects OUT and SHARED.
+# env/rob pair), and defines pose_file. Expects OUT and SHARED.
 mkdir -p "$OUT" "$OUT/meshes"
 cargo build --release -q -p bvh-bench
 BIN=target/release/bvh-bench
@@ -14,3 +14,11 @@ lucy-dragon:$E/vtk_lucy.obj:$E/srt_dragon_23k.obj:0.7401
 bunny-bracket:$E/c3d_stanford-bunny.obj:$E/jig_bracket-3.obj:1.682"
 PAIRS_AND_ENV_ROB="$PAIRS
 env-rob:$E/fcl_env.obj:$E/fcl_rob.obj:1.0"
+# The pose file of pair NAME's pose set (random or path, seed 1 unless given), made by the
+# anchors' generator if missing: pose_file NAME SCENE PART SCALE KIND [SEED].
+pose_file() {
+  local seed=${6:-1} file=$OUT/$1-$5.txt
+  [ "$seed" = 1 ] || file=$OUT/$1-$5-$seed.txt
+  [ -f "$file" ] || python3 $SHARED/anchors/gen_poses.py "$2" "$3" 1000 "$seed" "$5" "$file" --scale "$4" >/dev/null
+  echo "$file"
+}

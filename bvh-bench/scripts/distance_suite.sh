@@ -16,8 +16,7 @@ mkdir -p "$OUT/dist"
 : > "$OUT/dist/results.jsonl"
 while IFS=: read -r name scene part scale; do
   for kind in random path; do
-    poses=$OUT/$name-$kind.txt
-    [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 1 $kind "$poses" --scale "$scale" >/dev/null
+    poses=$(pose_file "$name" "$scene" "$part" "$scale" $kind)
     mkdir -p "$OUT/dist/ours"
     $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query distance --cache both --reps 3 \
       --out "$OUT/dist/ours/$name-$kind.dist" \

@@ -30,8 +30,7 @@ record() {
 }
 while IFS=: read -r name scene part scale; do
   for kind in random path; do
-    poses=$OUT/$name-$kind.txt
-    [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 1 $kind "$poses" --scale "$scale" >/dev/null
+    poses=$(pose_file "$name" "$scene" "$part" "$scale" $kind)
     # First contact with and without the cache, and parry's walk, timed pose by pose side by
     # side (one line each, the uncached first); then all contacts.
     record "$name" $kind "$scene" "$part" "--query any --cache both"
@@ -47,8 +46,7 @@ while IFS=: read -r name scene part scale; do
   # Five more paths (other seeds) for the cache: a single path's cached / uncached ratio moves
   # by ±0.03 from run to run with the few frames whose contact jumps.
   for seed in 2 3 4 5 6; do
-    poses=$OUT/$name-path-$seed.txt
-    [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 $seed path "$poses" --scale "$scale" >/dev/null
+    poses=$(pose_file "$name" "$scene" "$part" "$scale" path $seed)
     record "$name" path-$seed "$scene" "$part" "--query any --cache both"
   done
 done <<< "$PAIRS"

@@ -26,8 +26,7 @@ lo = [min(p["bounds"][0][d] for p in parts) for d in range(3)]
 hi = [max(p["bounds"][1][d] for p in parts) for d in range(3)]
 print("%.3g" % (1e-4 * sum((h - l) ** 2 for l, h in zip(lo, hi)) ** 0.5))')
   for kind in random path; do
-    poses=$OUT/$name-$kind.txt
-    [ -f "$poses" ] || python3 $SHARED/anchors/gen_poses.py "$scene" "$part" 1000 1 $kind "$poses" --scale "$scale" >/dev/null
+    poses=$(pose_file "$name" "$scene" "$part" "$scale" $kind)
     head -n $((${FCL_MOTIONS:-50} + 1)) "$poses" > "$OUT/toi/$name-$kind-prefix.txt"
     for motion in slerp screw; do
       fcl_motion=linear; [ $motion = screw ] && fcl_motion=screw

@@ -292,7 +292,9 @@ fn toi_verify_judges_every_preset() {
 }
 
 /// `contacts`: the regions at one pose as JSON (a cube pressed 0.1 into another's top face:
-/// one region, normal +z, depth 0.1, four points); `poses --query regions` counts them per pose.
+/// one region, normal +z, depth 0.1, four points; turned, the pose's first number negative, one
+/// region with normal +z);
+/// `poses --query regions` counts them per pose.
 #[test]
 fn contacts_and_regions() {
     let mesh = scratch("cube.obj", CUBE);
@@ -303,6 +305,15 @@ fn contacts_and_regions() {
     let json = String::from_utf8(run.stdout).unwrap();
     assert!(json.starts_with("{\"regions\":[{\"normal\":[0.0,0.0,1.0],\"depth\":0.1000"), "{json}");
     assert_eq!(json.matches("\"normal\"").count(), 1, "{json}");
+    // A pose starting with a negative number is a pose, not a flag: the cube turned half round
+    // its axis meets the other along the same face (its sides flush with the other's, so the
+    // depth is left to rounding, as docs/regions.md says).
+    let turned = "-1 0 0 0  0 -1 0 0  0 0 1 1.9";
+    let run = bench(&["contacts", "--scene", mesh, "--part", mesh, "--pose", turned, "--json"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let turned_json = String::from_utf8(run.stdout).unwrap();
+    assert!(turned_json.starts_with("{\"regions\":[{\"normal\":[0.0,0.0,1.0]"), "{turned_json}");
+    assert_eq!(turned_json.matches("\"normal\"").count(), 1, "{turned_json}");
     let poses = scratch("poses.txt", "1 0 0 0  0 1 0 0  0 0 1 1.9\n1 0 0 5  0 1 0 0  0 0 1 0\n");
     let out = scratch("regions.txt", "");
     let run = bench(&[

@@ -49,10 +49,10 @@ pub(crate) struct Args {
     #[command(flatten)]
     meshes: MeshPair,
     /// The start pose: 12 numbers, the row-major 3x4 [R|t], in quotes.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     from: String,
     /// The end pose, likewise.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     to: String,
     /// slerp (translation along the line, rotation about the part's origin) or screw.
     #[arg(long, value_enum, default_value_t = MotionKind::Slerp)]

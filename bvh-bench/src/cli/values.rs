@@ -27,7 +27,7 @@ pub(crate) struct PosedPair {
     #[command(flatten)]
     meshes: MeshPair,
     /// The part's pose: 12 numbers, the row-major 3x4 [R|t], in quotes.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pose: String,
 }
 
