@@ -11,6 +11,7 @@ NAMES = {
     "bay500k": "bay500k / part34k",
     "lucy-dragon": "Lucy 100k / dragon 23k",
     "bunny-bracket": "bunny 69k / bracket 15k",
+    "scans": "3 scans 266k / bunny 69k",
 }
 
 
