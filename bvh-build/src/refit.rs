@@ -282,6 +282,16 @@ mod tests {
         assert_eq!(bvh.root, RootVolume::fit(RootKind::Aabb, corners(&bvh), &ObbFit::hull_sampled()));
     }
 
+    /// A refit of a run of vertices: the nodes above them refitted (on threads), the others
+    /// kept, every box still that of its triangles.
+    #[test]
+    fn a_partial_refit_keeps_every_box_exact() {
+        let (mut bvh, wave) = tree_and_wave();
+        let run = 3000..7000;
+        bvh.refit_range(run.start, &wave[run]).expect("finite vertices");
+        assert_exact(&bvh);
+    }
+
     /// Nodes numbered level by level (children still after their parent, as a loaded tree may
     /// have them) are refitted as exactly, by the one pass from the last node to the first.
     #[test]
