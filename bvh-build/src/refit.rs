@@ -14,8 +14,12 @@ use bvh_core::{Aabb, MeshError, Point, Triangle};
 use smallvec::SmallVec;
 use std::ops::Range;
 
-/// Below this many nodes (or triangles), a refit step runs on the calling thread.
+/// Below this many nodes, fitting each around its corners runs on the calling thread.
 const PARALLEL_NODES: usize = 2048;
+
+/// Below this many triangles (or nodes), reading the corners again (or merging children's
+/// boxes) runs on the calling thread: waking the thread pool costs more than such a pass.
+const PARALLEL_MERGES: usize = 16_384;
 
 impl<V: NodeVolume> Bvh<V> {
     /// Moves every vertex of the mesh to `vertices` (the user's vertex order, one per vertex)
@@ -92,26 +96,27 @@ impl<V: NodeVolume> Bvh<V> {
         }
     }
 
-    /// Takes every triangle's corners from the mesh again, in parallel chunks; returns their box.
+    /// Takes every triangle's corners from the mesh again, in parallel chunks when many;
+    /// returns their box.
     fn take_every_triangle(&mut self) -> Aabb {
         /// Triangles per task: enough that handing one out costs little beside it.
         const CHUNK: usize = 4096;
         let mesh = &self.mesh;
-        let chunk_boxes: Vec<Aabb> = self
-            .triangles
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .map(|(k, chunk)| {
-                let mut bounds = Aabb::EMPTY;
-                for (position, triangle) in (k * CHUNK..).zip(chunk) {
-                    // The box from the corners just read, not read back from where they are stored.
-                    let moved = mesh.triangle(position);
-                    bounds.merge(&moved.aabb());
-                    *triangle = moved;
-                }
-                bounds
-            })
-            .collect();
+        let take = |(k, chunk): (usize, &mut [Triangle])| {
+            let mut bounds = Aabb::EMPTY;
+            for (position, triangle) in (k * CHUNK..).zip(chunk) {
+                // The box from the corners just read, not read back from where they are stored.
+                let moved = mesh.triangle(position);
+                bounds.merge(&moved.aabb());
+                *triangle = moved;
+            }
+            bounds
+        };
+        let chunk_boxes: Vec<Aabb> = if self.triangles.len() < PARALLEL_MERGES {
+            self.triangles.chunks_mut(CHUNK).enumerate().map(take).collect()
+        } else {
+            self.triangles.par_chunks_mut(CHUNK).enumerate().map(take).collect()
+        };
         chunk_boxes.iter().fold(Aabb::EMPTY, |all, b| all.merged(b))
     }
 
@@ -172,7 +177,7 @@ fn refit_family<V: NodeVolume>(
     stale: &[bool],
     triangles: &[Triangle],
 ) -> bool {
-    if family.len() < PARALLEL_NODES {
+    if family.len() < PARALLEL_MERGES {
         return refit_run(family, first, stale, triangles);
     }
     if heads == 0 {
@@ -255,10 +260,10 @@ mod tests {
     use crate::{BuildConfig, ObbFit, RootKind, RootVolume};
     use bvh_core::Vector;
 
-    /// A torus of 20,000 triangles in an AABB tree (enough nodes to be refitted on threads),
+    /// A torus of 80,000 triangles in an AABB tree (enough nodes to be refitted on threads),
     /// and its vertices moved by a wave.
     fn tree_and_wave() -> (Bvh<Aabb>, Vec<Point>) {
-        let mesh = torus(2.0, 0.5, 100, 100);
+        let mesh = torus(2.0, 0.5, 200, 200);
         let wave =
             mesh.vertices().iter().map(|p| p + Vector::new(p.y.sin(), p.z.sin(), p.x.sin()) * 0.05).collect();
         (Bvh::build(mesh, &BuildConfig::co().with_root(RootKind::Aabb)), wave)
@@ -276,7 +281,7 @@ mod tests {
     #[test]
     fn refitted_boxes_are_the_boxes_of_their_triangles() {
         let (mut bvh, wave) = tree_and_wave();
-        assert!(bvh.nodes.len() > 2 * PARALLEL_NODES);
+        assert!(bvh.nodes.len() > 2 * PARALLEL_MERGES);
         bvh.refit(&wave).expect("finite vertices");
         assert_exact(&bvh);
         assert_eq!(bvh.root, RootVolume::fit(RootKind::Aabb, corners(&bvh), &ObbFit::hull_sampled()));
@@ -287,9 +292,11 @@ mod tests {
     #[test]
     fn a_partial_refit_keeps_every_box_exact() {
         let (mut bvh, wave) = tree_and_wave();
-        let run = 3000..7000;
-        bvh.refit_range(run.start, &wave[run]).expect("finite vertices");
-        assert_exact(&bvh);
+        // Bands of the torus far apart, under different subtrees.
+        for run in [3000..7000, 22000..26000] {
+            bvh.refit_range(run.start, &wave[run]).expect("finite vertices");
+            assert_exact(&bvh);
+        }
     }
 
     /// Nodes numbered level by level (children still after their parent, as a loaded tree may
