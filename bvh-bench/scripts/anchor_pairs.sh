@@ -9,7 +9,7 @@ BIN=target/release/bvh-bench
 M=$OUT/meshes
 [ -f "$M/bay150k.obj" ] || python3 $SHARED/anchors/gen_meshes.py "$M"
 E=$SHARED/meshes
-[ -f "$M/scans3.obj" ] || python3 bvh-bench/scripts/scan_composite.py "$E" "$M/scans3.obj" "$M/scan-part.obj"
+[ -f "$M/scans3.obj" ] && [ -f "$M/scan-part.obj" ] || python3 bvh-bench/scripts/scan_composite.py "$E" "$M/scans3.obj" "$M/scan-part.obj"
 PAIRS="bay150k:$M/bay150k.obj:$M/part9k.obj:1.189
 bay500k:$M/bay500k.obj:$M/part34k.obj:1.189
 lucy-dragon:$E/vtk_lucy.obj:$E/srt_dragon_23k.obj:0.7401

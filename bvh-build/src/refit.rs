@@ -44,9 +44,9 @@ impl<V: NodeVolume> Bvh<V> {
         self.mesh.move_vertices(first, positions)?;
         self.id = next_id();
         // The stale nodes, the runs of leaf-order positions below every node if known, and the
-        // box of every corner.
+        // box of every corner if known.
         let (stale, spans, bounds) = if positions.len() == self.mesh.vertices().len() {
-            (vec![true; self.nodes.len()], None, self.take_every_triangle())
+            (vec![true; self.nodes.len()], None, Some(self.take_every_triangle()))
         } else {
             let moved = first..first + positions.len();
             // `changed[k]`: how many of the triangles before leaf-order position k moved.
@@ -64,7 +64,7 @@ impl<V: NodeVolume> Bvh<V> {
             }
             let spans = self.node_spans();
             let stale = spans.iter().map(|span| changed[span.end] > changed[span.start]).collect();
-            (stale, Some(spans), Aabb::from_points(bytemuck::cast_slice::<_, Point>(&self.triangles)))
+            (stale, Some(spans), None)
         };
         if V::REFITS_FROM_CHILDREN {
             self.refit_from_children(&stale);
@@ -72,7 +72,7 @@ impl<V: NodeVolume> Bvh<V> {
             let spans = spans.unwrap_or_else(|| self.node_spans());
             self.refit_from_corners(&stale, spans);
         }
-        self.root = self.root.refitted(bytemuck::cast_slice(&self.triangles), &bounds);
+        self.root = self.root.refitted(bytemuck::cast_slice(&self.triangles), bounds.as_ref());
         self.neighbours.vertices_moved();
         Ok(())
     }
@@ -269,12 +269,13 @@ mod tests {
         (Bvh::build(mesh, &BuildConfig::co().with_root(RootKind::Aabb)), wave)
     }
 
-    /// Every node's box is the box of its triangles' corners, and the root holds them all.
+    /// Every node's box is the box of its triangles' corners, and the root is the box of all.
     fn assert_exact(bvh: &Bvh<Aabb>) {
         let corners: &[Point] = bytemuck::cast_slice(&bvh.triangles);
         for (node, span) in bvh.nodes.iter().zip(bvh.node_spans()) {
             assert_eq!(node.volume, Aabb::from_points(&corners[3 * span.start..3 * span.end]));
         }
+        assert_eq!(bvh.root, RootVolume::fit(RootKind::Aabb, corners, &ObbFit::hull_sampled()));
         bvh.assert_well_formed();
     }
 
@@ -284,7 +285,6 @@ mod tests {
         assert!(bvh.nodes.len() > 2 * PARALLEL_MERGES);
         bvh.refit(&wave).expect("finite vertices");
         assert_exact(&bvh);
-        assert_eq!(bvh.root, RootVolume::fit(RootKind::Aabb, corners(&bvh), &ObbFit::hull_sampled()));
     }
 
     /// A refit of a run of vertices: the nodes above them refitted (on threads), the others
@@ -347,9 +347,5 @@ mod tests {
             assert_eq!(bvh.neighbours(0).map(<[u32]>::len), Some(around));
             assert_eq!(bvh.point_count(), 7 - around);
         }
-    }
-
-    fn corners<V>(bvh: &Bvh<V>) -> &[Point] {
-        bytemuck::cast_slice(&bvh.triangles)
     }
 }

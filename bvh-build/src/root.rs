@@ -54,15 +54,16 @@ impl RootVolume {
         }
     }
 
-    /// The root of this kind around the object's corners after they moved, for a refit:
-    /// `bounds` is their box, which the caller has already. An OBB keeps its axes, the others
-    /// are fitted as [`RootVolume::fit`] fits them (with no corners, it stays).
-    pub fn refitted(&self, corners: &[Point], bounds: &Aabb) -> Self {
+    /// The root of this kind around the object's corners after they moved, for a refit, with
+    /// their box if the caller has it (an AABB root is that box). An OBB keeps its axes, the
+    /// others are fitted as [`RootVolume::fit`] fits them (with no corners, it stays).
+    pub fn refitted(&self, corners: &[Point], bounds: Option<&Aabb>) -> Self {
+        let bounds = || bounds.copied().unwrap_or_else(|| Aabb::from_points(corners));
         match self {
             _ if corners.is_empty() => *self,
             Self::Obb(obb) => Self::Obb(Obb::from_points_with_axes(corners, &obb.axes)),
-            Self::Aabb(_) => Self::Aabb(*bounds),
-            Self::SphereAabb(..) => Self::SphereAabb(Sphere::from_points(corners), *bounds),
+            Self::Aabb(_) => Self::Aabb(bounds()),
+            Self::SphereAabb(..) => Self::SphereAabb(Sphere::from_points(corners), bounds()),
             // Only an OBB root uses the fitting method.
             other => Self::fit(other.kind(), corners, &ObbFit::hull_sampled()),
         }
