@@ -175,6 +175,19 @@ impl<V: NodeVolume> Bvh<V> {
         self.neighbours.get(&self.mesh).corner_points(position)
     }
 
+    /// The leaf-order positions of the triangles with a corner at corner point `point`, in
+    /// increasing order: all of them, however many meet there.
+    #[inline]
+    pub fn triangles_at_point(&self, point: u32) -> &[u32] {
+        self.neighbours.get(&self.mesh).triangles_at(point)
+    }
+
+    /// The tree's triangles, in leaf order, cut into small connected patches.
+    #[inline]
+    pub fn patches(&self) -> &bvh_core::Patches {
+        self.neighbours.get(&self.mesh).patches()
+    }
+
     /// How many distinct points the triangles' corners are at: every corner point number is
     /// below it.
     pub fn point_count(&self) -> usize {

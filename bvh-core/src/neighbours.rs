@@ -4,6 +4,7 @@
 
 use crate::math::Point;
 use crate::mesh::TriMesh;
+use crate::patches::Patches;
 use crate::quick_hash::QuickSet;
 
 /// Most triangles kept around one triangle, itself included: around a vertex shared by a fan of
@@ -28,6 +29,12 @@ pub struct TriangleNeighbours {
     representatives: Vec<u32>,
     /// Every other vertex, with its point's representative: none in a welded mesh.
     duplicates: Vec<(u32, u32)>,
+    /// Where each point's triangles start in `at_points`, and where the last ends.
+    point_starts: Vec<usize>,
+    /// The triangles with a corner at each point, point after point, each in increasing order.
+    at_points: Vec<u32>,
+    /// The mesh cut into small connected patches.
+    patches: Patches,
 }
 
 /// Entries a slot holds itself.
@@ -75,9 +82,20 @@ impl TriangleNeighbours {
             // A list with no room left is left out, as a fan's is: the cache just looks elsewhere.
             slots.push(Slot::new(&list, &mut longer).unwrap_or_default());
         }
-        let corners = mesh.indices().iter().map(|c| c.map(|v| at_points.point[v as usize])).collect();
-        let TrianglesAtPoints { representatives, duplicates, .. } = at_points;
-        Self { slots, longer, corners, representatives, duplicates }
+        let corners: Vec<[u32; 3]> =
+            mesh.indices().iter().map(|c| c.map(|v| at_points.point[v as usize])).collect();
+        let patches = Patches::of(&corners, at_points.representatives.len(), |p| at_points.at_point(p));
+        let TrianglesAtPoints { representatives, duplicates, start, triangles, .. } = at_points;
+        Self {
+            slots,
+            longer,
+            corners,
+            representatives,
+            duplicates,
+            point_starts: start,
+            at_points: triangles,
+            patches,
+        }
     }
 
     /// Whether these lists still hold for `mesh`, the mesh they were made of with its vertices
@@ -112,6 +130,19 @@ impl TriangleNeighbours {
     #[inline]
     pub fn corner_points(&self, t: usize) -> [u32; 3] {
         self.corners[t]
+    }
+
+    /// The triangles with a corner at point `point` (a number below [`Self::point_count`]), in
+    /// increasing order: all of them, however many meet there.
+    #[inline]
+    pub fn triangles_at(&self, point: u32) -> &[u32] {
+        let p = point as usize;
+        &self.at_points[self.point_starts[p]..self.point_starts[p + 1]]
+    }
+
+    /// The mesh cut into small connected patches.
+    pub fn patches(&self) -> &Patches {
+        &self.patches
     }
 
     /// The triangles sharing a corner point with triangle `t` of the mesh these neighbours were
@@ -151,16 +182,30 @@ impl TrianglesAtPoints {
         let keys: Vec<[u32; 3]> = mesh.vertices().iter().map(position_key).collect();
         let mut by_position: Vec<u32> = (0..keys.len() as u32).collect();
         by_position.sort_unstable_by_key(|&v| keys[v as usize]);
-        // Each vertex's point: the number of distinct positions before its own.
-        let mut point = vec![0u32; keys.len()];
+        // Each vertex's position: the number of distinct positions before its own.
+        let mut position = vec![0u32; keys.len()];
         let mut point_count = 0;
         for (k, &v) in by_position.iter().enumerate() {
             if k > 0 && keys[by_position[k - 1] as usize] != keys[v as usize] {
                 point_count += 1;
             }
-            point[v as usize] = point_count as u32;
+            position[v as usize] = point_count as u32;
         }
         point_count += usize::from(!keys.is_empty());
+        // Points numbered in the order the triangles first reach them (then any no triangle
+        // uses): a tree's triangles lie in leaf order, so a walk across the surface reads the
+        // points' lists and marks close together rather than in the order of their coordinates.
+        let mut number = vec![u32::MAX; point_count];
+        let mut numbered = 0;
+        let corners = mesh.indices().iter().flatten().map(|&v| v as usize);
+        for v in corners.chain(0..keys.len()) {
+            let n = &mut number[position[v] as usize];
+            if *n == u32::MAX {
+                *n = numbered;
+                numbered += 1;
+            }
+        }
+        let point: Vec<u32> = position.iter().map(|&p| number[p as usize]).collect();
         // In vertex order, so a refit's check reads the moved vertices in the order they lie.
         let mut first_vertex = vec![u32::MAX; point_count];
         let (mut representatives, mut duplicates) = (Vec::with_capacity(point_count), Vec::new());
@@ -194,7 +239,12 @@ impl TrianglesAtPoints {
 
     /// The triangles at vertex `v`'s point, in increasing order.
     fn at(&self, v: u32) -> &[u32] {
-        let p = self.point[v as usize] as usize;
+        self.at_point(self.point[v as usize])
+    }
+
+    /// The triangles at point `p`, in increasing order.
+    fn at_point(&self, p: u32) -> &[u32] {
+        let p = p as usize;
         &self.triangles[self.start[p]..self.start[p + 1]]
     }
 }
@@ -389,7 +439,9 @@ mod tests {
 
     #[test]
     fn an_empty_mesh_has_no_neighbours() {
-        let n = TriangleNeighbours::of(&TriMesh::default());
-        assert_eq!(n, TriangleNeighbours::default());
+        let empty = TriMesh::default();
+        let n = TriangleNeighbours::of(&empty);
+        assert_eq!(n.point_count(), 0);
+        assert!(n.slots.is_empty() && n.at_points.is_empty() && n.still_hold(&empty));
     }
 }

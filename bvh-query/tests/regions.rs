@@ -1,10 +1,10 @@
 //! Contact regions with answers known exactly: two boxes in face contact (one region, the
 //! face's normal, the overlap as depth, the overlap rectangle's corners as points), boxes
 //! touching face to face (the shared area), tessellated spheres (the centre line and
-//! r1 + r2 − d within the tessellation's error), a two-pronged part straddling a bar and a peg
-//! pressed between two walls (two regions each) – for every preset, turned and far from the
-//! origin, and with every face split into 4 and 16; the parallel traversal gives the same
-//! regions every time.
+//! r1 + r2 − d within the tessellation's error), a ball sunk deep into a slab (the depth down to
+//! its lowest vertex), a two-pronged part straddling a bar and a peg pressed between two walls
+//! (two regions each) – for every preset, turned and far from the origin, and with every face
+//! split into 4 and 16; the parallel traversal gives the same regions every time.
 
 mod common;
 
@@ -170,6 +170,35 @@ fn tessellated_spheres() {
             "depth {} for {exact}",
             r.depth
         );
+    }
+}
+
+/// A finely tessellated ball sunk deep into a slab: its part inside reaches far from the
+/// curve, across patches no triangle of the slab crosses, down to its south pole, so the depth
+/// runs from that vertex to the slab's top face – for every preset and frame.
+#[test]
+fn a_ball_sunk_deep_reaches_its_lowest_point() {
+    let slab = split(&TriMesh::cuboid(Point::origin(), Vector::new(3.0, 3.0, 1.0)), 3);
+    let ball = TriMesh::uv_sphere(Point::origin(), 1.0, 32, 64);
+    assert!(ball.triangle_count() > 8 * bvh_core::PATCH_CHUNK);
+    let pose_b = Isometry::translation(0.25, -0.125, 0.25);
+    // The top face at z = 1; the pole at z = 0.25 - 1.
+    let (depth, pole) = (1.75, Point::new(0.25, -0.125, -0.75));
+    for preset in Preset::ALL {
+        let (a, b) = (Hierarchy::build(slab.clone(), &preset), Hierarchy::build(ball.clone(), &preset));
+        for frame in frames() {
+            let regions = visit_tree_pair(&a, &b, Regions(&frame, &(frame * pose_b)));
+            let what = format!("{}, frame {:?}", preset.name, frame.translation.vector);
+            assert_eq!(regions.len(), 1, "{what}");
+            let r = &regions[0];
+            assert!(
+                angle(&r.normal, &(frame.rotation * Vector::z())) < 0.01,
+                "{what}: normal {:?}",
+                r.normal
+            );
+            assert!((r.depth - depth).abs() < slack(&frame) * 10.0, "{what}: depth {}", r.depth);
+            assert!((r.deepest_on_b - frame * pole).norm() < slack(&frame) * 10.0, "{what}");
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use crate::containment::{crossing_from_sides, inside};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::QuickMap;
 use bvh_core::predicates::orient3d;
-use bvh_core::{Point, RelativePose, Triangle};
+use bvh_core::{PatchPoint, Point, RelativePose, Triangle};
 use smallvec::SmallVec;
 use std::cmp::Ordering;
 
@@ -68,32 +68,43 @@ struct Side<'s, V> {
     pairs: Vec<[usize; 2]>,
     /// The triangles here that cross the other mesh.
     crosses: Marks,
+    /// The patches holding a triangle that crosses the other mesh.
+    crossed_patches: Marks,
 }
 
-/// The triangles a region's flood has looked at on one mesh, and the points it found inside.
+/// The triangles and patches a region's flood has looked at on one mesh, and the points it
+/// found inside.
 struct Flood {
     seen: Marks,
+    patches: Marks,
     inside: Marks,
 }
 
 impl Flood {
     fn new<V: NodeVolume>(tree: &Bvh<V>) -> Self {
-        Self { seen: Marks::new(tree.mesh().triangle_count()), inside: Marks::new(tree.point_count()) }
+        Self {
+            seen: Marks::new(tree.mesh().triangle_count()),
+            patches: Marks::new(tree.patches().count()),
+            inside: Marks::new(tree.point_count()),
+        }
     }
 }
 
 impl<'s, V: NodeVolume> Side<'s, V> {
     fn new(tree: &'s Bvh<V>, mut pairs: Vec<[usize; 2]>) -> Self {
         pairs.sort_unstable();
+        let patches = tree.patches();
         let mut crosses = Marks::new(tree.mesh().triangle_count());
+        let mut crossed_patches = Marks::new(patches.count());
         for p in &pairs {
             crosses.insert(p[0]);
+            crossed_patches.insert(patches.of_triangle(p[0]));
         }
-        Self { tree, pairs, crosses }
+        Self { tree, pairs, crosses, crossed_patches }
     }
 
     /// The vertices of this mesh (in its frame) that lie inside the other around the region of
-    /// triangles `region`, in the order of their point numbers; `other` places a triangle of
+    /// triangles `region`, each once, in the order the walk finds them; `other` places a triangle of
     /// the other mesh in this frame, `is_inside` casts a ray.
     ///
     /// The region's own triangles' corners first: two corners joined by an edge are on the same
@@ -138,7 +149,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 }
             }
         }
-        let mut found: Vec<(u32, Point)> = Vec::new();
+        let mut found: Vec<Point> = Vec::new();
+        let mut stack: Vec<u32> = Vec::new();
         let mut root_inside: QuickMap<usize, bool> = QuickMap::default();
         for (c, &(id, p)) in corners.iter().enumerate() {
             let (root, flips) = forest.find(c);
@@ -148,33 +160,51 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 is_inside(&p)
             };
             if here && flood.inside.insert(id as usize) {
-                found.push((id, p));
+                found.push(p);
+                stack.push(id);
             }
         }
-        let mut stack: Vec<usize> = region.to_vec();
-        while let Some(t) = stack.pop() {
-            for &next in self.tree.neighbours(t).unwrap_or_default() {
+        // Every triangle at an inside point that crosses nothing lies wholly inside, and so
+        // does the rest of its patch if no triangle of the patch crosses: their points join
+        // those the flood goes on from (a patch's inner points lead nowhere else).
+        let (tree, patches) = (self.tree, self.tree.patches());
+        let corner = |at: &PatchPoint| tree.triangle(at.triangle as usize).vertices()[at.corner as usize];
+        while let Some(point) = stack.pop() {
+            for &next in tree.triangles_at_point(point) {
                 let next = next as usize;
-                if self.crosses.contains(next) || !flood.seen.insert(next) {
+                if self.crosses.contains(next) {
                     continue;
                 }
-                let ids = self.tree.corner_points(next);
-                if ids.iter().any(|&id| flood.inside.contains(id as usize)) {
-                    let points = self.tree.triangle(next).vertices();
-                    for (id, p) in ids.into_iter().zip(points) {
-                        if flood.inside.insert(id as usize) {
-                            found.push((id, p));
+                let patch = patches.of_triangle(next);
+                if !self.crossed_patches.contains(patch) {
+                    if flood.patches.insert(patch) {
+                        let (inner, boundary) = patches.points(patch);
+                        found.extend(inner.iter().map(corner));
+                        for at in boundary {
+                            if flood.inside.insert(at.point as usize) {
+                                found.push(corner(at));
+                                stack.push(at.point);
+                            }
                         }
                     }
-                    stack.push(next);
+                    continue;
+                }
+                if !flood.seen.insert(next) {
+                    continue;
+                }
+                let points = tree.triangle(next).vertices();
+                for (id, p) in tree.corner_points(next).into_iter().zip(points) {
+                    if flood.inside.insert(id as usize) {
+                        found.push(p);
+                        stack.push(id);
+                    }
                 }
             }
         }
         flood.seen.clear();
+        flood.patches.clear();
         flood.inside.clear();
-        // One order every time: ties between equally deep points go the same way.
-        found.sort_unstable_by_key(|&(id, _)| id);
-        found.into_iter().map(|(_, p)| p).collect()
+        found
     }
 }
 

@@ -1,0 +1,207 @@
+//! A mesh cut into small connected patches: a walk over the part of a surface that lies inside
+//! another mesh can take a patch no other surface crosses whole, reading its points in one
+//! sweep, instead of going triangle by triangle through memory all over the mesh.
+
+/// Consecutive triangles cut into patches together: in a tree's leaf order they lie close
+/// together, so each chunk's patches are compact pieces of surface.
+pub const PATCH_CHUNK: usize = 256;
+
+/// The patches of a mesh: each chunk of [`PATCH_CHUNK`] consecutive triangles split into the
+/// groups connected through shared corner points, with each patch's points listed once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Patches {
+    /// Each triangle's patch.
+    patch_of: Vec<u32>,
+    /// Where each patch's points start in `points`, where its boundary points start, and (the
+    /// next patch's start) where they end.
+    starts: Vec<[usize; 2]>,
+    /// The patches' points, patch after patch: first those whose triangles are all in the
+    /// patch, then those with a triangle elsewhere.
+    points: Vec<PatchPoint>,
+}
+
+/// One point of a patch: its number, and a corner of one of the patch's triangles at it (where
+/// its coordinates are read, so patches follow a refit without change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatchPoint {
+    /// The point's number (as in the mesh's corner points).
+    pub point: u32,
+    /// A triangle of the patch with a corner at the point.
+    pub triangle: u32,
+    /// Which of the triangle's corners (0, 1 or 2).
+    pub corner: u8,
+}
+
+impl Patches {
+    /// The patches of a mesh whose triangles' corners are the points `corners` (numbered below
+    /// `point_count`), `at_point` giving the triangles at a point in increasing order.
+    pub(crate) fn of<'m>(
+        corners: &[[u32; 3]],
+        point_count: usize,
+        at_point: impl Fn(u32) -> &'m [u32],
+    ) -> Self {
+        let mut patch_of = vec![0u32; corners.len()];
+        let (mut starts, mut points) = (Vec::new(), Vec::new());
+        // Per point, the first triangle found at it in the current chunk, and the patch that
+        // listed it: stamps, so nothing is cleared between chunks.
+        let mut first_at = vec![u32::MAX; point_count];
+        let mut listed_by = vec![u32::MAX; point_count];
+        let mut parent = Vec::with_capacity(PATCH_CHUNK);
+        let mut listed: Vec<(u32, bool, PatchPoint)> = Vec::new();
+        for chunk_start in (0..corners.len()).step_by(PATCH_CHUNK) {
+            let chunk = chunk_start..(chunk_start + PATCH_CHUNK).min(corners.len());
+            // Triangles joined through shared points: a union–find over the chunk whose roots
+            // are their groups' first triangles.
+            parent.clear();
+            parent.extend(0..chunk.len());
+            for t in chunk.clone() {
+                for &p in &corners[t] {
+                    let first = &mut first_at[p as usize];
+                    if *first == u32::MAX || (*first as usize) < chunk.start {
+                        *first = t as u32;
+                    } else {
+                        let (r, s) = (
+                            root(&mut parent, *first as usize - chunk.start),
+                            root(&mut parent, t - chunk.start),
+                        );
+                        parent[r.max(s)] = r.min(s);
+                    }
+                }
+            }
+            // Patches numbered in the order of their first triangles; each point listed once.
+            listed.clear();
+            for t in chunk.clone() {
+                let r = root(&mut parent, t - chunk.start);
+                patch_of[t] = if r == t - chunk.start {
+                    starts.push([0, 0]);
+                    (starts.len() - 1) as u32
+                } else {
+                    patch_of[chunk.start + r]
+                };
+                for (k, &p) in corners[t].iter().enumerate() {
+                    if std::mem::replace(&mut listed_by[p as usize], patch_of[t]) == patch_of[t] {
+                        continue;
+                    }
+                    let around = at_point(p);
+                    let elsewhere = around.iter().any(|&u| !chunk.contains(&(u as usize)));
+                    listed.push((
+                        patch_of[t],
+                        elsewhere,
+                        PatchPoint { point: p, triangle: t as u32, corner: k as u8 },
+                    ));
+                }
+            }
+            // Patch by patch, inner points before boundary ones (a stable sort: in corner order).
+            listed.sort_by_key(|&(patch, elsewhere, _)| (patch, elsewhere));
+            for group in listed.chunk_by(|x, y| x.0 == y.0) {
+                let inner = group.iter().take_while(|x| !x.1).count();
+                starts[group[0].0 as usize] = [points.len(), points.len() + inner];
+                points.extend(group.iter().map(|x| x.2));
+            }
+        }
+        Self { patch_of, starts, points }
+    }
+
+    /// How many patches there are: every patch number is below it.
+    pub fn count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The patch of triangle `t`.
+    #[inline]
+    pub fn of_triangle(&self, t: usize) -> usize {
+        self.patch_of[t] as usize
+    }
+
+    /// The points of patch `patch` that only its own triangles reach, and those that triangles
+    /// outside it reach too (all its own triangles connected through them).
+    #[inline]
+    pub fn points(&self, patch: usize) -> (&[PatchPoint], &[PatchPoint]) {
+        let [start, boundary] = self.starts[patch];
+        let end = self.starts.get(patch + 1).map_or(self.points.len(), |s| s[0]);
+        (&self.points[start..boundary], &self.points[boundary..end])
+    }
+}
+
+fn root(parent: &mut [usize], mut k: usize) -> usize {
+    while parent[k] != k {
+        parent[k] = parent[parent[k]];
+        k = parent[k];
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Point, Vector};
+    use crate::mesh::TriMesh;
+    use crate::neighbours::TriangleNeighbours;
+
+    /// Two spheres far apart with their triangles interleaved (so chunks hold pieces of both)
+    /// and a triangle on its own: every patch is one connected group of its chunk, the groups
+    /// are all of the chunk's, and each lists every point of its triangles once, inner points
+    /// (reached by no triangle outside the patch) first.
+    #[test]
+    fn patches_are_the_connected_groups_of_each_chunk_with_their_points() {
+        let one = TriMesh::uv_sphere(Point::origin(), 1.0, 12, 24);
+        let two = TriMesh::uv_sphere(Point::new(5.0, 0.0, 0.0), 1.0, 12, 24);
+        let offset = one.vertices().len() as u32;
+        let mut vertices: Vec<Point> = one.vertices().iter().chain(two.vertices()).copied().collect();
+        let mut triangles = Vec::new();
+        for k in 0..one.indices().len().max(two.indices().len()) {
+            triangles.extend(one.indices().get(k).copied());
+            triangles.extend(two.indices().get(k).map(|t| t.map(|v| v + offset)));
+        }
+        let lone = vertices.len() as u32;
+        vertices.extend([Point::new(9.0, 0.0, 0.0), Point::new(9.0, 1.0, 0.0), Point::new(9.0, 0.0, 1.0)]);
+        triangles.push([lone, lone + 1, lone + 2]);
+        let mesh = TriMesh::new(vertices, triangles).unwrap();
+        let n = TriangleNeighbours::of(&mesh);
+        let patches = n.patches();
+        let count = mesh.indices().len();
+        assert!(count > 2 * PATCH_CHUNK);
+        // Connected within a chunk: through triangles of the chunk sharing a point.
+        let chunk = |t: usize| t / PATCH_CHUNK;
+        let shares = |t: usize, u: usize| n.corner_points(t).iter().any(|p| n.corner_points(u).contains(p));
+        let mut groups = 0;
+        for t in 0..count {
+            let mut group = vec![t];
+            let mut k = 0;
+            while k < group.len() {
+                let u = group[k];
+                let joined: Vec<usize> = (0..count)
+                    .filter(|&w| chunk(w) == chunk(t) && !group.contains(&w) && shares(u, w))
+                    .collect();
+                group.extend(joined);
+                k += 1;
+            }
+            assert!(group.iter().all(|&u| patches.of_triangle(u) == patches.of_triangle(t)), "triangle {t}");
+            let same_patch = (0..count).filter(|&u| patches.of_triangle(u) == patches.of_triangle(t)).count();
+            assert_eq!(same_patch, group.len(), "triangle {t}");
+            groups += usize::from(group.iter().all(|&u| u >= t));
+        }
+        assert_eq!(groups, patches.count());
+        assert!(patches.count() >= 2 * count.div_ceil(PATCH_CHUNK) - 1);
+        for patch in 0..patches.count() {
+            let (inner, boundary) = patches.points(patch);
+            let own: Vec<usize> = (0..count).filter(|&t| patches.of_triangle(t) == patch).collect();
+            let mut expected: Vec<u32> = own.iter().flat_map(|&t| n.corner_points(t)).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            let mut listed: Vec<u32> = inner.iter().chain(boundary).map(|at| at.point).collect();
+            listed.sort_unstable();
+            assert_eq!(listed, expected, "patch {patch}");
+            for at in inner.iter().chain(boundary) {
+                let t = at.triangle as usize;
+                assert!(own.contains(&t) && n.corner_points(t)[at.corner as usize] == at.point);
+                let elsewhere = n.triangles_at(at.point).iter().any(|&u| !own.contains(&(u as usize)));
+                assert_eq!(elsewhere, boundary.contains(at), "point {}", at.point);
+            }
+        }
+        assert_eq!(patches.points(patches.of_triangle(count - 1)).0.len(), 3);
+        let moved: Vec<Point> = mesh.vertices().iter().map(|p| p + Vector::new(1.0, 2.0, 3.0)).collect();
+        let same = TriangleNeighbours::of(&TriMesh::new(moved, mesh.indices().to_vec()).unwrap());
+        assert_eq!(same.patches(), patches);
+    }
+}
