@@ -3,7 +3,6 @@
 
 use crate::containment::{crossing_from_sides, inside};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::QuickMap;
 use bvh_core::predicates::orient3d;
 use bvh_core::{PatchPoint, Point, RelativePose, Triangle};
 use smallvec::SmallVec;
@@ -73,11 +72,12 @@ struct Side<'s, V> {
 }
 
 /// The triangles and patches a region's flood has looked at on one mesh, and the points it
-/// found inside.
+/// found inside; and each region corner's place among the corners, by point number.
 struct Flood {
     seen: Marks,
     patches: Marks,
     inside: Marks,
+    corner_at: Vec<u32>,
 }
 
 impl Flood {
@@ -86,6 +86,7 @@ impl Flood {
             seen: Marks::new(tree.mesh().triangle_count()),
             patches: Marks::new(tree.patches().count()),
             inside: Marks::new(tree.point_count()),
+            corner_at: vec![u32::MAX; tree.point_count()],
         }
     }
 }
@@ -121,7 +122,6 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         other: impl Fn(usize) -> Triangle,
         is_inside: impl Fn(&Point) -> bool,
     ) -> Vec<Point> {
-        let mut local: QuickMap<u32, usize> = QuickMap::default();
         let mut corners: Vec<(u32, Point)> = Vec::new();
         let mut forest = ParityForest::default();
         for &t in region {
@@ -131,10 +131,12 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 self.pairs[start..].iter().take_while(|p| p[0] == t).map(|p| other(p[1])).collect();
             let ids = self.tree.corner_points(t);
             let at: [usize; 3] = [0, 1, 2].map(|k| {
-                *local.entry(ids[k]).or_insert_with(|| {
+                let slot = &mut flood.corner_at[ids[k] as usize];
+                if *slot == u32::MAX {
                     corners.push((ids[k], triangle.vertices()[k]));
-                    forest.add()
-                })
+                    *slot = forest.add() as u32;
+                }
+                *slot as usize
             });
             let points = triangle.vertices();
             let sides: SmallVec<[[Ordering; 3]; 4]> =
@@ -151,11 +153,12 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         }
         let mut found: Vec<Point> = Vec::new();
         let mut stack: Vec<u32> = Vec::new();
-        let mut root_inside: QuickMap<usize, bool> = QuickMap::default();
+        let mut root_inside: Vec<Option<bool>> = vec![None; corners.len()];
         for (c, &(id, p)) in corners.iter().enumerate() {
+            flood.corner_at[id as usize] = u32::MAX;
             let (root, flips) = forest.find(c);
             let here = if forest.consistent[root] {
-                flips ^ *root_inside.entry(root).or_insert_with(|| is_inside(&corners[root].1))
+                flips ^ *root_inside[root].get_or_insert_with(|| is_inside(&corners[root].1))
             } else {
                 is_inside(&p)
             };
