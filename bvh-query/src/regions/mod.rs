@@ -72,6 +72,7 @@ impl ContactRegion {
 
 /// An intersecting pair found by the traversal: leaf-order positions and where they meet, in
 /// A's frame.
+#[derive(Clone, Copy)]
 struct Found {
     at: [usize; 2],
     meet: TriangleIntersection,
@@ -108,15 +109,18 @@ where
     }
 
     /// The regions of the intersecting pairs `found`, in whatever order the traversal found them.
-    fn regions_of(&self, mut found: Vec<Found>, surfaces: Surfaces, parallel: bool) -> Vec<ContactRegion> {
+    fn regions_of(&self, found: Vec<Found>, surfaces: Surfaces, parallel: bool) -> Vec<ContactRegion> {
         if found.is_empty() {
             return Vec::new();
         }
-        // One order whatever the traversal: the same curves, points and ties every time.
-        found.sort_unstable_by_key(|f| f.at);
+        // One order whatever the traversal: the same curves, points and ties every time. The
+        // keys are sorted and each record copied once, not moved about by the sort.
+        let mut order: Vec<([usize; 2], usize)> = found.iter().enumerate().map(|(k, f)| (f.at, k)).collect();
+        order.sort_unstable();
+        let found: Vec<Found> = order.iter().map(|&(_, k)| found[k]).collect();
         // Every intersection's ends numbered once, ends within the placement rounding as one:
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
-        let mut snap = Snap::new(self.placement_slack(0.0));
+        let mut snap = Snap::new(self.placement_slack(0.0), 2 * found.len());
         let ends: Vec<SmallVec<[usize; 6]>> =
             found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
         let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
@@ -374,16 +378,24 @@ struct Snap {
 }
 
 impl Snap {
-    fn new(tolerance: Real) -> Self {
+    /// Points to be numbered within `tolerance`, room made for `expected` of them.
+    fn new(tolerance: Real, expected: usize) -> Self {
         let tolerance = tolerance.max(Real::MIN_POSITIVE);
-        Self { tolerance, points: Vec::new(), last_in: QuickMap::default(), before: Vec::new() }
+        Self {
+            tolerance,
+            points: Vec::with_capacity(expected),
+            last_in: QuickMap::with_capacity_and_hasher(expected, Default::default()),
+            before: Vec::with_capacity(expected),
+        }
     }
 
     fn id(&mut self, p: Point) -> usize {
         // Cells eight tolerances wide: the cells a point's tolerance box overlaps – usually one,
         // at most eight – hold every numbered point within the tolerance of it.
         let side = 8.0 * self.tolerance as f64;
-        let cell = |c: f64| (c / side).floor() as i64;
+        // Any cell numbering that never decreases along an axis will do: truncation needs no
+        // call to `floor` (the cell around zero is twice as wide).
+        let cell = |c: f64| (c / side) as i64;
         let key = |x: i64, y: i64, z: i64| {
             (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 ^ (y as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
