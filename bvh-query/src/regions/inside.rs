@@ -86,7 +86,8 @@ impl Flood {
             seen: Marks::new(tree.mesh().triangle_count()),
             patches: Marks::new(tree.patches().count()),
             inside: Marks::new(tree.point_count()),
-            corner_at: vec![u32::MAX; tree.point_count()],
+            // Zero for none (a place plus one): a zeroed allocation costs nothing until used.
+            corner_at: vec![0; tree.point_count()],
         }
     }
 }
@@ -132,11 +133,11 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             let ids = self.tree.corner_points(t);
             let at: [usize; 3] = [0, 1, 2].map(|k| {
                 let slot = &mut flood.corner_at[ids[k] as usize];
-                if *slot == u32::MAX {
+                if *slot == 0 {
                     corners.push((ids[k], triangle.vertices()[k]));
-                    *slot = forest.add() as u32;
+                    *slot = forest.add() as u32 + 1;
                 }
-                *slot as usize
+                *slot as usize - 1
             });
             let points = triangle.vertices();
             let sides: SmallVec<[[Ordering; 3]; 4]> =
@@ -155,7 +156,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         let mut stack: Vec<u32> = Vec::new();
         let mut root_inside: Vec<Option<bool>> = vec![None; corners.len()];
         for (c, &(id, p)) in corners.iter().enumerate() {
-            flood.corner_at[id as usize] = u32::MAX;
+            flood.corner_at[id as usize] = 0;
             let (root, flips) = forest.find(c);
             let here = if forest.consistent[root] {
                 flips ^ *root_inside[root].get_or_insert_with(|| is_inside(&corners[root].1))
