@@ -187,10 +187,19 @@ where
                 union(&mut parent, k, first_at[end]);
             }
         }
-        // Each group's root is its least member: ordered by root, the groups come sorted.
-        let mut by_root: Vec<[usize; 2]> = (0..found.len()).map(|k| [root(&mut parent, k), k]).collect();
-        by_root.sort_unstable();
-        by_root.chunk_by(|x, y| x[0] == y[0]).map(|g| g.iter().map(|m| m[1]).collect()).collect()
+        // Each group's root is its least member: gathered by root in order, the groups come
+        // sorted, each with its members in increasing order.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of = vec![usize::MAX; found.len()];
+        for k in 0..found.len() {
+            let r = root(&mut parent, k);
+            if group_of[r] == usize::MAX {
+                group_of[r] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[group_of[r]].push(k);
+        }
+        groups
     }
 
     /// One region from its pairs; `insides` find what lies inside the other mesh (closed
@@ -221,7 +230,9 @@ where
         let on_curve: Vec<Point> =
             sorted_unique(curve_ids.into_iter()).iter().map(|&e| snapped.points[e]).collect();
         let members: Vec<&Found> = members.iter().map(|&k| &snapped.found[k]).collect();
-        let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
+        // The members come in the order of their pairs, so A's triangles are already in order.
+        let mut region_a: Vec<usize> = members.iter().map(|f| f.at[0]).collect();
+        region_a.dedup();
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
         let (inside_a, inside_b) = match insides {
