@@ -5,21 +5,20 @@ our distances agree with Coal's RSS (f64) within 1e-5 relative.
 
 Usage: distance_table.py OUTDIR/dist
 """
-import json
 import os
 import sys
+
+from suite_results import records
 
 
 def main(out):
     ours, peers = {}, {}
-    with open(os.path.join(out, "results.jsonl")) as f:
-        for line in f:
-            d = json.loads(line)
-            key, r = (d["pair"], d["kind"]), d["result"]
-            if d["backend"] == "ours":
-                ours.setdefault(key, {})["cached" if r["cache"] else "plain"] = r
-            else:
-                peers.setdefault(key, {})[f'{d["backend"]} {r["variant"]}'] = r["per_query_us"]
+    for d in records(out):
+        key, r = (d["pair"], d["kind"]), d["result"]
+        if d["backend"] == "ours":
+            ours.setdefault(key, {})["cached" if r["cache"] else "plain"] = r
+        else:
+            peers.setdefault(key, {})[f'{d["backend"]} {r["variant"]}'] = r["per_query_us"]
     print("| pair | poses | ours mean / median µs | cached mean µs | fastest peer µs | ours ÷ fastest "
           "| cached ÷ uncached | volume tests | triangle tests | touching | equal to Coal |")
     print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")

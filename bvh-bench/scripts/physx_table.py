@@ -7,9 +7,10 @@ pair count per pose too for all pairs; where they differ from ours, the row says
 
 Usage: physx_table.py OUTDIR/physx
 """
-import json
 import os
 import sys
+
+from suite_results import records
 
 
 def lines(path):
@@ -19,13 +20,10 @@ def lines(path):
 
 def main(root):
     runs = {}
-    with open(os.path.join(root, "results.jsonl")) as f:
-        for line in f:
-            d = json.loads(line)
-            r = d["result"]
-            key = (d["pair"], d["kind"])
-            variant = r.get("variant") if d["backend"] == "physx" else r["query"]
-            runs.setdefault(key, {})[(d["backend"], variant)] = r
+    for d in records(root):
+        r = d["result"]
+        variant = r.get("variant") if d["backend"] == "physx" else r["query"]
+        runs.setdefault((d["pair"], d["kind"]), {})[(d["backend"], variant)] = r
     print("| pair | poses | ours any µs | PhysX any µs | any ratio | yes/no differ | ours all µs "
           "| PhysX all µs | all ratio | pair counts differ | PhysX pairs / ours |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

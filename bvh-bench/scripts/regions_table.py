@@ -7,18 +7,16 @@ or depth. The all-pairs column shows what the regions add to finding the pairs.
 
 Usage: regions_table.py OUTDIR/regions
 """
-import json
-import os
 import sys
+
+from suite_results import records
 
 
 def main(root):
     runs = {}
-    with open(os.path.join(root, "results.jsonl")) as f:
-        for line in f:
-            d = json.loads(line)
-            r = d["result"]
-            runs.setdefault(d["pair"], {})[d["run"]] = r.get("query_us_mean", r.get("per_query_us"))
+    for d in records(root):
+        r = d["result"]
+        runs.setdefault(d["pair"], {})[d["run"]] = r.get("query_us_mean", r.get("per_query_us"))
     print("| pair | FCL obbrss_all µs | ours all µs | ours regions µs | ÷ FCL | regions --split µs | ÷ FCL |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for pair, r in runs.items():

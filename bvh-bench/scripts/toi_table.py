@@ -6,9 +6,10 @@ on the prefix it ran: its time,
 how many of its answers our samples contradict (late: after the first touching sample; missed:
 no contact reported where a sample touches), and ours over FCL's time on the motions where FCL
 is right."""
-import json
 import sys
 from pathlib import Path
+
+from suite_results import records
 
 
 def rows(path):
@@ -23,7 +24,7 @@ def time_cell(value):
 
 def main(folder):
     folder = Path(folder)
-    runs = [json.loads(l) for l in (folder / "results.jsonl").read_text().splitlines() if l]
+    runs = records(folder)
     print("| pair | poses | motion | ours µs mean / median | at start / others | advances | late / missed (motions × presets) "
           "| FCL µs mean (motions) | FCL wrong | ours ÷ FCL where FCL is right |")
     print("|---|---|---|---|---|---|---|---|---|---|")

@@ -39,6 +39,7 @@ mod separation;
 mod shape;
 mod sphere;
 pub mod triangle;
+mod union_find;
 
 pub use aabb::Aabb;
 pub use cube_aabb::CubeAabb;
@@ -61,6 +62,8 @@ pub use triangle::{
     ClosestPoints, Segment, Triangle, TriangleIntersection, closest_points_triangles,
     segment_intersects_triangle, triangle_intersection, triangles_intersect,
 };
+
+pub use union_find::UnionFind;
 
 /// nalgebra, re-exported for users who need more than the aliases above.
 pub use nalgebra;

@@ -1,6 +1,7 @@
-//! Which triangles of a mesh share a corner point with each of its triangles. A contact that
-//! slides across a surface moves to the triangles around the one it was on, so a query that
-//! remembers a contact looks there first.
+//! How a mesh's triangles meet: which share a corner point with each triangle, which meet at
+//! each point, and the patches they form. A contact that slides across a surface moves to the
+//! triangles around the one it was on, so a query that remembers a contact looks there first;
+//! a walk over the surface goes from point to point.
 
 use crate::math::Point;
 use crate::mesh::TriMesh;
@@ -12,7 +13,8 @@ use crate::quick_hash::QuickSet;
 /// with the square of the fan.
 pub const MAX_AROUND: usize = 32;
 
-/// For every triangle of a mesh, the triangles sharing a corner point with it. Vertices at the
+/// For every triangle of a mesh, the triangles sharing a corner point with it; for every point,
+/// the triangles meeting there; and the mesh's [`Patches`], derived with them. Vertices at the
 /// same position count as one point: an STL file, or an OBJ exported per face, repeats a shared
 /// vertex for every triangle that uses it. Each triangle's list is stored whole (about 13
 /// indices on a closed mesh, at most [`MAX_AROUND`]): merging its three corners' lists at every

@@ -2,6 +2,8 @@
 //! another mesh can take a patch no other surface crosses whole, reading its points in one
 //! sweep, instead of going triangle by triangle through memory all over the mesh.
 
+use crate::union_find::UnionFind;
+
 /// Consecutive triangles cut into patches together: in a tree's leaf order they lie close
 /// together, so each chunk's patches are compact pieces of surface.
 pub const PATCH_CHUNK: usize = 256;
@@ -46,32 +48,26 @@ impl Patches {
         // listed it: stamps, so nothing is cleared between chunks.
         let mut first_at = vec![u32::MAX; point_count];
         let mut listed_by = vec![u32::MAX; point_count];
-        let mut parent = Vec::with_capacity(PATCH_CHUNK);
+        let mut groups = UnionFind::new(PATCH_CHUNK);
         let mut listed: Vec<(u32, bool, PatchPoint)> = Vec::new();
         for chunk_start in (0..corners.len()).step_by(PATCH_CHUNK) {
             let chunk = chunk_start..(chunk_start + PATCH_CHUNK).min(corners.len());
-            // Triangles joined through shared points: a union–find over the chunk whose roots
-            // are their groups' first triangles.
-            parent.clear();
-            parent.extend(0..chunk.len());
+            // Triangles joined through shared points, each group named by its first triangle.
+            groups.reset(chunk.len());
             for t in chunk.clone() {
                 for &p in &corners[t] {
                     let first = &mut first_at[p as usize];
                     if *first == u32::MAX || (*first as usize) < chunk.start {
                         *first = t as u32;
                     } else {
-                        let (r, s) = (
-                            root(&mut parent, *first as usize - chunk.start),
-                            root(&mut parent, t - chunk.start),
-                        );
-                        parent[r.max(s)] = r.min(s);
+                        groups.union(*first as usize - chunk.start, t - chunk.start);
                     }
                 }
             }
             // Patches numbered in the order of their first triangles; each point listed once.
             listed.clear();
             for t in chunk.clone() {
-                let r = root(&mut parent, t - chunk.start);
+                let r = groups.root(t - chunk.start);
                 patch_of[t] = if r == t - chunk.start {
                     starts.push([0, 0]);
                     (starts.len() - 1) as u32
@@ -109,7 +105,7 @@ impl Patches {
 
     /// The patch of triangle `t`.
     #[inline]
-    pub fn of_triangle(&self, t: usize) -> usize {
+    pub fn patch_of(&self, t: usize) -> usize {
         self.patch_of[t] as usize
     }
 
@@ -121,14 +117,6 @@ impl Patches {
         let end = self.starts.get(patch + 1).map_or(self.points.len(), |s| s[0]);
         (&self.points[start..boundary], &self.points[boundary..end])
     }
-}
-
-fn root(parent: &mut [usize], mut k: usize) -> usize {
-    while parent[k] != k {
-        parent[k] = parent[parent[k]];
-        k = parent[k];
-    }
-    k
 }
 
 #[cfg(test)]
@@ -176,8 +164,8 @@ mod tests {
                 group.extend(joined);
                 k += 1;
             }
-            assert!(group.iter().all(|&u| patches.of_triangle(u) == patches.of_triangle(t)), "triangle {t}");
-            let same_patch = (0..count).filter(|&u| patches.of_triangle(u) == patches.of_triangle(t)).count();
+            assert!(group.iter().all(|&u| patches.patch_of(u) == patches.patch_of(t)), "triangle {t}");
+            let same_patch = (0..count).filter(|&u| patches.patch_of(u) == patches.patch_of(t)).count();
             assert_eq!(same_patch, group.len(), "triangle {t}");
             groups += usize::from(group.iter().all(|&u| u >= t));
         }
@@ -185,7 +173,7 @@ mod tests {
         assert!(patches.count() >= 2 * count.div_ceil(PATCH_CHUNK) - 1);
         for patch in 0..patches.count() {
             let (inner, boundary) = patches.points(patch);
-            let own: Vec<usize> = (0..count).filter(|&t| patches.of_triangle(t) == patch).collect();
+            let own: Vec<usize> = (0..count).filter(|&t| patches.patch_of(t) == patch).collect();
             let mut expected: Vec<u32> = own.iter().flat_map(|&t| n.corner_points(t)).collect();
             expected.sort_unstable();
             expected.dedup();
@@ -199,7 +187,7 @@ mod tests {
                 assert_eq!(elsewhere, boundary.contains(at), "point {}", at.point);
             }
         }
-        assert_eq!(patches.points(patches.of_triangle(count - 1)).0.len(), 3);
+        assert_eq!(patches.points(patches.patch_of(count - 1)).0.len(), 3);
         let moved: Vec<Point> = mesh.vertices().iter().map(|p| p + Vector::new(1.0, 2.0, 3.0)).collect();
         let same = TriangleNeighbours::of(&TriMesh::new(moved, mesh.indices().to_vec()).unwrap());
         assert_eq!(same.patches(), patches);

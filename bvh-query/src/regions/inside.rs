@@ -100,7 +100,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         let mut crossed_patches = Marks::new(patches.count());
         for p in &pairs {
             crosses.insert(p[0]);
-            crossed_patches.insert(patches.of_triangle(p[0]));
+            crossed_patches.insert(patches.patch_of(p[0]));
         }
         Self { tree, pairs, crosses, crossed_patches }
     }
@@ -179,7 +179,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 if self.crosses.contains(next) {
                     continue;
                 }
-                let patch = patches.of_triangle(next);
+                let patch = patches.patch_of(next);
                 if !self.crossed_patches.contains(patch) {
                     if flood.patches.insert(patch) {
                         let (inner, boundary) = patches.points(patch);

@@ -11,7 +11,7 @@ use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{
-    Point, QuickMap, QuickSet, Real, Triangle, TriangleIntersection, Vector, triangle_intersection,
+    Point, QuickMap, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector, triangle_intersection,
 };
 use inside::{Insides, Scratch};
 use smallvec::SmallVec;
@@ -150,18 +150,7 @@ where
     /// are the same or share a corner on both meshes, or whose intersections share a point.
     fn groups(&self, snapped: &Snapped<'_>) -> Vec<Vec<usize>> {
         let found = snapped.found;
-        let mut parent: Vec<usize> = (0..found.len()).collect();
-        fn root(parent: &mut [usize], mut k: usize) -> usize {
-            while parent[k] != k {
-                parent[k] = parent[parent[k]];
-                k = parent[k];
-            }
-            k
-        }
-        let union = |parent: &mut Vec<usize>, k: usize, m: usize| {
-            let (r, s) = (root(parent, k), root(parent, m));
-            parent[r.max(s)] = r.min(s);
-        };
+        let mut joined = UnionFind::new(found.len());
         // Two pairs share a corner on both meshes exactly when they share a pair of corner
         // points, one of each mesh: each pair joins the first pair with each of its nine.
         let mut first_with: QuickMap<u64, usize> =
@@ -172,7 +161,7 @@ where
             for u in on_a {
                 for w in on_b {
                     let m = *first_with.entry((u as u64) << 32 | w as u64).or_insert(k);
-                    union(&mut parent, k, m);
+                    joined.union(k, m);
                 }
             }
         }
@@ -184,7 +173,7 @@ where
                 if first_at[end] == usize::MAX {
                     first_at[end] = k;
                 }
-                union(&mut parent, k, first_at[end]);
+                joined.union(k, first_at[end]);
             }
         }
         // Each group's root is its least member: gathered by root in order, the groups come
@@ -192,7 +181,7 @@ where
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut group_of = vec![usize::MAX; found.len()];
         for k in 0..found.len() {
-            let r = root(&mut parent, k);
+            let r = joined.root(k);
             if group_of[r] == usize::MAX {
                 group_of[r] = groups.len();
                 groups.push(Vec::new());
