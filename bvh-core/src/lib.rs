@@ -59,8 +59,9 @@ pub use separation::Separation;
 pub use shape::{SPHERE_DEVIATION_THRESHOLD, sphere_deviation_rate};
 pub use sphere::Sphere;
 pub use triangle::{
-    ClosestPoints, Segment, Triangle, TriangleIntersection, closest_points_triangles,
-    segment_intersects_triangle, triangle_intersection, triangles_intersect,
+    ClosestPoints, EdgeCrossings, Segment, Triangle, TriangleIntersection, closest_points_triangles,
+    segment_intersects_triangle, triangle_intersection, triangle_intersection_with_edges,
+    triangles_intersect,
 };
 
 pub use union_find::UnionFind;

@@ -7,7 +7,10 @@
 mod common;
 
 use bvh_core::triangle::{Segment, TriangleIntersection, closest_point_on_triangle, segments_intersect};
-use bvh_core::{Triangle, segment_intersects_triangle, triangle_intersection, triangles_intersect};
+use bvh_core::{
+    Triangle, segment_intersects_triangle, triangle_intersection, triangle_intersection_with_edges,
+    triangles_intersect,
+};
 use common::configurations::{Kind, pair};
 use common::reference;
 use proptest::prelude::*;
@@ -26,6 +29,7 @@ fn check(kind: Kind, t1: &Triangle, t2: &Triangle) -> bool {
     if let Some(g) = geometry {
         check_geometry_on_both(&g, t1, t2);
     }
+    check_edges(kind, t1, t2, geometry);
     for e in t1.edges() {
         assert_eq!(
             segment_intersects_triangle(&e, t2),
@@ -41,6 +45,42 @@ fn check(kind: Kind, t1: &Triangle, t2: &Triangle) -> bool {
         }
     }
     expected
+}
+
+/// The edge crossings come with the same geometry, and every edge they mark passes through the
+/// other triangle's interior while every other edge misses it entirely; they are left out only
+/// where some edge touches the other triangle otherwise, a corner lies in the other's plane, or
+/// the pair is not crossing (coplanar or degenerate).
+#[track_caller]
+fn check_edges(kind: Kind, t1: &Triangle, t2: &Triangle, geometry: Option<TriangleIntersection>) {
+    let with_edges = triangle_intersection_with_edges(t1, t2);
+    assert_eq!(with_edges.map(|(g, _)| g), geometry, "{kind:?}: {t1:?} vs {t2:?}");
+    let Some((_, edges)) = with_edges else { return };
+    let sides = [(t1, t2), (t2, t1)].map(|(t, other)| {
+        t.edges().map(|e| {
+            let passes = reference::segment_passes_through_triangle(&e.a, &e.b, other);
+            let touches = reference::segment_meets_triangle(&e.a, &e.b, other);
+            // Decidable for a parity count: through the interior, or not touching at all.
+            (passes, passes || !touches)
+        })
+    });
+    let decidable = sides.iter().flatten().all(|&(_, clear)| clear);
+    match edges {
+        Some(edges) => {
+            assert!(decidable, "{kind:?}: edges marked where one touches: {t1:?} vs {t2:?}");
+            for (marks, side) in [edges.first, edges.second].iter().zip(&sides) {
+                assert_eq!(*marks, side.map(|(passes, _)| passes), "{kind:?}: {t1:?} vs {t2:?}");
+            }
+        }
+        None => {
+            let corner_in_plane = [(t1, t2), (t2, t1)].iter().any(|(t, other)| {
+                t.vertices()
+                    .iter()
+                    .any(|p| bvh_core::predicates::orient3d(&other.a, &other.b, &other.c, p).is_eq())
+            });
+            assert!(!decidable || corner_in_plane, "{kind:?}: edges left out: {t1:?} vs {t2:?}");
+        }
+    }
 }
 
 /// Every reported point lies on both triangles, up to rounding relative to their size.

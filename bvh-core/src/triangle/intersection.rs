@@ -87,14 +87,55 @@ impl TryFrom<Vec<Point>> for CoplanarPolygon {
     }
 }
 
+/// Which edges of two intersecting triangles pass through the other triangle: `first[k]` says
+/// whether the first triangle's edge from corner `k` to corner `k + 1` (mod 3) crosses the
+/// second's plane at a point strictly inside the second, `second[k]` likewise the other way
+/// round. An edge that is not marked misses the other triangle: it does not touch it at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeCrossings {
+    /// The first triangle's edges through the second.
+    pub first: [bool; 3],
+    /// The second triangle's edges through the first.
+    pub second: [bool; 3],
+}
+
 /// The intersection of two triangles, or `None` when they are disjoint. Whether they intersect
 /// is decided exactly (as [`triangles_intersect`]); the returned points are computed in `f64`
 /// and rounded, so they lie on both triangles up to rounding.
 pub fn triangle_intersection(t1: &Triangle, t2: &Triangle) -> Option<TriangleIntersection> {
+    meet(t1, t2, false).map(|(geometry, _)| geometry)
+}
+
+/// [`triangle_intersection`] and, where every edge of both triangles either passes through the
+/// other's interior or misses it, which do ([`EdgeCrossings`], decided exactly): what counting
+/// an edge's crossings with a surface needs, for two orientation signs more than the test
+/// itself. `None` for the edges where one touches the other triangle's boundary, a corner lies
+/// in the other's plane, or the triangles are coplanar or degenerate.
+pub fn triangle_intersection_with_edges(
+    t1: &Triangle,
+    t2: &Triangle,
+) -> Option<(TriangleIntersection, Option<EdgeCrossings>)> {
+    meet(t1, t2, true)
+}
+
+/// [`triangle_intersection_with_edges`], the edges found only if `with_edges`.
+#[inline]
+fn meet(
+    t1: &Triangle,
+    t2: &Triangle,
+    with_edges: bool,
+) -> Option<(TriangleIntersection, Option<EdgeCrossings>)> {
+    let mut edges = None;
     let geometry = match classify(t1, t2) {
         Relation::Disjoint => return None,
         Relation::Crossing(pair) => {
-            if !pair.intervals_overlap() {
+            if with_edges {
+                let x = pair.apex_orientations();
+                if !CanonicalPair::overlap(&x) {
+                    return None;
+                }
+                edges = pair.edge_crossings(&x);
+            } else if !pair.intervals_overlap() {
                 return None;
             }
             // Where rounding cannot order the interval ends, or the plane values were too
@@ -124,7 +165,7 @@ pub fn triangle_intersection(t1: &Triangle, t2: &Triangle) -> Option<TriangleInt
             TriangleIntersection::Segment(touching_point(t1, t2))
         }
     };
-    Some(geometry)
+    Some((geometry, edges))
 }
 
 /// How two triangles stand relative to each other's planes.
@@ -182,6 +223,9 @@ fn one_side(d: &[(Ordering, f64); 3]) -> bool {
 struct CanonicalPair {
     t1: [Point; 3],
     t2: [Point; 3],
+    /// Each triangle's edges from its apex, as `[p q, p r]`, by their indices in the input
+    /// triangle (edge `k` runs from corner `k` to corner `k + 1`).
+    apex_edges: [[usize; 2]; 2],
     /// Approximate signed distances of `t1`'s vertices to `t2`'s plane, and vice versa, in the
     /// canonical orientation (for the interval ends only).
     d1: [f64; 3],
@@ -190,8 +234,13 @@ struct CanonicalPair {
 
 impl CanonicalPair {
     fn new(t1: &Triangle, d1: [(Ordering, f64); 3], t2: &Triangle, d2: [(Ordering, f64); 3]) -> Self {
-        let (mut v1, mut s1, flip2) = apex_first(t1.vertices(), d1);
-        let (mut v2, mut s2, flip1) = apex_first(t2.vertices(), d2);
+        let (mut v1, mut s1, flip2, apex1) = apex_first(t1.vertices(), d1);
+        let (mut v2, mut s2, flip1, apex2) = apex_first(t2.vertices(), d2);
+        // Edge `apex` leads to the next corner, edge `apex + 2` comes from the one before.
+        let edges = |apex: usize, swapped: bool| {
+            let (next, before) = (apex, (apex + 2) % 3);
+            if swapped { [before, next] } else { [next, before] }
+        };
         // Reversing a triangle's orientation negates the side values measured against its plane.
         if flip2 {
             v2.swap(1, 2);
@@ -203,7 +252,7 @@ impl CanonicalPair {
             s1.swap(1, 2);
             s2 = s2.map(|x| -x);
         }
-        Self { t1: v1, t2: v2, d1: s1, d2: s2 }
+        Self { t1: v1, t2: v2, apex_edges: [edges(apex1, flip1), edges(apex2, flip2)], d1: s1, d2: s2 }
     }
 
     /// The exact overlap test of the two intervals on the common line.
@@ -211,6 +260,41 @@ impl CanonicalPair {
         let [p1, q1, r1] = &self.t1;
         let [p2, q2, r2] = &self.t2;
         orient3d(q1, p2, p1, q2) != Greater && orient3d(p1, p2, r1, r2) != Greater
+    }
+
+    /// The orientations `x[m][n]` of the first triangle's apex edge `m` (`p₁q₁`, `p₁r₁`)
+    /// against the second's apex edge `n` (`p₂q₂`, `p₂r₂`): `orient3d(p₁, m, p₂, n)`. They order
+    /// the four ends of the intervals on the common line.
+    fn apex_orientations(&self) -> [[Ordering; 2]; 2] {
+        let [p1, q1, r1] = &self.t1;
+        let [p2, q2, r2] = &self.t2;
+        [q1, r1].map(|m| [q2, r2].map(|n| orient3d(p1, m, p2, n)))
+    }
+
+    /// [`CanonicalPair::intervals_overlap`] from the four orientations: the same two signs.
+    fn overlap(x: &[[Ordering; 2]; 2]) -> bool {
+        x[0][0] != Greater && x[1][1] != Ordering::Less
+    }
+
+    /// Which edges pass through the other triangle, when no corner lies in the other's plane
+    /// and no orientation is zero. An apex edge meets the common line at one point, strictly
+    /// inside the other triangle's interval exactly when that point lies past the other's
+    /// `p q` end and before its `p r` end: orientation `Less` against the other's `p q` edge
+    /// and `Greater` against its `p r` edge (the same rule holds either way round). The edge
+    /// opposite an apex stays on one side of the other plane.
+    fn edge_crossings(&self, x: &[[Ordering; 2]; 2]) -> Option<EdgeCrossings> {
+        let off_planes = self.d1.iter().chain(&self.d2).all(|&d| d != 0.0);
+        if !off_planes || x.iter().flatten().any(|&o| o == Equal) {
+            return None;
+        }
+        let through =
+            |against_q: Ordering, against_r: Ordering| against_q == Ordering::Less && against_r == Greater;
+        let mut edges = EdgeCrossings { first: [false; 3], second: [false; 3] };
+        let [[x00, x01], [x10, x11]] = *x;
+        let [[q1, r1], [q2, r2]] = self.apex_edges;
+        (edges.first[q1], edges.first[r1]) = (through(x00, x01), through(x10, x11));
+        (edges.second[q2], edges.second[r2]) = (through(x00, x10), through(x01, x11));
+        Some(edges)
     }
 
     /// The shared segment, from the four interval ends (rounded); `None` when rounding leaves
@@ -238,7 +322,7 @@ impl CanonicalPair {
 /// Rotates the vertices so the one alone on its side comes first. The flag says whether the
 /// other triangle must be reversed to put that apex on the non-negative side.
 #[inline]
-fn apex_first(v: [Point; 3], d: [(Ordering, f64); 3]) -> ([Point; 3], [f64; 3], bool) {
+fn apex_first(v: [Point; 3], d: [(Ordering, f64); 3]) -> ([Point; 3], [f64; 3], bool, usize) {
     // `Ordering` is `repr(i8)` with `Less = -1, Equal = 0, Greater = 1`.
     let code = |o: Ordering| (o as i8 + 1) as usize;
     let (apex, flip) = APEX[9 * code(d[0].0) + 3 * code(d[1].0) + code(d[2].0)];
@@ -247,7 +331,7 @@ fn apex_first(v: [Point; 3], d: [(Ordering, f64); 3]) -> ([Point; 3], [f64; 3], 
         1 => [1, 2, 0],
         _ => [2, 0, 1],
     };
-    ([v[a], v[b], v[c]], [d[a].1, d[b].1, d[c].1], flip)
+    ([v[a], v[b], v[c]], [d[a].1, d[b].1, d[c].1], flip, apex)
 }
 
 /// [`apex_rule`] for every combination of three signs, indexed by `9 s0 + 3 s1 + s2` with each

@@ -14,7 +14,10 @@ pub use closest::{
     Beyond, ClosestPoints, closest_point_on_segment, closest_point_on_triangle,
     closest_points_apart_triangles, closest_points_segments, closest_points_triangles,
 };
-pub use intersection::{CoplanarPolygon, TriangleIntersection, triangle_intersection, triangles_intersect};
+pub use intersection::{
+    CoplanarPolygon, EdgeCrossings, TriangleIntersection, triangle_intersection,
+    triangle_intersection_with_edges, triangles_intersect,
+};
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
 pub use swept::swept_triangle_intersects;
 

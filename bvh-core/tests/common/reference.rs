@@ -94,6 +94,17 @@ pub fn segment_meets_triangle(p: &Point, q: &Point, t: &Triangle) -> bool {
     !(s.contains(&1) && s.contains(&-1))
 }
 
+/// Whether the segment crosses the (non-degenerate) triangle's plane at one point strictly
+/// inside the triangle, its ends strictly on either side.
+pub fn segment_passes_through_triangle(p: &Point, q: &Point, t: &Triangle) -> bool {
+    let (a, b, c) = (&t.a, &t.b, &t.c);
+    let s = [o3(p, q, a, b), o3(p, q, b, c), o3(p, q, c, a)];
+    !is_degenerate(a, b, c)
+        && o3(a, b, c, p) * o3(a, b, c, q) < 0
+        && s[0] != 0
+        && s.iter().all(|&x| x == s[0])
+}
+
 /// Exact closed triangle–triangle in 3-D.
 pub fn triangles_meet(t1: &Triangle, t2: &Triangle) -> bool {
     let edges = |t: &Triangle| [(t.a, t.b), (t.b, t.c), (t.c, t.a)];

@@ -4,15 +4,14 @@
 use crate::containment::{crossing_from_sides, inside};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::predicates::orient3d;
-use bvh_core::{PatchPoint, Point, RelativePose, Triangle};
-use smallvec::SmallVec;
-use std::cmp::Ordering;
+use bvh_core::{EdgeCrossings, PatchPoint, Point, RelativePose, Triangle};
 
 /// Both meshes of a query, for finding what of each lies inside the other around a region.
+/// Both are seen in A's frame, B placed there as the traversal placed it: the edge crossings
+/// the triangle test found hold there.
 pub(super) struct Insides<'s, VA, VB> {
     a: Side<'s, VA>,
     b: Side<'s, VB>,
-    b_in_a: RelativePose,
     a_in_b: RelativePose,
 }
 
@@ -25,10 +24,29 @@ pub(super) struct Scratch {
 
 impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     /// The meshes `a` and `b`, B placed in A's frame by `b_in_a`, which intersect in the pairs
-    /// of leaf-order positions `pairs`.
-    pub(super) fn new(a: &'s Bvh<VA>, b: &'s Bvh<VB>, b_in_a: RelativePose, pairs: Vec<[usize; 2]>) -> Self {
-        let flipped = pairs.iter().map(|&[i, j]| [j, i]).collect();
-        Self { a: Side::new(a, pairs), b: Side::new(b, flipped), b_in_a, a_in_b: b_in_a.inverse() }
+    /// of leaf-order positions `pairs`, each with its edge crossings if the triangle test
+    /// could tell them.
+    pub(super) fn new(
+        a: &'s Bvh<VA>,
+        b: &'s Bvh<VB>,
+        b_in_a: RelativePose,
+        pairs: impl Iterator<Item = ([usize; 2], Option<EdgeCrossings>)> + Clone,
+    ) -> Self {
+        let seen_from = |of_a: bool| {
+            pairs
+                .clone()
+                .map(|([i, j], edges)| {
+                    let (here, there) = if of_a { (i, j) } else { (j, i) };
+                    let edges = edges.map(|e| if of_a { e.first } else { e.second });
+                    Crossing { here, there, edges }
+                })
+                .collect()
+        };
+        Self {
+            a: Side::new(a, None, seen_from(true)),
+            b: Side::new(b, Some(b_in_a), seen_from(false)),
+            a_in_b: b_in_a.inverse(),
+        }
     }
 
     pub(super) fn scratch(&self) -> Scratch {
@@ -43,28 +61,35 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
         region_a: &[usize],
         region_b: &[usize],
     ) -> (Vec<Point>, Vec<Point>) {
-        let (a, b, b_in_a, a_in_b) = (self.a.tree, self.b.tree, self.b_in_a, self.a_in_b);
+        let a_in_b = self.a_in_b;
         let inside_a = self.a.inside_part(
             &mut scratch.a,
             region_a,
-            |j| b.triangle(j).placed(&b_in_a),
-            |p| inside(b, &a_in_b.transform_point(p)),
+            |j| self.b.triangle(j),
+            |p| inside(self.b.tree, &a_in_b.transform_point(p)),
         );
-        let inside_b = self.b.inside_part(
-            &mut scratch.b,
-            region_b,
-            |i| a.triangle(i).placed(&a_in_b),
-            |p| inside(a, &b_in_a.transform_point(p)),
-        );
-        (inside_a, inside_b.iter().map(|p| b_in_a.transform_point(p)).collect())
+        let inside_b =
+            self.b.inside_part(&mut scratch.b, region_b, |i| self.a.triangle(i), |p| inside(self.a.tree, p));
+        (inside_a, inside_b)
     }
+}
+
+/// An intersecting pair seen from one mesh: its triangle here, the other mesh's, and which of
+/// the edges of the triangle here pass through the other (where the triangle test could tell).
+#[derive(Clone, Copy)]
+struct Crossing {
+    here: usize,
+    there: usize,
+    edges: Option<[bool; 3]>,
 }
 
 /// One mesh of a pair, and which of its triangles cross the other.
 struct Side<'s, V> {
     tree: &'s Bvh<V>,
-    /// Every intersecting pair as `[triangle here, triangle of the other mesh]`, sorted.
-    pairs: Vec<[usize; 2]>,
+    /// What places this mesh in A's frame (`None` for A itself).
+    pose: Option<RelativePose>,
+    /// Every intersecting pair, sorted by the triangle here.
+    pairs: Vec<Crossing>,
     /// The triangles here that cross the other mesh.
     crosses: Marks,
     /// The patches holding a triangle that crosses the other mesh.
@@ -93,25 +118,36 @@ impl Flood {
 }
 
 impl<'s, V: NodeVolume> Side<'s, V> {
-    fn new(tree: &'s Bvh<V>, mut pairs: Vec<[usize; 2]>) -> Self {
-        pairs.sort_unstable();
+    fn new(tree: &'s Bvh<V>, pose: Option<RelativePose>, mut pairs: Vec<Crossing>) -> Self {
+        pairs.sort_unstable_by_key(|c| (c.here, c.there));
         let patches = tree.patches();
         let mut crosses = Marks::new(tree.mesh().triangle_count());
         let mut crossed_patches = Marks::new(patches.count());
-        for p in &pairs {
-            crosses.insert(p[0]);
-            crossed_patches.insert(patches.patch_of(p[0]));
+        for c in &pairs {
+            crosses.insert(c.here);
+            crossed_patches.insert(patches.patch_of(c.here));
         }
-        Self { tree, pairs, crosses, crossed_patches }
+        Self { tree, pose, pairs, crosses, crossed_patches }
     }
 
-    /// The vertices of this mesh (in its frame) that lie inside the other around the region of
-    /// triangles `region`, each once, in the order the walk finds them; `other` places a triangle of
-    /// the other mesh in this frame, `is_inside` casts a ray.
+    /// A point of this mesh in A's frame.
+    fn place(&self, p: Point) -> Point {
+        self.pose.map_or(p, |pose| pose.transform_point(&p))
+    }
+
+    /// A triangle of this mesh in A's frame, placed as the traversal placed it.
+    fn triangle(&self, t: usize) -> Triangle {
+        let triangle = self.tree.triangle(t);
+        self.pose.map_or(*triangle, |pose| triangle.placed(&pose))
+    }
+
+    /// The vertices of this mesh (in A's frame) that lie inside the other around the region of
+    /// triangles `region`, each once, in the order the walk finds them; `other` gives a triangle of
+    /// the other mesh in A's frame, `is_inside` casts a ray.
     ///
     /// The region's own triangles' corners first: two corners joined by an edge are on the same
     /// side when the edge crosses the other mesh's surface an even number of times (it can
-    /// cross only triangles its own triangle crosses), so one ray's parity per group of corners
+    /// cross only triangles its own triangle crosses; the triangle test told most), so one ray's parity per group of corners
     /// joined that way decides them all – every corner where an edge only touches the surface,
     /// or of a group that disagrees with itself, gets a ray of its own. Then every triangle
     /// reached from an inside corner through shared corners without crossing the other mesh: it
@@ -126,10 +162,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         let mut corners: Vec<(u32, Point)> = Vec::new();
         let mut forest = ParityForest::default();
         for &t in region {
-            let triangle = self.tree.triangle(t);
-            let start = self.pairs.partition_point(|p| p[0] < t);
-            let crossers: SmallVec<[Triangle; 4]> =
-                self.pairs[start..].iter().take_while(|p| p[0] == t).map(|p| other(p[1])).collect();
+            let triangle = self.triangle(t);
             let ids = self.tree.corner_points(t);
             let at: [usize; 3] = [0, 1, 2].map(|k| {
                 let slot = &mut flood.corner_at[ids[k] as usize];
@@ -140,15 +173,30 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 *slot as usize - 1
             });
             let points = triangle.vertices();
-            let sides: SmallVec<[[Ordering; 3]; 4]> =
-                crossers.iter().map(|c| points.map(|p| orient3d(&c.a, &c.b, &c.c, &p))).collect();
-            for (u, v) in [(0, 1), (1, 2), (2, 0)] {
-                let (p, q) = (&points[u], &points[v]);
-                let flips = crossers.iter().zip(&sides).try_fold(false, |odd, (c, s)| {
-                    Some(odd ^ crossing_from_sides(p, q, [s[u], s[v]], &c.a, &c.b, &c.c)?)
-                });
-                if let Some(flips) = flips {
-                    forest.join(at[u], at[v], flips);
+            // Edge `k` (corner `k` to `k + 1`) crosses the surface an odd number of times, or
+            // touches it (`None`).
+            let mut flips = [Some(false); 3];
+            let start = self.pairs.partition_point(|c| c.here < t);
+            for crossing in self.pairs[start..].iter().take_while(|c| c.here == t) {
+                if let Some(edges) = crossing.edges {
+                    for (flip, crosses) in flips.iter_mut().zip(edges) {
+                        *flip = flip.map(|odd| odd ^ crosses);
+                    }
+                    continue;
+                }
+                let c = other(crossing.there);
+                let sides = points.map(|p| orient3d(&c.a, &c.b, &c.c, &p));
+                for (k, flip) in flips.iter_mut().enumerate() {
+                    let (u, v) = (k, (k + 1) % 3);
+                    let crosses = || {
+                        crossing_from_sides(&points[u], &points[v], [sides[u], sides[v]], &c.a, &c.b, &c.c)
+                    };
+                    *flip = flip.and_then(|odd| Some(odd ^ crosses()?));
+                }
+            }
+            for (k, flip) in flips.into_iter().enumerate() {
+                if let Some(flips) = flip {
+                    forest.join(at[k], at[(k + 1) % 3], flips);
                 }
             }
         }
@@ -172,7 +220,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         // does the rest of its patch if no triangle of the patch crosses: their points join
         // those the flood goes on from (a patch's inner points lead nowhere else).
         let (tree, patches) = (self.tree, self.tree.patches());
-        let corner = |at: &PatchPoint| tree.triangle(at.triangle as usize).vertices()[at.corner as usize];
+        let corner =
+            |at: &PatchPoint| self.place(tree.triangle(at.triangle as usize).vertices()[at.corner as usize]);
         while let Some(point) = stack.pop() {
             for &next in tree.triangles_at_point(point) {
                 let next = next as usize;
@@ -196,7 +245,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 if !flood.seen.insert(next) {
                     continue;
                 }
-                let points = tree.triangle(next).vertices();
+                let points = self.triangle(next).vertices();
                 for (id, p) in tree.corner_points(next).into_iter().zip(points) {
                     if flood.inside.insert(id as usize) {
                         found.push(p);

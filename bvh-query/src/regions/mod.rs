@@ -11,7 +11,8 @@ use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{
-    Point, QuickMap, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector, triangle_intersection,
+    EdgeCrossings, Point, QuickMap, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
+    triangle_intersection_with_edges,
 };
 use inside::{Insides, Scratch};
 use smallvec::SmallVec;
@@ -70,12 +71,19 @@ impl ContactRegion {
     }
 }
 
-/// An intersecting pair found by the traversal: leaf-order positions and where they meet, in
-/// A's frame.
+/// An intersecting pair found by the traversal: leaf-order positions, where they meet (in A's
+/// frame), and which edges pass through the other triangle.
 #[derive(Clone, Copy)]
 struct Found {
     at: [usize; 2],
     meet: TriangleIntersection,
+    edges: Option<EdgeCrossings>,
+}
+
+/// The pair of triangles `ta`, `tb` (B's placed in A's frame) at leaf-order positions `at`, if
+/// they intersect.
+fn found(at: [usize; 2], ta: &Triangle, tb: &Triangle) -> Option<Found> {
+    triangle_intersection_with_edges(ta, tb).map(|(meet, edges)| Found { at, meet, edges })
 }
 
 impl<VA, VB> Query<'_, VA, VB>
@@ -95,16 +103,14 @@ where
     /// meshes, or when their intersections share a point (up to rounding); regions are the
     /// connected groups. Regions come sorted by their first pair.
     pub fn contact_regions_counted(&self, surfaces: Surfaces, stats: &mut impl Stats) -> Vec<ContactRegion> {
-        let found = self
-            .collect(0.0, stats, |at, ta, tb| triangle_intersection(ta, tb).map(|meet| Found { at, meet }));
+        let found = self.collect(0.0, stats, found);
         self.regions_of(found, surfaces, false)
     }
 
     /// [`Query::contact_regions`] with the traversal, and the regions, split across rayon's
     /// threads: for meshes deep inside each other. The same regions; no statistics.
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
-        let found =
-            self.collect_parallel(|at, ta, tb| triangle_intersection(ta, tb).map(|meet| Found { at, meet }));
+        let found = self.collect_parallel(found);
         self.regions_of(found, surfaces, true)
     }
 
@@ -126,8 +132,7 @@ where
         let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
         let groups = self.groups(&snapped);
         let insides = (surfaces == Surfaces::Closed).then(|| {
-            let pairs = found.iter().map(|f| f.at).collect();
-            Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs)
+            Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, found.iter().map(|f| (f.at, f.edges)))
         });
         let scratch = || insides.as_ref().map(|insides| (insides, insides.scratch()));
         let mut regions: Vec<ContactRegion> = if parallel {
