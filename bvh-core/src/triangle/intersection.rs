@@ -141,7 +141,7 @@ fn meet(
             // Where rounding cannot order the interval ends, or the plane values were too
             // ill-conditioned to place them (slivers, an edge in the other plane), the closest
             // points (computed from the coordinates) give a point of the contact.
-            let segment = pair.shared_segment().filter(|s| on_both(&[s.a, s.b], t1, t2));
+            let segment = pair.shared_segment(rounding_tolerance(t1, t2));
             TriangleIntersection::Segment(segment.unwrap_or_else(|| touching_point(t1, t2)))
         }
         Relation::Coplanar => {
@@ -298,8 +298,10 @@ impl CanonicalPair {
     }
 
     /// The shared segment, from the four interval ends (rounded); `None` when rounding leaves
-    /// the intervals apart although the exact test says they meet.
-    fn shared_segment(&self) -> Option<Segment> {
+    /// the intervals apart although the exact test says they meet, or puts an end farther than
+    /// `tolerance` from a triangle. Each end lies on the triangle whose edge it was interpolated
+    /// on, so only the other triangle is checked.
+    fn shared_segment(&self, tolerance: Real) -> Option<Segment> {
         let (i1, j1) = plane_crossing_ends(&self.t1, &self.d1);
         let (i2, j2) = plane_crossing_ends(&self.t2, &self.d2);
         // The four ends lie on one line. Order them along the longer interval itself: the
@@ -313,9 +315,22 @@ impl CanonicalPair {
         let sorted = |a: [f64; 3], b: [f64; 3]| if key(&a) <= key(&b) { (a, b) } else { (b, a) };
         let (lo1, hi1) = sorted(i1, j1);
         let (lo2, hi2) = sorted(i2, j2);
-        let lo = if key(&lo1) >= key(&lo2) { lo1 } else { lo2 };
-        let hi = if key(&hi1) <= key(&hi2) { hi1 } else { hi2 };
-        (key(&lo) <= key(&hi)).then(|| Segment::new(to_f32(&lo), to_f32(&hi)))
+        let (lo, lo_on_1) = if key(&lo1) >= key(&lo2) { (lo1, true) } else { (lo2, false) };
+        let (hi, hi_on_1) = if key(&hi1) <= key(&hi2) { (hi1, true) } else { (hi2, false) };
+        if key(&lo) > key(&hi) {
+            return None;
+        }
+        let segment = Segment::new(to_f32(&lo), to_f32(&hi));
+        let [t1, t2] = [self.t1, self.t2].map(|[a, b, c]| Triangle::new(a, b, c));
+        let on =
+            |points: &[Point], t: &Triangle| super::closest::all_within_of_triangle(points, t, tolerance);
+        let fits = match (lo_on_1, hi_on_1) {
+            (true, true) => on(&[segment.a, segment.b], &t2),
+            (false, false) => on(&[segment.a, segment.b], &t1),
+            (true, false) => on(&[segment.a], &t2) && on(&[segment.b], &t1),
+            (false, true) => on(&[segment.a], &t1) && on(&[segment.b], &t2),
+        };
+        fits.then_some(segment)
     }
 }
 
@@ -452,17 +467,21 @@ fn coplanar_overlap(t1: &Triangle, t2: &Triangle) -> TriangleIntersection {
     TriangleIntersection::Polygon(CoplanarPolygon { vertices, len })
 }
 
-/// Whether every one of `points` lies on both triangles up to rounding relative to their
-/// coordinates.
+/// Whether every one of `points` lies on both triangles up to [`rounding_tolerance`].
 fn on_both(points: &[Point], t1: &Triangle, t2: &Triangle) -> bool {
+    let tolerance = rounding_tolerance(t1, t2);
+    [t1, t2].iter().all(|t| super::closest::all_within_of_triangle(points, t, tolerance))
+}
+
+/// How far points computed from the two triangles' coordinates may stray through rounding.
+fn rounding_tolerance(t1: &Triangle, t2: &Triangle) -> Real {
     let magnitude = t1
         .vertices()
         .iter()
         .chain(t2.vertices().iter())
         .flat_map(|p| p.iter().map(|c| c.abs()))
         .fold(0.0, Real::max);
-    let tolerance = 64.0 * Real::EPSILON * magnitude;
-    [t1, t2].iter().all(|t| super::closest::all_within_of_triangle(points, t, tolerance))
+    64.0 * Real::EPSILON * magnitude
 }
 
 /// One point where two intersecting triangles meet (see [`shared_point`]).
