@@ -3,6 +3,7 @@
 //! loop can use, and stable when the meshes are tessellated differently.
 
 mod inside;
+mod key_table;
 
 use crate::answers::TrianglePair;
 use crate::node_test::NodeTest;
@@ -11,10 +12,11 @@ use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{
-    EdgeCrossings, Point, QuickMap, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
+    EdgeCrossings, Point, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
     triangle_intersection_with_edges,
 };
 use inside::{Insides, Scratch};
+use key_table::KeyTable;
 use smallvec::SmallVec;
 
 /// What the meshes' surfaces enclose, which decides what lies inside the other mesh.
@@ -158,15 +160,16 @@ where
         let mut joined = UnionFind::new(found.len());
         // Two pairs share a corner on both meshes exactly when they share a pair of corner
         // points, one of each mesh: each pair joins the first pair with each of its nine.
-        let mut first_with: QuickMap<u64, usize> =
-            QuickMap::with_capacity_and_hasher(9 * found.len(), Default::default());
+        let mut first_with = KeyTable::new(9 * found.len());
         for (k, f) in found.iter().enumerate() {
             let [i, j] = f.at;
             let (on_a, on_b) = (self.a.bvh.corner_points(i), self.b.bvh.corner_points(j));
             for u in on_a {
                 for w in on_b {
-                    let m = *first_with.entry((u as u64) << 32 | w as u64).or_insert(k);
-                    joined.union(k, m);
+                    let m = first_with.get_or_insert((u as u64) << 32 | w as u64, k);
+                    if m != k {
+                        joined.union(k, m);
+                    }
                 }
             }
         }
@@ -177,8 +180,9 @@ where
             for &end in ends {
                 if first_at[end] == usize::MAX {
                     first_at[end] = k;
+                } else {
+                    joined.union(k, first_at[end]);
                 }
-                joined.union(k, first_at[end]);
             }
         }
         // Each group's root is its least member: gathered by root in order, the groups come
@@ -376,7 +380,7 @@ struct Snap {
     tolerance: Real,
     points: Vec<Point>,
     /// The last point numbered in each grid cell, by the cell's key.
-    last_in: QuickMap<u64, usize>,
+    last_in: KeyTable,
     /// Each point's predecessor in its cell's chain (`usize::MAX` for the first). Two cells
     /// whose keys collide share a chain: the distance check keeps them apart.
     before: Vec<usize>,
@@ -389,7 +393,7 @@ impl Snap {
         Self {
             tolerance,
             points: Vec::with_capacity(expected),
-            last_in: QuickMap::with_capacity_and_hasher(expected, Default::default()),
+            last_in: KeyTable::new(expected),
             before: Vec::with_capacity(expected),
         }
     }
@@ -413,7 +417,7 @@ impl Snap {
         for cx in cell(x - t)..=cell(x + t) {
             for cy in cell(y - t)..=cell(y + t) {
                 for cz in cell(z - t)..=cell(z + t) {
-                    let mut k = self.last_in.get(&key(cx, cy, cz)).copied().unwrap_or(usize::MAX);
+                    let mut k = self.last_in.get(key(cx, cy, cz)).unwrap_or(usize::MAX);
                     while k != usize::MAX {
                         if (self.points[k] - p).norm() <= self.tolerance {
                             first = first.min(k);
