@@ -136,18 +136,19 @@ where
         let insides = (surfaces == Surfaces::Closed).then(|| {
             Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, found.iter().map(|f| (f.at, f.edges)))
         });
-        let scratch = || insides.as_ref().map(|insides| (insides, insides.scratch()));
+        // Per thread: the inside finder's sets, and each snapped point's place in its region.
+        let scratch = || {
+            let inside = insides.as_ref().map(|insides| (insides, insides.scratch()));
+            (inside, vec![u32::MAX; snap.points.len()])
+        };
+        let region = |(inside, place): &mut (Option<_>, Vec<u32>), members: &Vec<usize>| {
+            self.region(&snapped, members, inside.as_mut().map(|(i, s)| (*i, s)), place)
+        };
         let mut regions: Vec<ContactRegion> = if parallel {
-            let region = |scratch: &mut Option<_>, members: &Vec<usize>| {
-                self.region(&snapped, members, scratch.as_mut().map(|(i, s)| (*i, s)))
-            };
             groups.par_iter().map_init(scratch, region).collect()
         } else {
             let mut scratch = scratch();
-            groups
-                .iter()
-                .map(|members| self.region(&snapped, members, scratch.as_mut().map(|(i, s)| (*i, s))))
-                .collect()
+            groups.iter().map(|members| region(&mut scratch, members)).collect()
         };
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
         regions
@@ -160,7 +161,8 @@ where
         let mut joined = UnionFind::new(found.len());
         // Two pairs share a corner on both meshes exactly when they share a pair of corner
         // points, one of each mesh: each pair joins the first pair with each of its nine.
-        let mut first_with = KeyTable::new(9 * found.len());
+        // Neighbouring pairs share most of their keys: about three new ones per pair.
+        let mut first_with = KeyTable::new(3 * found.len());
         for (k, f) in found.iter().enumerate() {
             let [i, j] = f.at;
             let (on_a, on_b) = (self.a.bvh.corner_points(i), self.b.bvh.corner_points(j));
@@ -201,12 +203,14 @@ where
     }
 
     /// One region from its pairs; `insides` find what lies inside the other mesh (closed
-    /// surfaces only).
+    /// surfaces only); `place` has room for a place per snapped point, and is left as it came
+    /// (`u32::MAX` everywhere).
     fn region(
         &self,
         snapped: &Snapped<'_>,
         members: &[usize],
         insides: Option<(&Insides<'_, VA, VB>, &mut Scratch)>,
+        place: &mut [u32],
     ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
         let mut edges = Vec::new();
@@ -225,8 +229,8 @@ where
                 }
             }
         }
-        let on_curve: Vec<Point> =
-            sorted_unique(curve_ids.into_iter()).iter().map(|&e| snapped.points[e]).collect();
+        let curve_ids = sorted_unique(curve_ids.into_iter());
+        let on_curve: Vec<Point> = curve_ids.iter().map(|&e| snapped.points[e]).collect();
         let members: Vec<&Found> = members.iter().map(|&k| &snapped.found[k]).collect();
         // The members come in the order of their pairs, so A's triangles are already in order.
         let mut region_a: Vec<usize> = members.iter().map(|f| f.at[0]).collect();
@@ -242,7 +246,13 @@ where
         let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
         let faces_b: Vec<Vector> =
             region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
-        let polylines = chain(&edges, snapped.points);
+        for (k, &id) in curve_ids.iter().enumerate() {
+            place[id] = k as u32;
+        }
+        let polylines = chain(&edges, &curve_ids, place, snapped.points);
+        for &id in &curve_ids {
+            place[id] = u32::MAX;
+        }
         let normal = curve_normal(&polylines, &faces_a, &faces_b).unwrap_or_else(|| {
             // No closed curve to span a surface (surfaces that only touch, or a curve that runs
             // off an open surface): of the region's face normals (A's, and B's reversed), the one
@@ -399,9 +409,9 @@ impl Snap {
     }
 
     fn id(&mut self, p: Point) -> usize {
-        // Cells eight tolerances wide: the cells a point's tolerance box overlaps – usually one,
-        // at most eight – hold every numbered point within the tolerance of it.
-        let side = 8.0 * self.tolerance as f64;
+        // Cells 32 tolerances wide: the cells a point's tolerance box overlaps – nearly always
+        // one, at most eight – hold every numbered point within the tolerance of it.
+        let side = 32.0 * self.tolerance as f64;
         // Any cell numbering that never decreases along an axis will do: truncation needs no
         // call to `floor` (the cell around zero is twice as wide).
         let cell = |c: f64| (c / side) as i64;
@@ -438,16 +448,12 @@ impl Snap {
     }
 }
 
-/// The segments, by their snapped ends' numbers into `points`, chained into polylines.
-fn chain(segments: &[[usize; 2]], points: &[Point]) -> Vec<Polyline> {
-    // The points the segments join, renumbered in order, and the segments at each.
-    let mut joined: Vec<[usize; 2]> = segments.iter().copied().filter(|[a, b]| a != b).collect();
-    let mut ids: Vec<usize> = joined.iter().flatten().copied().collect();
-    ids.sort_unstable();
-    ids.dedup();
-    for end in joined.iter_mut().flatten() {
-        *end = ids.partition_point(|&id| id < *end);
-    }
+/// The segments, by their snapped ends' numbers into `points`, chained into polylines; `ids`
+/// lists every end's number in increasing order, and `place` gives each its place there.
+fn chain(segments: &[[usize; 2]], ids: &[usize], place: &[u32], points: &[Point]) -> Vec<Polyline> {
+    // The segments by their ends' places, and the segments at each.
+    let joined: Vec<[usize; 2]> =
+        segments.iter().filter(|[a, b]| a != b).map(|e| e.map(|end| place[end] as usize)).collect();
     let mut first = vec![0; ids.len() + 1];
     for &end in joined.iter().flatten() {
         first[end + 1] += 1;
