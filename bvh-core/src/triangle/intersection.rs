@@ -268,7 +268,11 @@ impl CanonicalPair {
     fn apex_orientations(&self) -> [[Ordering; 2]; 2] {
         let [p1, q1, r1] = &self.t1;
         let [p2, q2, r2] = &self.t2;
-        [q1, r1].map(|m| [q2, r2].map(|n| orient3d(p1, m, p2, n)))
+        // Each plane `p₁ m p₂` prepared once for both of the second triangle's ends.
+        [q1, r1].map(|m| {
+            let plane = PlaneSide::new(p1, m, p2);
+            [q2, r2].map(|n| plane.side(n).0)
+        })
     }
 
     /// [`CanonicalPair::intervals_overlap`] from the four orientations: the same two signs.
