@@ -10,6 +10,7 @@ use crate::node_test::NodeTest;
 use crate::query::Query;
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
+use bvh_core::parallel::join;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{
     EdgeCrossings, Point, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
@@ -128,14 +129,23 @@ where
         let found: Vec<Found> = order.iter().map(|&(_, k)| found[k]).collect();
         // Every intersection's ends numbered once, ends within the placement rounding as one:
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
-        let mut snap = Snap::new(self.placement_slack(0.0), 2 * found.len());
-        let ends: Vec<SmallVec<[usize; 6]>> =
-            found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
+        let snap_ends = || {
+            let mut snap = Snap::new(self.placement_slack(0.0), 2 * found.len());
+            let ends: Vec<SmallVec<[usize; 6]>> =
+                found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
+            let insides = (surfaces == Surfaces::Closed).then(|| {
+                Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, found.iter().map(|f| (f.at, f.edges)))
+            });
+            (snap, ends, insides)
+        };
+        // The pairs joined through shared corners need only the pairs: beside the snapping.
+        let ((snap, ends, insides), mut joined) = if parallel {
+            join(snap_ends, || self.corner_joins(&found))
+        } else {
+            (snap_ends(), self.corner_joins(&found))
+        };
         let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
-        let groups = self.groups(&snapped);
-        let insides = (surfaces == Surfaces::Closed).then(|| {
-            Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, found.iter().map(|f| (f.at, f.edges)))
-        });
+        let groups = groups(&mut joined, &snapped);
         // Per thread: the inside finder's sets, and each snapped point's place in its region.
         let scratch = || {
             let inside = insides.as_ref().map(|insides| (insides, insides.scratch()));
@@ -154,10 +164,9 @@ where
         regions
     }
 
-    /// The found pairs' indices grouped into regions: connected through pairs whose triangles
-    /// are the same or share a corner on both meshes, or whose intersections share a point.
-    fn groups(&self, snapped: &Snapped<'_>) -> Vec<Vec<usize>> {
-        let found = snapped.found;
+    /// The found pairs joined where their triangles are the same or share a corner on both
+    /// meshes.
+    fn corner_joins(&self, found: &[Found]) -> UnionFind {
         let mut joined = UnionFind::new(found.len());
         // Two pairs share a corner on both meshes exactly when they share a pair of corner
         // points, one of each mesh: each pair joins the first pair with each of its nine.
@@ -175,31 +184,7 @@ where
                 }
             }
         }
-        // Pairs whose intersections share a point join too: across a crack or a T-junction,
-        // where the triangles on either side share no corner point, the curve still joins.
-        let mut first_at = vec![usize::MAX; snapped.points.len()];
-        for (k, ends) in snapped.ends.iter().enumerate() {
-            for &end in ends {
-                if first_at[end] == usize::MAX {
-                    first_at[end] = k;
-                } else {
-                    joined.union(k, first_at[end]);
-                }
-            }
-        }
-        // Each group's root is its least member: gathered by root in order, the groups come
-        // sorted, each with its members in increasing order.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of = vec![usize::MAX; found.len()];
-        for k in 0..found.len() {
-            let r = joined.root(k);
-            if group_of[r] == usize::MAX {
-                group_of[r] = groups.len();
-                groups.push(Vec::new());
-            }
-            groups[group_of[r]].push(k);
-        }
-        groups
+        joined
     }
 
     /// One region from its pairs; `insides` find what lies inside the other mesh (closed
@@ -288,6 +273,36 @@ where
             area,
         }
     }
+}
+
+/// The found pairs' indices grouped into regions: `joined` (the pairs joined through shared
+/// corners) joined further where the pairs' intersections share a point.
+fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Vec<Vec<usize>> {
+    // Pairs whose intersections share a point join too: across a crack or a T-junction, where
+    // the triangles on either side share no corner point, the curve still joins.
+    let mut first_at = vec![usize::MAX; snapped.points.len()];
+    for (k, ends) in snapped.ends.iter().enumerate() {
+        for &end in ends {
+            if first_at[end] == usize::MAX {
+                first_at[end] = k;
+            } else {
+                joined.union(k, first_at[end]);
+            }
+        }
+    }
+    // Each group's root is its least member: gathered by root in order, the groups come
+    // sorted, each with its members in increasing order.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of = vec![usize::MAX; snapped.found.len()];
+    for k in 0..snapped.found.len() {
+        let r = joined.root(k);
+        if group_of[r] == usize::MAX {
+            group_of[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[group_of[r]].push(k);
+    }
+    groups
 }
 
 /// The end points of a segment, or a coplanar overlap's corners.
