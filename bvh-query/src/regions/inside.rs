@@ -147,11 +147,11 @@ impl<'s, V: NodeVolume> Side<'s, V> {
     ///
     /// The region's own triangles' corners first: two corners joined by an edge are on the same
     /// side when the edge crosses the other mesh's surface an even number of times (it can
-    /// cross only triangles its own triangle crosses; the triangle test told most), so one ray's parity per group of corners
-    /// joined that way decides them all – every corner where an edge only touches the surface,
-    /// or of a group that disagrees with itself, gets a ray of its own. Then every triangle
-    /// reached from an inside corner through shared corners without crossing the other mesh: it
-    /// lies wholly inside.
+    /// cross only triangles its own triangle crosses, and the triangle test said for most
+    /// which it does), so one ray's parity per group of corners joined that way decides them
+    /// all – every corner where an edge only touches the surface, or of a group that disagrees
+    /// with itself, gets a ray of its own. Then every triangle reached from an inside corner
+    /// through shared corners without crossing the other mesh: it lies wholly inside.
     fn inside_part(
         &self,
         flood: &mut Flood,
