@@ -131,7 +131,7 @@ fn meet(
         Relation::Crossing(pair) => {
             if with_edges {
                 let x = pair.apex_orientations();
-                if !CanonicalPair::overlap(&x) {
+                if !CanonicalPair::overlap(x[0][0], || x[1][1]) {
                     return None;
                 }
                 edges = pair.edge_crossings(&x);
@@ -255,11 +255,12 @@ impl CanonicalPair {
         Self { t1: v1, t2: v2, apex_edges: [edges(apex1, flip1), edges(apex2, flip2)], d1: s1, d2: s2 }
     }
 
-    /// The exact overlap test of the two intervals on the common line.
+    /// The exact overlap test of the two intervals on the common line: two of the
+    /// [apex orientations](CanonicalPair::apex_orientations), the second taken only if needed.
     fn intervals_overlap(&self) -> bool {
         let [p1, q1, r1] = &self.t1;
         let [p2, q2, r2] = &self.t2;
-        orient3d(q1, p2, p1, q2) != Greater && orient3d(p1, p2, r1, r2) != Greater
+        Self::overlap(orient3d(p1, q1, p2, q2), || orient3d(p1, r1, p2, r2))
     }
 
     /// The orientations `x[m][n]` of the first triangle's apex edge `m` (`p₁q₁`, `p₁r₁`)
@@ -275,9 +276,10 @@ impl CanonicalPair {
         })
     }
 
-    /// [`CanonicalPair::intervals_overlap`] from the four orientations: the same two signs.
-    fn overlap(x: &[[Ordering; 2]; 2]) -> bool {
-        x[0][0] != Greater && x[1][1] != Ordering::Less
+    /// Whether the intervals overlap, from the orientations of the apex edges `p₁q₁` against
+    /// `p₂q₂` and `p₁r₁` against `p₂r₂`: neither interval ends before the other begins.
+    fn overlap(qq: Ordering, rr: impl FnOnce() -> Ordering) -> bool {
+        qq != Greater && rr() != Ordering::Less
     }
 
     /// Which edges pass through the other triangle, when no corner lies in the other's plane

@@ -83,10 +83,12 @@ struct Found {
     edges: Option<EdgeCrossings>,
 }
 
-/// The pair of triangles `ta`, `tb` (B's placed in A's frame) at leaf-order positions `at`, if
-/// they intersect.
-fn found(at: [usize; 2], ta: &Triangle, tb: &Triangle) -> Option<Found> {
-    triangle_intersection_with_edges(ta, tb).map(|(meet, edges)| Found { at, meet, edges })
+impl Found {
+    /// The pair of triangles `ta`, `tb` (B's placed in A's frame) at leaf-order positions `at`,
+    /// if they intersect.
+    fn of(at: [usize; 2], ta: &Triangle, tb: &Triangle) -> Option<Self> {
+        triangle_intersection_with_edges(ta, tb).map(|(meet, edges)| Self { at, meet, edges })
+    }
 }
 
 impl<VA, VB> Query<'_, VA, VB>
@@ -106,14 +108,14 @@ where
     /// meshes, or when their intersections share a point (up to rounding); regions are the
     /// connected groups. Regions come sorted by their first pair.
     pub fn contact_regions_counted(&self, surfaces: Surfaces, stats: &mut impl Stats) -> Vec<ContactRegion> {
-        let found = self.collect(0.0, stats, found);
+        let found = self.collect(0.0, stats, Found::of);
         self.regions_of(found, surfaces, false)
     }
 
     /// [`Query::contact_regions`] with the traversal, and the regions, split across rayon's
     /// threads: for meshes deep inside each other. The same regions; no statistics.
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
-        let found = self.collect_parallel(found);
+        let found = self.collect_parallel(Found::of);
         self.regions_of(found, surfaces, true)
     }
 
@@ -129,7 +131,7 @@ where
         let found: Vec<Found> = order.iter().map(|&(_, k)| found[k]).collect();
         // Every intersection's ends numbered once, ends within the placement rounding as one:
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
-        let snap_ends = || {
+        let ends_and_insides = || {
             let mut snap = Snap::new(self.placement_slack(0.0), 2 * found.len());
             let ends: Vec<SmallVec<[usize; 6]>> =
                 found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
@@ -140,9 +142,9 @@ where
         };
         // The pairs joined through shared corners need only the pairs: beside the snapping.
         let ((snap, ends, insides), mut joined) = if parallel {
-            join(snap_ends, || self.corner_joins(&found))
+            join(ends_and_insides, || self.corner_joins(&found))
         } else {
-            (snap_ends(), self.corner_joins(&found))
+            (ends_and_insides(), self.corner_joins(&found))
         };
         let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
         let groups = groups(&mut joined, &snapped);
