@@ -6,7 +6,7 @@
 
 use bvh_bench::parry_bridge;
 use bvh_core::{Isometry, Matrix, Obb, Overlap, Point, RelativePose, Rotation, Triangle, Vector};
-use bvh_core::{obb_prejudge, triangles_intersect};
+use bvh_core::{obb_prejudge, triangle_intersection, triangle_intersection_with_edges, triangles_intersect};
 use criterion::{Criterion, criterion_group, criterion_main};
 use parry3d::math::Pose as ParryPose;
 use parry3d::query::details::{intersection_test_cuboid_cuboid, intersection_test_support_map_support_map};
@@ -107,6 +107,13 @@ fn triangles(c: &mut Criterion) {
     let intersecting = cases.iter().filter(|(a, b)| triangles_intersect(a, b)).count();
     eprintln!("triangle pairs: {intersecting} of {PAIRS} intersect");
     cycle(c, "triangle_triangle/ours_exact", &cases, |(a, b)| triangles_intersect(a, b));
+    // Where they meet, on the pairs that do: what the contacts and the regions pay per pair.
+    let meeting: Vec<_> = cases.iter().filter(|(a, b)| triangles_intersect(a, b)).copied().collect();
+    cycle(c, "triangle_triangle/ours_exact_meeting", &meeting, |(a, b)| triangles_intersect(a, b));
+    cycle(c, "triangle_triangle/ours_segment", &meeting, |(a, b)| triangle_intersection(a, b).is_some());
+    cycle(c, "triangle_triangle/ours_segment_with_edges", &meeting, |(a, b)| {
+        triangle_intersection_with_edges(a, b).is_some_and(|(_, edges)| edges.is_some())
+    });
     let parry_cases: Vec<_> =
         cases.iter().map(|(a, b)| (parry_bridge::triangle(a), parry_bridge::triangle(b))).collect();
     cycle(c, "triangle_triangle/parry_gjk", &parry_cases, |(a, b)| {

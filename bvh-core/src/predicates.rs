@@ -80,15 +80,13 @@ impl PlaneSide {
     }
 
     /// Exact side of `p` (as [`orient3d`]`(a, b, c, p)`) and an approximate signed distance
-    /// scaled by the normal's length, of the same sign, used only to interpolate crossings.
+    /// scaled by the normal's length, of the same sign, used only to interpolate crossings: the
+    /// determinant in `f64`, within [`PlaneSide::error`] of the exact one.
     #[inline]
     pub(crate) fn side(&self, p: &Point) -> (Ordering, f64) {
         let w = sub(&lift(p), &self.origin);
         let value = w[0] * self.normal[0] + w[1] * self.normal[1] + w[2] * self.normal[2];
-        let permanent = w[0].abs() * self.normal_magnitude[0]
-            + w[1].abs() * self.normal_magnitude[1]
-            + w[2].abs() * self.normal_magnitude[2];
-        if value.abs() > ORIENT3D_ERROR_BOUND * permanent {
+        if value.abs() > self.error_at(&w) {
             // The bound is non-negative, so the value is not zero here.
             (if value > 0.0 { Ordering::Greater } else { Ordering::Less }, value)
         } else {
@@ -103,12 +101,29 @@ impl PlaneSide {
         [self.side(&t.a), self.side(&t.b), self.side(&t.c)]
     }
 
+    /// The bound on the error of [`PlaneSide::side`]'s value for `p`.
+    #[inline]
+    pub(crate) fn error(&self, p: &Point) -> f64 {
+        self.error_at(&sub(&lift(p), &self.origin))
+    }
+
+    /// The error bound for the point `w` from the origin: the relative bound times the
+    /// permanent (the determinant with every product's absolute value).
+    #[inline]
+    fn error_at(&self, w: &[f64; 3]) -> f64 {
+        let permanent = w[0].abs() * self.normal_magnitude[0]
+            + w[1].abs() * self.normal_magnitude[1]
+            + w[2].abs() * self.normal_magnitude[2];
+        ORIENT3D_ERROR_BOUND * permanent
+    }
+
     /// [`PlaneSide::side`] where the filter could not fix the sign (near-coplanar input).
     #[cold]
     #[inline(never)]
     fn exact_side(&self, p: &Point, value: f64) -> (Ordering, f64) {
         let exact = orient3d_exact(&self.a, &self.b, &self.c, p);
-        // Keep the value's sign consistent with the exact one, for interpolation.
+        // Keep the value's sign consistent with the exact one, for interpolation: it moves
+        // towards the exact determinant, so stays within the error bound of it.
         let value = match exact {
             Ordering::Equal => 0.0,
             Ordering::Greater => value.max(f64::MIN_POSITIVE),
@@ -173,6 +188,43 @@ mod tests {
                 let probe = q + Vector3::new(0.0, 0.0, dz);
                 assert_eq!(plane.side(&probe).0, orient3d_exact(&a, &b, &c, &probe));
             }
+        }
+    }
+
+    #[test]
+    fn plane_side_values_lie_within_their_error_bounds() {
+        // Coordinates on a grid of 2⁻¹⁶ (exact integers in i128 once scaled), of three scales,
+        // points near the plane: the f64 determinant within its bound of the exact one.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut coordinate = |scale: Real| ((next() % 65_536) as Real - 32_768.0) / 32_768.0 * scale;
+        let snap = |x: Real| (x * 65_536.0).round() / 65_536.0;
+        let exact = |a: &Point, b: &Point, c: &Point, d: &Point| {
+            let int = |x: Real| (x as f64 * 65_536.0) as i128;
+            let [u, v, w] = [b, c, d].map(|q| [0, 1, 2].map(|k| int(q[k]) - int(a[k])));
+            let det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+                + u[2] * (v[0] * w[1] - v[1] * w[0]);
+            det as f64 / 65_536.0f64.powi(3)
+        };
+        for round in 0..20_000 {
+            let scale = [1.0, 64.0, 1024.0][round % 3];
+            let mut point = || p(snap(coordinate(scale)), snap(coordinate(scale)), snap(coordinate(scale)));
+            let (a, b, c) = (point(), point(), point());
+            let t = (round % 97) as Real / 97.0;
+            let near = a + (b - a) * t + (c - a) * (1.0 - t) * 0.5;
+            let d = p(snap(near.x), snap(near.y), snap(near.z + (round % 5) as Real / 65_536.0));
+            let plane = PlaneSide::new(&a, &b, &c);
+            let (value, error) = (plane.side(&d).1, plane.error(&d));
+            let det = exact(&a, &b, &c, &d);
+            assert!(
+                (value - det).abs() <= error + f64::EPSILON * det.abs(),
+                "{a:?} {b:?} {c:?} {d:?}: {value} against {det}, bound {error}"
+            );
         }
     }
 

@@ -83,7 +83,9 @@ fn check_edges(kind: Kind, t1: &Triangle, t2: &Triangle, geometry: Option<Triang
     }
 }
 
-/// Every reported point lies on both triangles, up to rounding relative to their size.
+/// Every reported point lies on both triangles, up to rounding relative to their size; and a
+/// crossing's segment within the rounding the test promises (64 `f32` epsilons of the largest
+/// coordinate), whether its ends were measured or their error bounds vouched for them.
 #[track_caller]
 fn check_geometry_on_both(g: &TriangleIntersection, t1: &Triangle, t2: &Triangle) {
     let points: Vec<_> = match g {
@@ -91,10 +93,15 @@ fn check_geometry_on_both(g: &TriangleIntersection, t1: &Triangle, t2: &Triangle
         TriangleIntersection::Polygon(p) => p.vertices().to_vec(),
     };
     let scale = t1.aabb().merged(&t2.aabb()).extents().amax().max(f32::MIN_POSITIVE);
+    let magnitude = t1.vertices().iter().chain(&t2.vertices()).map(|p| p.coords.amax()).fold(0.0, f32::max);
     for p in points {
         for t in [t1, t2] {
             let d = (closest_point_on_triangle(&p, t) - p).norm();
             assert!(d <= 1e-4 * scale, "contact point {p:?} is {d} from {t:?} (scale {scale})");
+            if matches!(g, TriangleIntersection::Segment(_)) {
+                let promised = 64.0 * f32::EPSILON * magnitude;
+                assert!(d <= promised, "segment end {p:?} is {d} from {t:?} (promised {promised})");
+            }
         }
     }
 }

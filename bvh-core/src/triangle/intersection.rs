@@ -141,7 +141,7 @@ fn meet(
             // Where rounding cannot order the interval ends, or the plane values were too
             // ill-conditioned to place them (slivers, an edge in the other plane), the closest
             // points (computed from the coordinates) give a point of the contact.
-            let segment = pair.shared_segment(rounding_tolerance(t1, t2));
+            let segment = pair.shared_segment(t1, t2, rounding_tolerance(t1, t2));
             TriangleIntersection::Segment(segment.unwrap_or_else(|| touching_point(t1, t2)))
         }
         Relation::Coplanar => {
@@ -303,13 +303,20 @@ impl CanonicalPair {
         Some(edges)
     }
 
-    /// The shared segment, from the four interval ends (rounded); `None` when rounding leaves
-    /// the intervals apart although the exact test says they meet, or puts an end farther than
-    /// `tolerance` from a triangle. Each end lies on the triangle whose edge it was interpolated
-    /// on, so only the other triangle is checked.
-    fn shared_segment(&self, tolerance: Real) -> Option<Segment> {
-        let (i1, j1) = plane_crossing_ends(&self.t1, &self.d1);
-        let (i2, j2) = plane_crossing_ends(&self.t2, &self.d2);
+    /// The shared segment of the pair made from `t1` and `t2`, from the four interval ends
+    /// (rounded); `None` when rounding leaves the intervals apart although the exact test says
+    /// they meet, or puts an end farther than `tolerance` from a triangle. Where the ends'
+    /// error bounds keep them well within the tolerance, that is known without measuring;
+    /// otherwise each end is measured against the triangle it was not interpolated on (it lies
+    /// on the other's edge).
+    fn shared_segment(&self, t1: &Triangle, t2: &Triangle, tolerance: Real) -> Option<Segment> {
+        // The side values' error bounds, from the planes that gave them.
+        let errors = |plane: &Triangle, v: &[Point; 3]| {
+            let plane = PlaneSide::new(&plane.a, &plane.b, &plane.c);
+            v.map(|p| plane.error(&p))
+        };
+        let (i1, j1, placed_1) = plane_crossing_ends(&self.t1, &self.d1, &errors(t2, &self.t1));
+        let (i2, j2, placed_2) = plane_crossing_ends(&self.t2, &self.d2, &errors(t1, &self.t2));
         // The four ends lie on one line. Order them along the longer interval itself: the
         // planes' cross product is ill-conditioned when an edge lies in the other plane.
         let (e1, e2) = (sub(&j1, &i1), sub(&j2, &i2));
@@ -327,6 +334,9 @@ impl CanonicalPair {
             return None;
         }
         let segment = Segment::new(to_f32(&lo), to_f32(&hi));
+        if placed_1 && placed_2 {
+            return Some(segment);
+        }
         let [t1, t2] = [self.t1, self.t2].map(|[a, b, c]| Triangle::new(a, b, c));
         let on =
             |points: &[Point], t: &Triangle| super::closest::all_within_of_triangle(points, t, tolerance);
@@ -401,20 +411,35 @@ const fn apex_rule(sign: [usize; 3]) -> (usize, bool) {
 }
 
 /// Where the apex's two edges meet the other plane (an end is the vertex itself when it lies
-/// on the plane).
-fn plane_crossing_ends(v: &[Point; 3], d: &[f64; 3]) -> ([f64; 3], [f64; 3]) {
+/// on the plane), and whether both lie well within [`rounding_tolerance`] of the true crossings.
+///
+/// The side values `d` are within their error bounds `e` of the exact plane function, which is
+/// linear along an edge and of opposite signs at its ends: the crossing's parameter
+/// `t = d₀ / (d₀ − dₖ)` is then off by at most `2 (e₀ + eₖ) / |d₀ − dₖ|` and a few roundings,
+/// and the point by that times the edge's length (at most `2√3` times the coordinates'
+/// magnitude `M`). With the parameter's bound below `2⁻²⁶` that is `10⁻⁷ M`; an interval end
+/// chosen from two nearly equal ones strays by a few times that, still an order of magnitude
+/// inside the tolerance `64 ε₃₂ M`.
+fn plane_crossing_ends(v: &[Point; 3], d: &[f64; 3], e: &[f64; 3]) -> ([f64; 3], [f64; 3], bool) {
     let p = lift(&v[0]);
     let end = |k: usize| {
         let q = lift(&v[k]);
         let denom = d[0] - d[k];
         if denom == 0.0 {
-            return q;
+            // Both values zero: both corners lie in the plane, exactly.
+            return (q, true);
         }
         let t = (d[0] / denom).clamp(0.0, 1.0);
-        [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, p[2] + (q[2] - p[2]) * t]
+        let placed = denom.abs() * CROSSING_CONDITION >= 2.0 * (e[0] + e[k]);
+        ([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, p[2] + (q[2] - p[2]) * t], placed)
     };
-    (end(1), end(2))
+    let ((i, placed_i), (j, placed_j)) = (end(1), end(2));
+    (i, j, placed_i && placed_j)
 }
+
+/// The largest error of an edge's crossing parameter, `2⁻²⁶`, below which its point needs no
+/// measuring (see [`plane_crossing_ends`]).
+const CROSSING_CONDITION: f64 = 1.0 / (1u64 << 26) as f64;
 
 fn coplanar_intersect(t1: &Triangle, t2: &Triangle) -> bool {
     let axis = injective_axis(t1);
@@ -515,6 +540,26 @@ fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An edge's crossing is vouched for exactly when its parameter's error bound is below
+    /// `2⁻²⁶`: the plane values' errors against their difference. A corner in the plane is
+    /// itself the crossing.
+    #[test]
+    fn crossings_are_vouched_for_by_their_error_bounds() {
+        let corners = [Point::new(0.0, 0.0, 1.0), Point::new(2.0, 0.0, -1.0), Point::new(0.0, 2.0, -3.0)];
+        // Values 1, -1, -3: the parameters 1/2 and 1/4, each off by at most 2 (e₀ + eₖ) / |d₀ − dₖ|.
+        let ends = |error: f64| plane_crossing_ends(&corners, &[1.0, -1.0, -3.0], &[error; 3]);
+        let (i, j, placed) = ends(1e-12);
+        assert_eq!((i, j), ([1.0, 0.0, 0.0], [0.0, 0.5, 0.0]));
+        assert!(placed);
+        // Against the difference 2 of the first edge: a bound of 4 e / 2 at 2⁻²⁶ and just above.
+        let at_limit = 2.0f64.powi(-27);
+        assert!(ends(at_limit).2);
+        assert!(!ends(at_limit * 1.001).2);
+        // The apex in the plane: the crossing is the apex itself, whatever the error.
+        let (i, _, _) = plane_crossing_ends(&corners, &[0.0, -1.0, -3.0], &[0.5; 3]);
+        assert_eq!(i, [0.0, 0.0, 1.0]);
+    }
 
     /// For every sign pattern a crossing triangle can have (not strictly on one side, not all on
     /// the plane), the table's apex puts the triangle in the canonical form the interval test
