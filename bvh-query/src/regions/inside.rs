@@ -3,6 +3,7 @@
 
 use crate::containment::{crossing_from_sides, inside};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::parallel::join;
 use bvh_core::predicates::orient3d;
 use bvh_core::{EdgeCrossings, PatchPoint, Point, RelativePose, Triangle};
 
@@ -13,6 +14,8 @@ pub(super) struct Insides<'s, VA, VB> {
     a: Side<'s, VA>,
     b: Side<'s, VB>,
     a_in_b: RelativePose,
+    /// Whether a large region's two sides are found on two threads.
+    split: bool,
 }
 
 /// The sets a region's flood fills on each mesh, sized once and emptied after each region: one
@@ -25,12 +28,13 @@ pub(super) struct Scratch {
 impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     /// The meshes `a` and `b`, B placed in A's frame by `b_in_a`, which intersect in the pairs
     /// of leaf-order positions `pairs`, each with its edge crossings if the triangle test
-    /// could tell them.
+    /// could tell them; `split`: whether a large region's two sides may go to two threads.
     pub(super) fn new(
         a: &'s Bvh<VA>,
         b: &'s Bvh<VB>,
         b_in_a: RelativePose,
         pairs: impl Iterator<Item = ([usize; 2], Option<EdgeCrossings>)> + Clone,
+        split: bool,
     ) -> Self {
         let seen_from = |of_a: bool| {
             pairs
@@ -46,6 +50,7 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
             a: Side::new(a, None, seen_from(true)),
             b: Side::new(b, Some(b_in_a), seen_from(false)),
             a_in_b: b_in_a.inverse(),
+            split,
         }
     }
 
@@ -62,17 +67,29 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
         region_b: &[usize],
     ) -> (Vec<Point>, Vec<Point>) {
         let a_in_b = self.a_in_b;
-        let inside_a = self.a.inside_part(
-            &mut scratch.a,
-            region_a,
-            |j| self.b.triangle(j),
-            |p| inside(self.b.tree, &a_in_b.transform_point(p)),
-        );
-        let inside_b =
-            self.b.inside_part(&mut scratch.b, region_b, |i| self.a.triangle(i), |p| inside(self.a.tree, p));
-        (inside_a, inside_b)
+        let Scratch { a: flood_a, b: flood_b } = scratch;
+        let mut inside_a = move || {
+            self.a.inside_part(
+                flood_a,
+                region_a,
+                |j| self.b.triangle(j),
+                |p| inside(self.b.tree, &a_in_b.transform_point(p)),
+            )
+        };
+        let mut inside_b =
+            move || self.b.inside_part(flood_b, region_b, |i| self.a.triangle(i), |p| inside(self.a.tree, p));
+        // A small region's two sides cost less than handing one to another thread.
+        if self.split && region_a.len() + region_b.len() >= SPLIT_FROM {
+            join(inside_a, inside_b)
+        } else {
+            (inside_a(), inside_b())
+        }
     }
 }
+
+/// The region triangles (both meshes' together) from which [`Insides::parts`] may find the
+/// two sides on two threads.
+const SPLIT_FROM: usize = 256;
 
 /// An intersecting pair seen from one mesh: its triangle here, the other mesh's, and which of
 /// the edges of the triangle here pass through the other (where the triangle test could tell).

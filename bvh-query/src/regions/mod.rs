@@ -136,7 +136,8 @@ where
             let ends: Vec<SmallVec<[usize; 6]>> =
                 found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
             let insides = (surfaces == Surfaces::Closed).then(|| {
-                Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, found.iter().map(|f| (f.at, f.edges)))
+                let pairs = found.iter().map(|f| (f.at, f.edges));
+                Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs, parallel)
             });
             (snap, ends, insides)
         };
