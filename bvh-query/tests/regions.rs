@@ -259,3 +259,20 @@ fn apart_meshes_have_no_regions() {
     let far = Isometry::translation(3.0, 0.0, 0.0);
     assert!(visit_tree_pair(&tree, &tree, Regions(&Isometry::identity(), &far)).is_empty());
 }
+
+/// Meshes large enough for the parallel query to split its traversal (both over 4,096
+/// triangles) and its regions (512 intersecting pairs or more): the same regions as on one
+/// thread (`Regions` checks), for every preset.
+#[test]
+fn large_contacts_split_across_threads() {
+    let a = TriMesh::uv_sphere(Point::origin(), 1.0, 96, 192);
+    let b = TriMesh::uv_sphere(Point::origin(), 0.8, 96, 192);
+    let pose_b = Isometry::translation(0.9, 0.2, -0.1);
+    for preset in Preset::ALL {
+        let (ta, tb) = (Hierarchy::build(a.clone(), &preset), Hierarchy::build(b.clone(), &preset));
+        let regions = visit_tree_pair(&ta, &tb, Regions(&Isometry::identity(), &pose_b));
+        let pairs: usize = regions.iter().map(|r| r.pairs.len()).sum();
+        assert!(pairs >= 512, "{}: {pairs} pairs", preset.name);
+        assert_eq!(regions.len(), 1, "{}", preset.name);
+    }
+}

@@ -74,6 +74,14 @@ impl ContactRegion {
     }
 }
 
+/// The triangles of the smaller mesh from which [`Query::contact_regions_parallel`] splits the
+/// traversal: below, handing parts of it to other threads costs more than they save.
+const SPLIT_TRAVERSAL_FROM: usize = 4096;
+
+/// The intersecting pairs from which [`Query::contact_regions_parallel`] builds the regions on
+/// several threads.
+const SPLIT_REGIONS_FROM: usize = 512;
+
 /// An intersecting pair found by the traversal: leaf-order positions, where they meet (in A's
 /// frame), and which edges pass through the other triangle.
 #[derive(Clone, Copy)]
@@ -113,10 +121,18 @@ where
     }
 
     /// [`Query::contact_regions`] with the traversal, and the regions, split across rayon's
-    /// threads: for meshes deep inside each other. The same regions; no statistics.
+    /// threads: for meshes deep inside each other. Each is split only where it is large – the
+    /// traversal when both meshes have 4,096 triangles or more, the regions from 512
+    /// intersecting pairs – and done on this thread otherwise. The same regions; no statistics.
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
-        let found = self.collect_parallel(Found::of);
-        self.regions_of(found, surfaces, true)
+        let smaller = self.a.bvh.mesh().triangle_count().min(self.b.bvh.mesh().triangle_count());
+        let found = if smaller >= SPLIT_TRAVERSAL_FROM {
+            self.collect_parallel(Found::of)
+        } else {
+            self.collect(0.0, &mut (), Found::of)
+        };
+        let split = found.len() >= SPLIT_REGIONS_FROM;
+        self.regions_of(found, surfaces, split)
     }
 
     /// The regions of the intersecting pairs `found`, in whatever order the traversal found them.
