@@ -24,11 +24,16 @@ pub struct QueryOptions {
     /// the maintenance job it prunes almost nothing the volume tests would not, and costs a test
     /// per opened node (`bvh-bench poses --region-culling` measures it).
     pub region_culling: bool,
+    /// The triangles both meshes must have for the split queries (`*_parallel`) to split the
+    /// traversal across threads: below it, handing out parts of a small traversal costs more
+    /// than it saves, and the query runs on the calling thread. It never changes a result; 0
+    /// always splits.
+    pub split_from: usize,
 }
 
 impl Default for QueryOptions {
     fn default() -> Self {
-        Self { prejudge: true, region_culling: false }
+        Self { prejudge: true, region_culling: false, split_from: 4096 }
     }
 }
 
@@ -133,11 +138,16 @@ where
     }
 
     /// [`Query::collect`] with the tree-pair opened into a few subtrees per thread, each
-    /// traversed on its own, and nothing counted.
+    /// traversed on its own (when both meshes reach [`QueryOptions::split_from`]), and nothing
+    /// counted.
     pub(crate) fn collect_parallel<T: Send>(
         &self,
         keep: impl Fn([usize; 2], &Triangle, &Triangle) -> Option<T> + Sync,
     ) -> Vec<T> {
+        let smaller = self.a.bvh.mesh().triangle_count().min(self.b.bvh.mesh().triangle_count());
+        if smaller < self.options.split_from {
+            return self.collect(0.0, &mut (), keep);
+        }
         let Some(descent) = self.descent(0.0, None, &mut ()) else { return Vec::new() };
         let tasks = descent.split(TASKS_PER_THREAD * bvh_core::parallel::current_num_threads(), &mut ());
         tasks

@@ -103,7 +103,7 @@ where
         let query = Query::new(
             Posed::new(a, pose_a),
             Posed::new(b, pose_b),
-            QueryOptions { prejudge, region_culling },
+            QueryOptions { prejudge, region_culling, split_from: 0 },
         );
         let mut stats = QueryStats::default();
         assert_eq!(query.intersecting_pairs_counted(&mut stats), expected, "{what}, prejudge {prejudge}");

@@ -15,14 +15,16 @@ use bvh_query::{
     ContactRegion, NodeTest, Posed, Query, QueryOptions, Surfaces, TreePairVisitor, visit_tree_pair,
 };
 
-/// The regions with A and B at their poses (checked equal with the parallel traversal).
+/// The regions with A and B at their poses (checked equal with the parallel traversal, split
+/// however small the meshes).
 struct Regions<'a>(&'a Isometry, &'a Isometry);
 
 impl TreePairVisitor for Regions<'_> {
     type Output = Vec<ContactRegion>;
 
     fn visit<VA: NodeVolume + NodeTest<VB>, VB: NodeVolume>(self, a: &Bvh<VA>, b: &Bvh<VB>) -> Self::Output {
-        let query = Query::new(Posed::new(a, self.0), Posed::new(b, self.1), QueryOptions::default());
+        let options = QueryOptions { split_from: 0, ..QueryOptions::default() };
+        let query = Query::new(Posed::new(a, self.0), Posed::new(b, self.1), options);
         let regions = query.contact_regions(Surfaces::Closed);
         // The traversal split across threads finds the same regions.
         assert_eq!(query.contact_regions_parallel(Surfaces::Closed), regions);
@@ -260,9 +262,8 @@ fn apart_meshes_have_no_regions() {
     assert!(visit_tree_pair(&tree, &tree, Regions(&Isometry::identity(), &far)).is_empty());
 }
 
-/// Meshes large enough for the parallel query to split its traversal (both over 4,096
-/// triangles) and its regions (512 intersecting pairs or more): the same regions as on one
-/// thread (`Regions` checks), for every preset.
+/// Meshes crossing in 512 intersecting pairs or more, so the split query builds its regions on
+/// several threads too: the same regions as on one thread (`Regions` checks), for every preset.
 #[test]
 fn large_contacts_split_across_threads() {
     let a = TriMesh::uv_sphere(Point::origin(), 1.0, 96, 192);

@@ -146,7 +146,7 @@ fn time_path(
             Isometry::new(Vector::new(-1.2 + 2.4 * t, 0.05, 0.02), Vector::new(0.0, 0.0, 2.0 * t))
         })
         .collect();
-    let options = QueryOptions { prejudge: true, region_culling };
+    let options = QueryOptions { region_culling, ..QueryOptions::default() };
     let identity = Isometry::identity();
     let mut placed = Vec::with_capacity(moving.vertices().len());
     let mut pass = || {

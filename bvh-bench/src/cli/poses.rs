@@ -586,7 +586,11 @@ fn answer(
     cache: Option<&mut PairCache>,
     stats: &mut impl Stats,
 ) -> usize {
-    let options = QueryOptions { prejudge: args.prejudge(), region_culling: args.region_culling };
+    let options = QueryOptions {
+        prejudge: args.prejudge(),
+        region_culling: args.region_culling,
+        ..QueryOptions::default()
+    };
     let q = at_pose(a, b, pose, options);
     match args.query {
         QueryKind::Any => usize::from(q.intersects_counted(cache, stats).is_some()),

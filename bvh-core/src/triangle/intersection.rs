@@ -141,7 +141,7 @@ fn meet(
             // Where rounding cannot order the interval ends, or the plane values were too
             // ill-conditioned to place them (slivers, an edge in the other plane), the closest
             // points (computed from the coordinates) give a point of the contact.
-            let segment = pair.shared_segment(t1, t2, rounding_tolerance(t1, t2));
+            let segment = pair.shared_segment(t1, t2);
             TriangleIntersection::Segment(segment.unwrap_or_else(|| touching_point(t1, t2)))
         }
         Relation::Coplanar => {
@@ -305,12 +305,13 @@ impl CanonicalPair {
 
     /// The shared segment of the pair made from `t1` and `t2`, from the four interval ends
     /// (rounded); `None` when rounding leaves the intervals apart although the exact test says
-    /// they meet, or puts an end farther than `tolerance` from a triangle. Where the ends'
-    /// error bounds keep them well within the tolerance, that is known without measuring;
+    /// they meet, or puts an end farther than [`rounding_tolerance`] from a triangle. Where the
+    /// ends' error bounds keep them well within the tolerance, that is known without measuring;
     /// otherwise each end is measured against the triangle it was not interpolated on (it lies
     /// on the other's edge).
-    fn shared_segment(&self, t1: &Triangle, t2: &Triangle, tolerance: Real) -> Option<Segment> {
-        // The side values' error bounds, from the planes that gave them.
+    fn shared_segment(&self, t1: &Triangle, t2: &Triangle) -> Option<Segment> {
+        // The side values' error bounds, from the planes that gave them (made again here:
+        // kept from `classify`, they weighed on the plain test, which needs no segment).
         let errors = |plane: &Triangle, v: &[Point; 3]| {
             let plane = PlaneSide::new(&plane.a, &plane.b, &plane.c);
             v.map(|p| plane.error(&p))
@@ -337,14 +338,14 @@ impl CanonicalPair {
         if placed_1 && placed_2 {
             return Some(segment);
         }
-        let [t1, t2] = [self.t1, self.t2].map(|[a, b, c]| Triangle::new(a, b, c));
+        let tolerance = rounding_tolerance(t1, t2);
         let on =
             |points: &[Point], t: &Triangle| super::closest::all_within_of_triangle(points, t, tolerance);
         let fits = match (lo_on_1, hi_on_1) {
-            (true, true) => on(&[segment.a, segment.b], &t2),
-            (false, false) => on(&[segment.a, segment.b], &t1),
-            (true, false) => on(&[segment.a], &t2) && on(&[segment.b], &t1),
-            (false, true) => on(&[segment.a], &t1) && on(&[segment.b], &t2),
+            (true, true) => on(&[segment.a, segment.b], t2),
+            (false, false) => on(&[segment.a, segment.b], t1),
+            (true, false) => on(&[segment.a], t2) && on(&[segment.b], t1),
+            (false, true) => on(&[segment.a], t1) && on(&[segment.b], t2),
         };
         fits.then_some(segment)
     }

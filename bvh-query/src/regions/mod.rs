@@ -74,10 +74,6 @@ impl ContactRegion {
     }
 }
 
-/// The triangles of the smaller mesh from which [`Query::contact_regions_parallel`] splits the
-/// traversal: below, handing parts of it to other threads costs more than they save.
-const SPLIT_TRAVERSAL_FROM: usize = 4096;
-
 /// The intersecting pairs from which [`Query::contact_regions_parallel`] builds the regions on
 /// several threads.
 const SPLIT_REGIONS_FROM: usize = 512;
@@ -122,15 +118,11 @@ where
 
     /// [`Query::contact_regions`] with the traversal, and the regions, split across rayon's
     /// threads: for meshes deep inside each other. Each is split only where it is large – the
-    /// traversal when both meshes have 4,096 triangles or more, the regions from 512
-    /// intersecting pairs – and done on this thread otherwise. The same regions; no statistics.
+    /// traversal from [`QueryOptions::split_from`](crate::QueryOptions::split_from), the
+    /// regions from 512 intersecting pairs – and done on this thread otherwise. The same
+    /// regions; no statistics.
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
-        let smaller = self.a.bvh.mesh().triangle_count().min(self.b.bvh.mesh().triangle_count());
-        let found = if smaller >= SPLIT_TRAVERSAL_FROM {
-            self.collect_parallel(Found::of)
-        } else {
-            self.collect(0.0, &mut (), Found::of)
-        };
+        let found = self.collect_parallel(Found::of);
         let split = found.len() >= SPLIT_REGIONS_FROM;
         self.regions_of(found, surfaces, split)
     }
@@ -207,8 +199,7 @@ where
     }
 
     /// One region from its pairs; `insides` find what lies inside the other mesh (closed
-    /// surfaces only); `place` has room for a place per snapped point, and is left as it came
-    /// (`u32::MAX` everywhere).
+    /// surfaces only); `place` is [`chain`]'s room for a place per snapped point.
     fn region(
         &self,
         snapped: &Snapped<'_>,
@@ -250,13 +241,7 @@ where
         let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
         let faces_b: Vec<Vector> =
             region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
-        for (k, &id) in curve_ids.iter().enumerate() {
-            place[id] = k as u32;
-        }
         let polylines = chain(&edges, &curve_ids, place, snapped.points);
-        for &id in &curve_ids {
-            place[id] = u32::MAX;
-        }
         let normal = curve_normal(&polylines, &faces_a, &faces_b).unwrap_or_else(|| {
             // No closed curve to span a surface (surfaces that only touch, or a curve that runs
             // off an open surface): of the region's face normals (A's, and B's reversed), the one
@@ -483,11 +468,19 @@ impl Snap {
 }
 
 /// The segments, by their snapped ends' numbers into `points`, chained into polylines; `ids`
-/// lists every end's number in increasing order, and `place` gives each its place there.
-fn chain(segments: &[[usize; 2]], ids: &[usize], place: &[u32], points: &[Point]) -> Vec<Polyline> {
+/// lists every end's number in increasing order. `place` has room for every number and is left
+/// as it came (`u32::MAX` everywhere): each end's place in `ids` goes there while the segments
+/// are renumbered.
+fn chain(segments: &[[usize; 2]], ids: &[usize], place: &mut [u32], points: &[Point]) -> Vec<Polyline> {
     // The segments by their ends' places, and the segments at each.
+    for (k, &id) in ids.iter().enumerate() {
+        place[id] = k as u32;
+    }
     let joined: Vec<[usize; 2]> =
         segments.iter().filter(|[a, b]| a != b).map(|e| e.map(|end| place[end] as usize)).collect();
+    for &id in ids {
+        place[id] = u32::MAX;
+    }
     let mut first = vec![0; ids.len() + 1];
     for &end in joined.iter().flatten() {
         first[end + 1] += 1;
