@@ -139,7 +139,7 @@ where
 
     /// [`Query::collect`] with the tree-pair opened into a few subtrees per thread, each
     /// traversed on its own (when both meshes reach [`QueryOptions::split_from`]), and nothing
-    /// counted.
+    /// counted: the same pairs in the same order, whatever the number of threads.
     pub(crate) fn collect_parallel<T: Send>(
         &self,
         keep: impl Fn([usize; 2], &Triangle, &Triangle) -> Option<T> + Sync,

@@ -192,7 +192,8 @@ where
 
     /// Opens the tree-pair level by level until at least `want` pairs are left (or nothing
     /// opens): disjoint subtrees whose leaf pairs are together exactly those of the whole, to be
-    /// traversed on different threads.
+    /// traversed on different threads. They come in the order one descent from the top visits
+    /// them, so their leaf pairs, taken subtree after subtree, come in its order too.
     pub(crate) fn split(&self, want: usize, stats: &mut impl Stats) -> Vec<Pair> {
         let mut level: Vec<Pair> = self.start().into_iter().collect();
         let mut no_front = ();
@@ -201,10 +202,15 @@ where
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
             for pair in level {
+                let before = next.len();
                 match self.step(&pair, &mut walk, stats, &mut next) {
                     Step::Apart => {}
                     Step::Leaves(..) => next.push(Pair { untested: false, ..pair }),
-                    Step::Opened => opened = true,
+                    Step::Opened => {
+                        // A descent's stack pops the last pushed first.
+                        next[before..].reverse();
+                        opened = true;
+                    }
                 }
             }
             level = next;

@@ -263,7 +263,8 @@ fn apart_meshes_have_no_regions() {
 }
 
 /// Meshes crossing in 512 intersecting pairs or more, so the split query builds its regions on
-/// several threads too: the same regions as on one thread (`Regions` checks), for every preset.
+/// several threads too: the same regions as on one thread (`Regions` checks), for every preset,
+/// with 1, 2 and 3 threads (the traversal split into as many parts as the threads ask).
 #[test]
 fn large_contacts_split_across_threads() {
     let a = TriMesh::uv_sphere(Point::origin(), 1.0, 96, 192);
@@ -275,5 +276,10 @@ fn large_contacts_split_across_threads() {
         let pairs: usize = regions.iter().map(|r| r.pairs.len()).sum();
         assert!(pairs >= 512, "{}: {pairs} pairs", preset.name);
         assert_eq!(regions.len(), 1, "{}", preset.name);
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let again = pool.install(|| visit_tree_pair(&ta, &tb, Regions(&Isometry::identity(), &pose_b)));
+            assert_eq!(again, regions, "{}, {threads} threads", preset.name);
+        }
     }
 }

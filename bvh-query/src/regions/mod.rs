@@ -127,16 +127,12 @@ where
         self.regions_of(found, surfaces, split)
     }
 
-    /// The regions of the intersecting pairs `found`, in whatever order the traversal found them.
+    /// The regions of the intersecting pairs `found`, in the order the traversal finds them
+    /// (one order whatever the number of threads: the same curves, points and ties every time).
     fn regions_of(&self, found: Vec<Found>, surfaces: Surfaces, parallel: bool) -> Vec<ContactRegion> {
         if found.is_empty() {
             return Vec::new();
         }
-        // One order whatever the traversal: the same curves, points and ties every time. The
-        // keys are sorted and each record copied once, not moved about by the sort.
-        let mut order: Vec<([usize; 2], usize)> = found.iter().enumerate().map(|(k, f)| (f.at, k)).collect();
-        order.sort_unstable();
-        let found: Vec<Found> = order.iter().map(|&(_, k)| found[k]).collect();
         // Every intersection's ends numbered once, ends within the placement rounding as one:
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
         let ends_and_insides = || {
@@ -227,9 +223,7 @@ where
         let curve_ids = sorted_unique(curve_ids.into_iter());
         let on_curve: Vec<Point> = curve_ids.iter().map(|&e| snapped.points[e]).collect();
         let members: Vec<&Found> = members.iter().map(|&k| &snapped.found[k]).collect();
-        // The members come in the order of their pairs, so A's triangles are already in order.
-        let mut region_a: Vec<usize> = members.iter().map(|f| f.at[0]).collect();
-        region_a.dedup();
+        let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
         let (inside_a, inside_b) = match insides {
