@@ -232,6 +232,36 @@ fn two_prongs_and_a_peg_make_two_regions() {
     });
 }
 
+/// A rod pushed right through a roof-shaped prism: one region (the roof's and the floor's
+/// triangles share corners) whose curve is two loops, in through the roof and out through the
+/// floor. Sliding the rod along itself changes nothing, so the loops' spans cancel and the normal
+/// lies across the rod, whichever way the chaining happened to run each loop (added up as they
+/// came, they gave a normal along the rod for some presets).
+#[test]
+fn a_rod_through_a_prism_is_pushed_sideways() {
+    // The prism: a triangle across y–z (floor from y = -1 to 1, ridge at z = 1), along x.
+    let ends =
+        [-2.0, 2.0].map(|x| [Point::new(x, -1.0, 0.0), Point::new(x, 1.0, 0.0), Point::new(x, 0.0, 1.0)]);
+    let vertices: Vec<Point> = ends.iter().flatten().copied().collect();
+    let faces = [[0, 2, 1], [3, 4, 5], [0, 1, 4], [0, 4, 3], [1, 2, 5], [1, 5, 4], [2, 0, 3], [2, 3, 5]];
+    let prism = TriMesh::new(vertices, faces.to_vec()).unwrap();
+    let rod = TriMesh::cuboid(Point::new(0.3, 0.15, 0.5), Vector::new(0.1, 0.1, 1.5));
+    for preset in Preset::ALL {
+        let (ta, tb) = (Hierarchy::build(prism.clone(), &preset), Hierarchy::build(rod.clone(), &preset));
+        for (k, frame) in frames().iter().enumerate() {
+            let what = format!("{}, frame {k}", preset.name);
+            let regions = visit_tree_pair(&ta, &tb, Regions(frame, frame));
+            assert_eq!(regions.len(), 1, "{what}");
+            let r = &regions[0];
+            assert!(r.curve.len() == 2 && r.curve.iter().all(|c| c.closed), "{what}: {:?}", r.curve);
+            let along = (frame.inverse() * r.normal).z;
+            assert!(along.abs() < 1e-3, "{what}: normal {:?}", frame.inverse() * r.normal);
+            // No vertex of either lies inside the other: the depth is the curve's width across.
+            assert!((r.depth - 0.2).abs() < slack(frame) * 10.0, "{what}: depth {}", r.depth);
+        }
+    }
+}
+
 /// Zero-area triangles inside a region (a sliver and a point on A's top face under B) change
 /// nothing.
 #[test]

@@ -19,6 +19,7 @@ use bvh_core::{
 use inside::{Insides, Scratch};
 use key_table::KeyTable;
 use smallvec::SmallVec;
+use std::ops::Range;
 
 /// What the meshes' surfaces enclose, which decides what lies inside the other mesh.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -204,14 +205,18 @@ where
         place: &mut [u32],
     ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
-        let mut edges = Vec::new();
+        // The segments by their ends' numbers, and each one's pair.
+        let (mut edges, mut edge_pairs) = (Vec::new(), Vec::new());
         let mut curve_ids = Vec::new();
         let mut area = 0.0;
         for &k in members {
             let ends = &snapped.ends[k];
             curve_ids.extend_from_slice(ends);
             match &snapped.found[k].meet {
-                TriangleIntersection::Segment(_) => edges.push([ends[0], ends[1]]),
+                TriangleIntersection::Segment(_) => {
+                    edges.push([ends[0], ends[1]]);
+                    edge_pairs.push(k);
+                }
                 TriangleIntersection::Polygon(p) => {
                     let v = p.vertices();
                     area += (1..v.len().saturating_sub(1))
@@ -235,7 +240,19 @@ where
         let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
         let faces_b: Vec<Vector> =
             region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
-        let polylines = chain(&edges, &curve_ids, place, snapped.points);
+        // How far a segment, from its first end to its second, runs along the direction the
+        // curve takes where its pair's surfaces cross (A's normal × B's): the same way round
+        // every loop of the curve.
+        let along = |e: usize| {
+            let found = &snapped.found[edge_pairs[e]];
+            let ([i, j], TriangleIntersection::Segment(segment)) = (found.at, &found.meet) else {
+                return 0.0;
+            };
+            let crossing =
+                a.triangle(i).scaled_normal().cross(&(self.b_in_a.rotation * b.triangle(j).scaled_normal()));
+            (segment.b - segment.a).dot(&crossing)
+        };
+        let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
         let normal = curve_normal(&polylines, &faces_a, &faces_b).unwrap_or_else(|| {
             // No closed curve to span a surface (surfaces that only touch, or a curve that runs
             // off an open surface): of the region's face normals (A's, and B's reversed), the one
@@ -318,7 +335,8 @@ fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
     v
 }
 
-/// The direction the region's closed curves span: their vector area `½ Σ pᵢ × pᵢ₊₁`, which
+/// The direction the region's closed curves span (the loops run one way round, as [`chain`]
+/// leaves them): their vector area `½ Σ pᵢ × pᵢ₊₁`, which
 /// equals the area-weighted normal of any surface they bound – of A's part of the region as of
 /// B's, the gradient of the overlap's volume as B moves – so it does not depend on how either
 /// surface is tessellated. Turned to agree with A's faces in the region (outward, towards B),
@@ -464,27 +482,40 @@ impl Snap {
 /// The segments, by their snapped ends' numbers into `points`, chained into polylines; `ids`
 /// lists every end's number in increasing order. `place` has room for every number and is left
 /// as it came (`u32::MAX` everywhere): each end's place in `ids` goes there while the segments
-/// are renumbered.
-fn chain(segments: &[[usize; 2]], ids: &[usize], place: &mut [u32], points: &[Point]) -> Vec<Polyline> {
-    // The segments by their ends' places, and the segments at each.
+/// are renumbered. Where the curve closes into several loops, each runs the way `along` (how far
+/// segment `e` runs, from its first end to its second, in the direction the curve takes) says
+/// most of its length runs: their spans then add up to the overlap's, not by the chance of
+/// where each loop's chaining began.
+fn chain(
+    segments: &[[usize; 2]],
+    ids: &[usize],
+    place: &mut [u32],
+    points: &[Point],
+    along: impl Fn(usize) -> Real,
+) -> Vec<Polyline> {
+    // The segments by their ends' places (and their own numbers), and the segments at each.
     for (k, &id) in ids.iter().enumerate() {
         place[id] = k as u32;
     }
-    let joined: Vec<[usize; 2]> =
-        segments.iter().filter(|[a, b]| a != b).map(|e| e.map(|end| place[end] as usize)).collect();
+    let joined: Vec<([usize; 2], usize)> = (0..segments.len())
+        .filter(|&e| segments[e][0] != segments[e][1])
+        .map(|e| (segments[e].map(|end| place[end] as usize), e))
+        .collect();
     for &id in ids {
         place[id] = u32::MAX;
     }
     let mut first = vec![0; ids.len() + 1];
-    for &end in joined.iter().flatten() {
-        first[end + 1] += 1;
+    for (ends, _) in &joined {
+        for &end in ends {
+            first[end + 1] += 1;
+        }
     }
     for k in 0..ids.len() {
         first[k + 1] += first[k];
     }
     let mut filled = first.clone();
     let mut incident = vec![0; first[ids.len()]];
-    for (e, ends) in joined.iter().enumerate() {
+    for (e, (ends, _)) in joined.iter().enumerate() {
         for &end in ends {
             incident[filled[end]] = e;
             filled[end] += 1;
@@ -492,17 +523,22 @@ fn chain(segments: &[[usize; 2]], ids: &[usize], place: &mut [u32], points: &[Po
     }
     let at = |p: usize| &incident[first[p]..first[p + 1]];
     let mut used = vec![false; joined.len()];
-    let mut lines = Vec::new();
+    // Every step of the walk (a segment, and whether it was followed from its first end); each
+    // line's places, and for a loop where its steps lie.
+    let mut steps: Vec<(usize, bool)> = Vec::new();
+    let mut lines: Vec<(Vec<usize>, Option<Range<usize>>)> = Vec::new();
     // Open chains start at their ends (points on one segment, or on three or more), then the
     // rest are loops.
     let starts = (0..ids.len()).filter(|&p| at(p).len() != 2);
-    for start in starts.chain(joined.iter().map(|e| e[0])) {
+    for start in starts.chain(joined.iter().map(|(e, _)| e[0])) {
         while let Some(&next) = at(start).iter().find(|&&e| !used[e]) {
             let mut line = vec![start];
+            let first_step = steps.len();
             let (mut here, mut edge) = (start, next);
             loop {
                 used[edge] = true;
-                let [a, b] = joined[edge];
+                let ([a, b], e) = joined[edge];
+                steps.push((e, a == here));
                 here = if a == here { b } else { a };
                 line.push(here);
                 match at(here).iter().find(|&&e| !used[e]) {
@@ -514,10 +550,23 @@ fn chain(segments: &[[usize; 2]], ids: &[usize], place: &mut [u32], points: &[Po
             if closed {
                 line.pop();
             }
-            lines.push(Polyline { points: line.into_iter().map(|k| points[ids[k]]).collect(), closed });
+            lines.push((line, closed.then_some(first_step..steps.len())));
         }
     }
+    let loops = lines.iter().filter(|(_, walk)| walk.is_some()).count();
     lines
+        .into_iter()
+        .map(|(mut line, walk)| {
+            if let Some(walk) = walk.clone().filter(|_| loops > 1) {
+                let runs: Real =
+                    steps[walk].iter().map(|&(e, forward)| if forward { along(e) } else { -along(e) }).sum();
+                if runs < 0.0 {
+                    line.reverse();
+                }
+            }
+            Polyline { points: line.into_iter().map(|k| points[ids[k]]).collect(), closed: walk.is_some() }
+        })
+        .collect()
 }
 
 /// Up to four of `points` spanning them across `normal`: the one farthest from their centre
