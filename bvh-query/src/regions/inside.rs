@@ -28,12 +28,13 @@ pub(super) struct Scratch {
 impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     /// The meshes `a` and `b`, B placed in A's frame by `b_in_a`, which intersect in the pairs
     /// of leaf-order positions `pairs`, each with its edge crossings if the triangle test
-    /// could tell them; `split`: whether a large region's two sides may go to two threads.
+    /// could tell them; `split`: whether the two meshes' sides may be set up, and a large
+    /// region's two sides found, on two threads.
     pub(super) fn new(
         a: &'s Bvh<VA>,
         b: &'s Bvh<VB>,
         b_in_a: RelativePose,
-        pairs: impl Iterator<Item = ([usize; 2], Option<EdgeCrossings>)> + Clone,
+        pairs: impl Iterator<Item = ([usize; 2], Option<EdgeCrossings>)> + Clone + Sync,
         split: bool,
     ) -> Self {
         let seen_from = |of_a: bool| {
@@ -46,12 +47,17 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
                 })
                 .collect()
         };
-        Self {
-            a: Side::new(a, None, seen_from(true)),
-            b: Side::new(b, Some(b_in_a), seen_from(false)),
-            a_in_b: b_in_a.inverse(),
-            split,
-        }
+        let side_a = || Side::new(a, None, seen_from(true));
+        let side_b = || Side::new(b, Some(b_in_a), seen_from(false));
+        let (a, b) = if split { join(side_a, side_b) } else { (side_a(), side_b()) };
+        Self { a, b, a_in_b: b_in_a.inverse(), split }
+    }
+
+    /// Whether a region of `triangles` (both meshes' together) is large enough to have its
+    /// work shared between threads: a small region's parts cost less than handing one to
+    /// another thread.
+    pub(super) fn splits(&self, triangles: usize) -> bool {
+        self.split && triangles >= SPLIT_FROM
     }
 
     pub(super) fn scratch(&self) -> Scratch {
@@ -78,8 +84,7 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
         };
         let mut inside_b =
             move || self.b.inside_part(flood_b, region_b, |i| self.a.triangle(i), |p| inside(self.a.tree, p));
-        // A small region's two sides cost less than handing one to another thread.
-        if self.split && region_a.len() + region_b.len() >= SPLIT_FROM {
+        if self.splits(region_a.len() + region_b.len()) {
             join(inside_a, inside_b)
         } else {
             (inside_a(), inside_b())

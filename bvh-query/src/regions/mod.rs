@@ -136,21 +136,25 @@ where
         }
         // Every intersection's ends numbered once, ends within the placement rounding as one:
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
-        let ends_and_insides = || {
+        let snapped_ends = || {
             let mut snap = Snap::new(self.placement_slack(0.0), 2 * found.len());
             let ends: Vec<SmallVec<[usize; 6]>> =
                 found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
-            let insides = (surfaces == Surfaces::Closed).then(|| {
+            (snap, ends)
+        };
+        let insides = || {
+            (surfaces == Surfaces::Closed).then(|| {
                 let pairs = found.iter().map(|f| (f.at, f.edges));
                 Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs, parallel)
-            });
-            (snap, ends, insides)
+            })
         };
-        // The pairs joined through shared corners need only the pairs: beside the snapping.
-        let ((snap, ends, insides), mut joined) = if parallel {
-            join(ends_and_insides, || self.corner_joins(&found))
+        // The pairs joined through shared corners and the inside finder need only the pairs:
+        // beside the snapping (the inside finder's two meshes taken up by whichever thread is
+        // free first).
+        let ((snap, ends), (mut joined, insides)) = if parallel {
+            join(snapped_ends, || join(|| self.corner_joins(&found), insides))
         } else {
-            (ends_and_insides(), self.corner_joins(&found))
+            (snapped_ends(), (self.corner_joins(&found), insides()))
         };
         let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
         let groups = groups(&mut joined, &snapped);
@@ -230,29 +234,41 @@ where
         let members: Vec<&Found> = members.iter().map(|&k| &snapped.found[k]).collect();
         let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
+        // The faces, the curve and the pair list need no inside parts: for a large region, made
+        // on another thread while those are found.
+        let mut curve_and_faces = || {
+            let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
+            let faces_b: Vec<Vector> =
+                region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
+            // How far a segment, from its first end to its second, runs along the direction the
+            // curve takes where its pair's surfaces cross (A's normal × B's): the same way round
+            // every loop of the curve.
+            let along = |e: usize| {
+                let found = &snapped.found[edge_pairs[e]];
+                let ([i, j], TriangleIntersection::Segment(segment)) = (found.at, &found.meet) else {
+                    return 0.0;
+                };
+                let crossing = a
+                    .triangle(i)
+                    .scaled_normal()
+                    .cross(&(self.b_in_a.rotation * b.triangle(j).scaled_normal()));
+                (segment.b - segment.a).dot(&crossing)
+            };
+            let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
+            let mut pairs: Vec<TrianglePair> = members.iter().map(|f| self.triangle_pair(f.at)).collect();
+            pairs.sort_unstable();
+            (faces_a, faces_b, polylines, pairs)
+        };
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
-        let (inside_a, inside_b) = match insides {
-            Some((insides, scratch)) => insides.parts(scratch, &region_a, &region_b),
-            None => (Vec::new(), Vec::new()),
+        let ((inside_a, inside_b), (faces_a, faces_b, polylines, pairs)) = match insides {
+            Some((insides, scratch)) if insides.splits(region_a.len() + region_b.len()) => {
+                join(|| insides.parts(scratch, &region_a, &region_b), curve_and_faces)
+            }
+            Some((insides, scratch)) => (insides.parts(scratch, &region_a, &region_b), curve_and_faces()),
+            None => ((Vec::new(), Vec::new()), curve_and_faces()),
         };
         let part_a = || on_curve.iter().chain(&inside_a);
         let part_b = || on_curve.iter().chain(&inside_b);
-        let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
-        let faces_b: Vec<Vector> =
-            region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
-        // How far a segment, from its first end to its second, runs along the direction the
-        // curve takes where its pair's surfaces cross (A's normal × B's): the same way round
-        // every loop of the curve.
-        let along = |e: usize| {
-            let found = &snapped.found[edge_pairs[e]];
-            let ([i, j], TriangleIntersection::Segment(segment)) = (found.at, &found.meet) else {
-                return 0.0;
-            };
-            let crossing =
-                a.triangle(i).scaled_normal().cross(&(self.b_in_a.rotation * b.triangle(j).scaled_normal()));
-            (segment.b - segment.a).dot(&crossing)
-        };
-        let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
         let normal = curve_normal(&polylines, &faces_a, &faces_b).unwrap_or_else(|| {
             // No closed curve to span a surface (surfaces that only touch, or a curve that runs
             // off an open surface): of the region's face normals (A's, and B's reversed), the one
@@ -272,8 +288,6 @@ where
         let (bottom, deepest_b) = extreme(part_b(), &-normal);
         let depth = top + bottom;
         let to_world = |p: &Point| self.a.pose * p;
-        let mut pairs: Vec<TrianglePair> = members.iter().map(|f| self.triangle_pair(f.at)).collect();
-        pairs.sort_unstable();
         ContactRegion {
             pairs,
             curve: polylines
