@@ -350,10 +350,9 @@ fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
 }
 
 /// The direction the region's closed curves span (the loops run one way round, as [`chain`]
-/// leaves them): their vector area `½ Σ pᵢ × pᵢ₊₁`, which
-/// equals the area-weighted normal of any surface they bound – of A's part of the region as of
-/// B's, the gradient of the overlap's volume as B moves – so it does not depend on how either
-/// surface is tessellated. Turned to agree with A's faces in the region (outward, towards B),
+/// leaves them): their vector area `½ Σ pᵢ × pᵢ₊₁`, which equals the area-weighted normal of
+/// any surface they bound – of A's part of the region as of B's, the gradient of the overlap's
+/// volume as B moves – so it does not depend on how either surface is tessellated. Turned to agree with A's faces in the region (outward, towards B),
 /// else against B's. `None` when the curves span no area.
 fn curve_normal(polylines: &[Polyline], faces_a: &[Vector], faces_b: &[Vector]) -> Option<Vector> {
     let mut spanned = Vector::zeros();
