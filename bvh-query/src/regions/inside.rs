@@ -181,8 +181,9 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         other: impl Fn(usize) -> Triangle,
         is_inside: impl Fn(&Point) -> bool,
     ) -> Vec<Point> {
-        let mut corners: Vec<(u32, Point)> = Vec::new();
-        let mut forest = ParityForest::default();
+        // Neighbouring triangles share most corners: about one new corner per triangle.
+        let mut corners: Vec<(u32, Point)> = Vec::with_capacity(region.len() + 2);
+        let mut forest = ParityForest::with_capacity(region.len() + 2);
         for &t in region {
             let triangle = self.triangle(t);
             let ids = self.tree.corner_points(t);
@@ -286,7 +287,6 @@ impl<'s, V: NodeVolume> Side<'s, V> {
 /// Corners joined by edges of known crossing parity, as a union–find forest: each corner
 /// knows whether it lies on the other side of the surface from its group's root, and each
 /// root whether its group's parities agree around every cycle.
-#[derive(Default)]
 struct ParityForest {
     parent: Vec<usize>,
     /// Whether a corner is on the other side from its parent.
@@ -295,6 +295,14 @@ struct ParityForest {
 }
 
 impl ParityForest {
+    fn with_capacity(corners: usize) -> Self {
+        Self {
+            parent: Vec::with_capacity(corners),
+            flip: Vec::with_capacity(corners),
+            consistent: Vec::with_capacity(corners),
+        }
+    }
+
     /// A new corner, alone in its group.
     fn add(&mut self) -> usize {
         self.parent.push(self.parent.len());

@@ -210,8 +210,9 @@ where
     ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
         // The segments by their ends' numbers, and each one's pair.
-        let (mut edges, mut edge_pairs) = (Vec::new(), Vec::new());
-        let mut curve_ids = Vec::new();
+        let (mut edges, mut edge_pairs) =
+            (Vec::with_capacity(members.len()), Vec::with_capacity(members.len()));
+        let mut curve_ids = Vec::with_capacity(2 * members.len());
         let mut area = 0.0;
         for &k in members {
             let ends = &snapped.ends[k];
@@ -538,7 +539,7 @@ fn chain(
     let mut used = vec![false; joined.len()];
     // Every step of the walk (a segment, and whether it was followed from its first end); each
     // line's places, and for a loop where its steps lie.
-    let mut steps: Vec<(usize, bool)> = Vec::new();
+    let mut steps: Vec<(usize, bool)> = Vec::with_capacity(joined.len());
     let mut lines: Vec<(Vec<usize>, Option<Range<usize>>)> = Vec::new();
     // Open chains start at their ends (points on one segment, or on three or more), then the
     // rest are loops.
