@@ -141,7 +141,9 @@ impl Flood {
 
 impl<'s, V: NodeVolume> Side<'s, V> {
     fn new(tree: &'s Bvh<V>, pose: Option<RelativePose>, mut pairs: Vec<Crossing>) -> Self {
-        pairs.sort_unstable_by_key(|c| (c.here, c.there));
+        // Grouped by the triangle here: a triangle's crossings only flip parities (an exclusive
+        // or), so their order within the group does not matter.
+        pairs.sort_unstable_by_key(|c| c.here);
         let patches = tree.patches();
         let mut crosses = Marks::new(tree.mesh().triangle_count());
         let mut crossed_patches = Marks::new(patches.count());
