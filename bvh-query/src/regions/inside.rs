@@ -2,6 +2,7 @@
 //! depth reaches beyond its intersection curve.
 
 use crate::containment::{crossing_from_sides, inside};
+use crate::workspace;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::parallel::join;
 use bvh_core::predicates::orient3d;
@@ -61,7 +62,7 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     }
 
     pub(super) fn scratch(&self) -> Scratch {
-        Scratch { a: Flood::new(self.a.tree), b: Flood::new(self.b.tree) }
+        Scratch { a: Flood::for_tree(self.a.tree), b: Flood::for_tree(self.b.tree) }
     }
 
     /// The vertices of A inside B around the region of A's triangles `region_a` and B's
@@ -119,8 +120,11 @@ struct Side<'s, V> {
 }
 
 /// The triangles and patches a region's flood has looked at on one mesh, and the points it
-/// found inside; and each region corner's place among the corners, by point number.
-struct Flood {
+/// found inside; and each region corner's place among the corners, by point number. Emptied
+/// after every region, so one serves query after query: each thread keeps its spare ones in its
+/// workspace (sized by the meshes, they were the largest memory a query zeroed).
+#[derive(Debug, Default)]
+pub(crate) struct Flood {
     seen: Marks,
     patches: Marks,
     inside: Marks,
@@ -128,13 +132,33 @@ struct Flood {
 }
 
 impl Flood {
-    fn new<V: NodeVolume>(tree: &Bvh<V>) -> Self {
-        Self {
-            seen: Marks::new(tree.mesh().triangle_count()),
-            patches: Marks::new(tree.patches().count()),
-            inside: Marks::new(tree.point_count()),
-            // Zero for none (a place plus one): a zeroed allocation costs nothing until used.
-            corner_at: vec![0; tree.point_count()],
+    /// An empty flood for `tree`: the thread's spare one grown to fit, or a new one.
+    fn for_tree<V: NodeVolume>(tree: &Bvh<V>) -> Self {
+        let mut flood = workspace::take_flood().unwrap_or_default();
+        flood.seen.fit(tree.mesh().triangle_count());
+        flood.patches.fit(tree.patches().count());
+        flood.inside.fit(tree.point_count());
+        // Zero for none (a place plus one).
+        if flood.corner_at.len() < tree.point_count() {
+            flood.corner_at.resize(tree.point_count(), 0);
+        }
+        flood
+    }
+
+    /// The memory it holds.
+    pub(crate) fn bytes(&self) -> usize {
+        [&self.seen, &self.patches, &self.inside].iter().map(|m| m.bytes()).sum::<usize>()
+            + self.corner_at.capacity() * size_of::<u32>()
+    }
+}
+
+impl Drop for Scratch {
+    /// The floods go back to the thread's workspace, empty as every region leaves them (unless
+    /// a panic cut a region short).
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            workspace::put_flood(std::mem::take(&mut self.a));
+            workspace::put_flood(std::mem::take(&mut self.b));
         }
     }
 }
@@ -347,6 +371,7 @@ impl ParityForest {
 
 /// A set of indices below a bound, a bit each, emptied by clearing only the words it set: a
 /// region's flood touches a few hundred triangles of meshes of hundreds of thousands.
+#[derive(Debug, Default)]
 struct Marks {
     bits: Vec<u64>,
     words_set: Vec<usize>,
@@ -355,6 +380,17 @@ struct Marks {
 impl Marks {
     fn new(len: usize) -> Self {
         Self { bits: vec![0; len.div_ceil(64)], words_set: Vec::new() }
+    }
+
+    /// Room for `len` marks (an empty set stays empty).
+    fn fit(&mut self, len: usize) {
+        if self.bits.len() < len.div_ceil(64) {
+            self.bits.resize(len.div_ceil(64), 0);
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        (self.bits.capacity() + self.words_set.capacity()) * size_of::<u64>()
     }
 
     fn contains(&self, i: usize) -> bool {

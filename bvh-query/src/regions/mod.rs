@@ -16,6 +16,7 @@ use bvh_core::{
     EdgeCrossings, Point, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
     triangle_intersection_with_edges,
 };
+pub(crate) use inside::Flood;
 use inside::{Insides, Scratch};
 use key_table::KeyTable;
 use smallvec::SmallVec;
