@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds of the bench timed against each other on one anchors pair, alternated round by round
-# so the machine's drift falls on every build alike (one build's runs after another's were 5–15 %
-# apart on a 2-core VM): each build's `poses` mean per round, then its min and median. Needs
+# so the machine's drift falls on every build alike (on a shared machine, one build's runs after
+# another's drift apart): each build's `poses` mean per round, then its min and median. Needs
 # ../shared beside the repository (the pair's meshes and pose file are made if missing).
 # Usage: [THREADS=1] [REPS=3] [KIND=random] [OUT=/tmp/pose-suite] \
 #   bvh-bench/scripts/ab.sh ROUNDS PAIR "QUERY [ARGS]" BIN...

@@ -1,9 +1,8 @@
 //! The memory a traversal works in: a stack of tree-pairs to visit, for distance queries a
 //! heap of pairs put aside, and for contact regions the sets a region's inside walk marks on
-//! each mesh. Each thread keeps one between queries (so a query allocates nothing
-//! once its thread has run one like it); a caller who wants that memory in hand – to bound it,
-//! free it, or keep it with an object rather than a thread – runs queries inside its own
-//! [`Workspace`].
+//! each mesh. Each thread keeps them between queries (so a traversal allocates nothing once its
+//! thread has run one like it); a caller who wants that memory in hand – to bound it, free it,
+//! or keep it with an object rather than a thread – runs queries inside its own [`Workspace`].
 
 use crate::regions::Flood;
 use crate::traverse::{Aside, Pair};
@@ -172,7 +171,7 @@ mod tests {
         let kept =
             workspace.run(|| [query(&big, &big, 1.2), query(&small, &big, 0.9), query(&big, &small, 1.1)]);
         assert_eq!(kept, fresh);
-        // Two sets, each with a mark per triangle and point of the larger mesh at least.
+        // Two sets, each with a corner place (a u32) per point of the larger mesh at least.
         assert!(workspace.reserved_bytes() >= 2 * big.point_count() * size_of::<u32>());
     }
 }

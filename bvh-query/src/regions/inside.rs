@@ -26,6 +26,17 @@ pub(super) struct Scratch {
     b: Flood,
 }
 
+impl Drop for Scratch {
+    /// The floods go back to the thread's workspace, empty as every region leaves them (unless
+    /// a panic cut a region short).
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            workspace::put_flood(std::mem::take(&mut self.a));
+            workspace::put_flood(std::mem::take(&mut self.b));
+        }
+    }
+}
+
 impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     /// The meshes `a` and `b`, B placed in A's frame by `b_in_a`, which intersect in the pairs
     /// of leaf-order positions `pairs`, each with its edge crossings if the triangle test
@@ -149,17 +160,6 @@ impl Flood {
     pub(crate) fn bytes(&self) -> usize {
         [&self.seen, &self.patches, &self.inside].iter().map(|m| m.bytes()).sum::<usize>()
             + self.corner_at.capacity() * size_of::<u32>()
-    }
-}
-
-impl Drop for Scratch {
-    /// The floods go back to the thread's workspace, empty as every region leaves them (unless
-    /// a panic cut a region short).
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            workspace::put_flood(std::mem::take(&mut self.a));
-            workspace::put_flood(std::mem::take(&mut self.b));
-        }
     }
 }
 

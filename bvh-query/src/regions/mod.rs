@@ -210,18 +210,17 @@ where
         place: &mut [u32],
     ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
-        // The segments by their ends' numbers, and each one's pair.
-        let (mut edges, mut edge_pairs) =
-            (Vec::with_capacity(members.len()), Vec::with_capacity(members.len()));
+        // The segments by their ends' numbers, and each one's pair and run (second end less first).
+        let (mut edges, mut runs) = (Vec::with_capacity(members.len()), Vec::with_capacity(members.len()));
         let mut curve_ids = Vec::with_capacity(2 * members.len());
         let mut area = 0.0;
         for &k in members {
             let ends = &snapped.ends[k];
             curve_ids.extend_from_slice(ends);
             match &snapped.found[k].meet {
-                TriangleIntersection::Segment(_) => {
+                TriangleIntersection::Segment(s) => {
                     edges.push([ends[0], ends[1]]);
-                    edge_pairs.push(k);
+                    runs.push((snapped.found[k].at, s.b - s.a));
                 }
                 TriangleIntersection::Polygon(p) => {
                     let v = p.vertices();
@@ -246,15 +245,12 @@ where
             // curve takes where its pair's surfaces cross (A's normal × B's): the same way round
             // every loop of the curve.
             let along = |e: usize| {
-                let found = &snapped.found[edge_pairs[e]];
-                let ([i, j], TriangleIntersection::Segment(segment)) = (found.at, &found.meet) else {
-                    return 0.0;
-                };
+                let ([i, j], run) = runs[e];
                 let crossing = a
                     .triangle(i)
                     .scaled_normal()
                     .cross(&(self.b_in_a.rotation * b.triangle(j).scaled_normal()));
-                (segment.b - segment.a).dot(&crossing)
+                run.dot(&crossing)
             };
             let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
             let mut pairs: Vec<TrianglePair> = members.iter().map(|f| self.triangle_pair(f.at)).collect();
@@ -354,8 +350,9 @@ fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
 /// The direction the region's closed curves span (the loops run one way round, as [`chain`]
 /// leaves them): their vector area `½ Σ pᵢ × pᵢ₊₁`, which equals the area-weighted normal of
 /// any surface they bound – of A's part of the region as of B's, the gradient of the overlap's
-/// volume as B moves – so it does not depend on how either surface is tessellated. Turned to agree with A's faces in the region (outward, towards B),
-/// else against B's. `None` when the curves span no area.
+/// volume as B moves – so it does not depend on how either surface is tessellated. Turned to
+/// agree with A's faces in the region (outward, towards B), else against B's. `None` when the
+/// curves span no area.
 fn curve_normal(polylines: &[Polyline], faces_a: &[Vector], faces_b: &[Vector]) -> Option<Vector> {
     let mut spanned = Vector::zeros();
     let mut extent: Real = 0.0;
