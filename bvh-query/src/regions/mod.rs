@@ -164,14 +164,14 @@ where
             let inside = insides.as_ref().map(|insides| (insides, insides.scratch()));
             (inside, vec![u32::MAX; snap.points.len()])
         };
-        let region = |(inside, place): &mut (Option<_>, Vec<u32>), members: &Vec<usize>| {
-            self.region(&snapped, members, inside.as_mut().map(|(i, s)| (*i, s)), place)
+        let region = |(inside, place): &mut (Option<_>, Vec<u32>), g: usize| {
+            self.region(&snapped, groups.get(g), inside.as_mut().map(|(i, s)| (*i, s)), place)
         };
         let mut regions: Vec<ContactRegion> = if parallel {
-            groups.par_iter().map_init(scratch, region).collect()
+            (0..groups.len()).into_par_iter().map_init(scratch, region).collect()
         } else {
             let mut scratch = scratch();
-            groups.iter().map(|members| region(&mut scratch, members)).collect()
+            (0..groups.len()).map(|g| region(&mut scratch, g)).collect()
         };
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
         regions
@@ -188,11 +188,14 @@ where
         for (k, f) in found.iter().enumerate() {
             let [i, j] = f.at;
             let (on_a, on_b) = (self.a.bvh.corner_points(i), self.b.bvh.corner_points(j));
+            // A pair's keys mostly lead to the same one or two earlier pairs: each joined once.
+            let mut last = k;
             for u in on_a {
                 for w in on_b {
                     let m = first_with.get_or_insert((u as u64) << 32 | w as u64, k);
-                    if m != k {
+                    if m != last && m != k {
                         joined.union(k, m);
+                        last = m;
                     }
                 }
             }
@@ -232,9 +235,9 @@ where
         }
         let curve_ids = sorted_unique(curve_ids.into_iter());
         let on_curve: Vec<Point> = curve_ids.iter().map(|&e| snapped.points[e]).collect();
-        let members: Vec<&Found> = members.iter().map(|&k| &snapped.found[k]).collect();
-        let region_a: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[0]));
-        let region_b: Vec<usize> = sorted_unique(members.iter().map(|f| f.at[1]));
+        let at = |k: &usize| snapped.found[*k].at;
+        let region_a: Vec<usize> = sorted_unique(members.iter().map(|k| at(k)[0]));
+        let region_b: Vec<usize> = sorted_unique(members.iter().map(|k| at(k)[1]));
         // The faces, the curve and the pair list need no inside parts: for a large region, made
         // on another thread while those are found.
         let mut curve_and_faces = || {
@@ -253,12 +256,12 @@ where
                 run.dot(&crossing)
             };
             let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
-            let mut pairs: Vec<TrianglePair> = members.iter().map(|f| self.triangle_pair(f.at)).collect();
+            let mut pairs: Vec<TrianglePair> = members.iter().map(|k| self.triangle_pair(at(k))).collect();
             pairs.sort_unstable();
             (faces_a, faces_b, polylines, pairs)
         };
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
-        let ((inside_a, inside_b), (faces_a, faces_b, polylines, pairs)) = match insides {
+        let ((inside_a, inside_b), (faces_a, faces_b, mut polylines, pairs)) = match insides {
             Some((insides, scratch)) if insides.splits(region_a.len() + region_b.len()) => {
                 join(|| insides.parts(scratch, &region_a, &region_b), curve_and_faces)
             }
@@ -286,12 +289,12 @@ where
         let (bottom, deepest_b) = extreme(part_b(), &-normal);
         let depth = top + bottom;
         let to_world = |p: &Point| self.a.pose * p;
+        for p in polylines.iter_mut().flat_map(|line| &mut line.points) {
+            *p = to_world(p);
+        }
         ContactRegion {
             pairs,
-            curve: polylines
-                .into_iter()
-                .map(|p| Polyline { points: p.points.iter().map(to_world).collect(), closed: p.closed })
-                .collect(),
+            curve: polylines,
             normal: self.a.pose.rotation * normal,
             depth: depth.max(0.0),
             deepest_on_a: to_world(&deepest_a),
@@ -304,7 +307,7 @@ where
 
 /// The found pairs' indices grouped into regions: `joined` (the pairs joined through shared
 /// corners) joined further where the pairs' intersections share a point.
-fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Vec<Vec<usize>> {
+fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Groups {
     // Pairs whose intersections share a point join too: across a crack or a T-junction, where
     // the triangles on either side share no corner point, the curve still joins.
     let mut first_at = vec![usize::MAX; snapped.points.len()];
@@ -317,19 +320,48 @@ fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Vec<Vec<usize>> {
             }
         }
     }
-    // Each group's root is its least member: gathered by root in order, the groups come
-    // sorted, each with its members in increasing order.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of = vec![usize::MAX; snapped.found.len()];
-    for k in 0..snapped.found.len() {
+    // Each group's root is its least member: numbered in the order of their roots, the groups
+    // come sorted, each with its members in increasing order. A root comes before its members,
+    // so each pair's group is known by the time its members ask.
+    let n = snapped.found.len();
+    let mut group_of = vec![0; n];
+    let mut starts = vec![0];
+    for k in 0..n {
         let r = joined.root(k);
-        if group_of[r] == usize::MAX {
-            group_of[r] = groups.len();
-            groups.push(Vec::new());
-        }
-        groups[group_of[r]].push(k);
+        group_of[k] = if r == k {
+            starts.push(0);
+            starts.len() - 2
+        } else {
+            group_of[r]
+        };
+        starts[group_of[k] + 1] += 1;
     }
-    groups
+    for g in 1..starts.len() {
+        starts[g] += starts[g - 1];
+    }
+    let mut members = vec![0; n];
+    let mut filled = starts.clone();
+    for (k, &g) in group_of.iter().enumerate() {
+        members[filled[g]] = k;
+        filled[g] += 1;
+    }
+    Groups { members, starts }
+}
+
+/// The regions' pairs: group `g`'s members are `members[starts[g]..starts[g + 1]]`.
+struct Groups {
+    members: Vec<usize>,
+    starts: Vec<usize>,
+}
+
+impl Groups {
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn get(&self, g: usize) -> &[usize] {
+        &self.members[self.starts[g]..self.starts[g + 1]]
+    }
 }
 
 /// The end points of a segment, or a coplanar overlap's corners.
@@ -431,6 +463,9 @@ struct Snapped<'s> {
 /// the rounding of computing it twice.
 struct Snap {
     tolerance: Real,
+    /// Cells per unit length (the inverse of the cell width): a product, not a division, per
+    /// coordinate.
+    cells_per_unit: f64,
     points: Vec<Point>,
     /// The last point numbered in each grid cell, by the cell's key.
     last_in: KeyTable,
@@ -445,6 +480,7 @@ impl Snap {
         let tolerance = tolerance.max(Real::MIN_POSITIVE);
         Self {
             tolerance,
+            cells_per_unit: 1.0 / (32.0 * tolerance as f64),
             points: Vec::with_capacity(expected),
             last_in: KeyTable::new(expected),
             before: Vec::with_capacity(expected),
@@ -454,10 +490,10 @@ impl Snap {
     fn id(&mut self, p: Point) -> usize {
         // Cells 32 tolerances wide: the cells a point's tolerance box overlaps – nearly always
         // one, at most eight – hold every numbered point within the tolerance of it.
-        let side = 32.0 * self.tolerance as f64;
         // Any cell numbering that never decreases along an axis will do: truncation needs no
-        // call to `floor` (the cell around zero is twice as wide).
-        let cell = |c: f64| (c / side) as i64;
+        // call to `floor` (the cell around zero is twice as wide), and a rounded product by a
+        // positive number never decreases either.
+        let cell = |c: f64| (c * self.cells_per_unit) as i64;
         let key = |x: i64, y: i64, z: i64| {
             (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 ^ (y as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
@@ -525,58 +561,66 @@ fn chain(
     for k in 0..ids.len() {
         first[k + 1] += first[k];
     }
-    let mut filled = first.clone();
+    // Each segment put at its ends, `first[p]` moving on as it fills and moved back after.
     let mut incident = vec![0; first[ids.len()]];
     for (e, (ends, _)) in joined.iter().enumerate() {
         for &end in ends {
-            incident[filled[end]] = e;
-            filled[end] += 1;
+            incident[first[end]] = e;
+            first[end] += 1;
         }
     }
+    first.copy_within(..ids.len(), 1);
+    first[0] = 0;
     let at = |p: usize| &incident[first[p]..first[p + 1]];
     let mut used = vec![false; joined.len()];
-    // Every step of the walk (a segment, and whether it was followed from its first end); each
-    // line's places, and for a loop where its steps lie.
+    // Every step of the walk (a segment, and whether it was followed from its first end); every
+    // line's places one after another, and each line's run of them and, for a loop, of steps.
     let mut steps: Vec<(usize, bool)> = Vec::with_capacity(joined.len());
-    let mut lines: Vec<(Vec<usize>, Option<Range<usize>>)> = Vec::new();
+    let mut places: Vec<usize> = Vec::with_capacity(2 * joined.len());
+    let mut lines: Vec<(Range<usize>, Option<Range<usize>>)> = Vec::new();
     // Open chains start at their ends (points on one segment, or on three or more), then the
     // rest are loops.
     let starts = (0..ids.len()).filter(|&p| at(p).len() != 2);
     for start in starts.chain(joined.iter().map(|(e, _)| e[0])) {
         while let Some(&next) = at(start).iter().find(|&&e| !used[e]) {
-            let mut line = vec![start];
-            let first_step = steps.len();
+            let (first_place, first_step) = (places.len(), steps.len());
+            places.push(start);
             let (mut here, mut edge) = (start, next);
             loop {
                 used[edge] = true;
                 let ([a, b], e) = joined[edge];
                 steps.push((e, a == here));
                 here = if a == here { b } else { a };
-                line.push(here);
+                places.push(here);
                 match at(here).iter().find(|&&e| !used[e]) {
                     Some(&next) if at(here).len() == 2 => edge = next,
                     _ => break,
                 }
             }
-            let closed = line.len() > 2 && line.first() == line.last();
+            let closed = places.len() - first_place > 2 && places[first_place] == here;
             if closed {
-                line.pop();
+                places.pop();
             }
-            lines.push((line, closed.then_some(first_step..steps.len())));
+            lines.push((first_place..places.len(), closed.then_some(first_step..steps.len())));
         }
     }
     let loops = lines.iter().filter(|(_, walk)| walk.is_some()).count();
     lines
         .into_iter()
-        .map(|(mut line, walk)| {
-            if let Some(walk) = walk.clone().filter(|_| loops > 1) {
+        .map(|(line, walk)| {
+            let line = &places[line];
+            let point = |&k: &usize| points[ids[k]];
+            let reversed = walk.clone().filter(|_| loops > 1).is_some_and(|walk| {
                 let runs: Real =
                     steps[walk].iter().map(|&(e, forward)| if forward { along(e) } else { -along(e) }).sum();
-                if runs < 0.0 {
-                    line.reverse();
-                }
-            }
-            Polyline { points: line.into_iter().map(|k| points[ids[k]]).collect(), closed: walk.is_some() }
+                runs < 0.0
+            });
+            let points = if reversed {
+                line.iter().rev().map(point).collect()
+            } else {
+                line.iter().map(point).collect()
+            };
+            Polyline { points, closed: walk.is_some() }
         })
         .collect()
 }
