@@ -204,7 +204,8 @@ where
     }
 
     /// One region from its pairs; `insides` find what lies inside the other mesh (closed
-    /// surfaces only); `place` is [`chain`]'s room for a place per snapped point.
+    /// surfaces only); `place` has room for a mark per snapped point (`u32::MAX` everywhere on
+    /// entry, and left so).
     fn region(
         &self,
         snapped: &Snapped<'_>,
@@ -215,11 +216,19 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         // The segments by their ends' numbers, and each one's pair and run (second end less first).
         let (mut edges, mut runs) = (Vec::with_capacity(members.len()), Vec::with_capacity(members.len()));
+        // Every end's number once, in the order first met – which is increasing: an end is
+        // numbered by the first pair to reach it, that pair is in the region (the pairs with
+        // that end joined it), and the members come in the order the pairs were snapped.
         let mut curve_ids = Vec::with_capacity(2 * members.len());
         let mut area = 0.0;
         for &k in members {
             let ends = &snapped.ends[k];
-            curve_ids.extend_from_slice(ends);
+            for &id in ends {
+                if place[id] == u32::MAX {
+                    place[id] = 0;
+                    curve_ids.push(id);
+                }
+            }
             match &snapped.found[k].meet {
                 TriangleIntersection::Segment(s) => {
                     edges.push([ends[0], ends[1]]);
@@ -233,7 +242,10 @@ where
                 }
             }
         }
-        let curve_ids = sorted_unique(curve_ids.into_iter());
+        for &id in &curve_ids {
+            place[id] = u32::MAX;
+        }
+        debug_assert!(curve_ids.is_sorted());
         let on_curve: Vec<Point> = curve_ids.iter().map(|&e| snapped.points[e]).collect();
         let at = |k: &usize| snapped.found[*k].at;
         let region_a: Vec<usize> = sorted_unique(members.iter().map(|k| at(k)[0]));
