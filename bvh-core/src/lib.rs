@@ -59,9 +59,9 @@ pub use separation::Separation;
 pub use shape::{SPHERE_DEVIATION_THRESHOLD, sphere_deviation_rate};
 pub use sphere::Sphere;
 pub use triangle::{
-    ClosestPoints, EdgeCrossings, Segment, Triangle, TriangleIntersection, closest_points_triangles,
-    segment_intersects_triangle, triangle_intersection, triangle_intersection_with_edges,
-    triangles_intersect,
+    ClosestPoints, CoplanarPolygon, EdgeCrossings, Segment, Triangle, TriangleIntersection,
+    closest_points_triangles, segment_intersects_triangle, triangle_intersection,
+    triangle_intersection_with_edges, triangles_intersect,
 };
 
 pub use union_find::UnionFind;

@@ -13,13 +13,12 @@ use bvh_build::NodeVolume;
 use bvh_core::parallel::join;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{
-    EdgeCrossings, Point, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
+    CoplanarPolygon, EdgeCrossings, Point, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
     triangle_intersection_with_edges,
 };
 pub(crate) use inside::Flood;
 use inside::{Insides, Scratch};
 use key_table::KeyTable;
-use smallvec::SmallVec;
 use std::ops::Range;
 
 /// What the meshes' surfaces enclose, which decides what lies inside the other mesh.
@@ -82,18 +81,40 @@ const SPLIT_REGIONS_FROM: usize = 512;
 
 /// An intersecting pair found by the traversal: leaf-order positions, where they meet (in A's
 /// frame), and which edges pass through the other triangle.
-#[derive(Clone, Copy)]
 struct Found {
     at: [usize; 2],
-    meet: TriangleIntersection,
+    meet: Meet,
     edges: Option<EdgeCrossings>,
+}
+
+/// Where a found pair's triangles meet. A coplanar overlap is rare and six points large: kept
+/// aside, so the pairs the traversal gathers and the regions read stay small.
+enum Meet {
+    Segment([Point; 2]),
+    Polygon(Box<CoplanarPolygon>),
+}
+
+impl Meet {
+    /// The end points of a segment, or a coplanar overlap's corners.
+    fn ends(&self) -> &[Point] {
+        match self {
+            Meet::Segment(ends) => ends,
+            Meet::Polygon(p) => p.vertices(),
+        }
+    }
 }
 
 impl Found {
     /// The pair of triangles `ta`, `tb` (B's placed in A's frame) at leaf-order positions `at`,
     /// if they intersect.
     fn of(at: [usize; 2], ta: &Triangle, tb: &Triangle) -> Option<Self> {
-        triangle_intersection_with_edges(ta, tb).map(|(meet, edges)| Self { at, meet, edges })
+        triangle_intersection_with_edges(ta, tb).map(|(meet, edges)| {
+            let meet = match meet {
+                TriangleIntersection::Segment(s) => Meet::Segment([s.a, s.b]),
+                TriangleIntersection::Polygon(p) => Meet::Polygon(Box::new(p)),
+            };
+            Self { at, meet, edges }
+        })
     }
 }
 
@@ -139,8 +160,15 @@ where
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
         let snapped_ends = || {
             let mut snap = Snap::new(self.placement_slack(0.0), 2 * found.len());
-            let ends: Vec<SmallVec<[usize; 6]>> =
-                found.iter().map(|f| ends(&f.meet).into_iter().map(|p| snap.id(p)).collect()).collect();
+            let mut ends = Ends {
+                ids: Vec::with_capacity(2 * found.len()),
+                starts: Vec::with_capacity(found.len() + 1),
+            };
+            ends.starts.push(0);
+            for f in &found {
+                ends.ids.extend(f.meet.ends().iter().map(|&p| snap.id(p)));
+                ends.starts.push(ends.ids.len());
+            }
             (snap, ends)
         };
         let insides = || {
@@ -222,7 +250,7 @@ where
         let mut curve_ids = Vec::with_capacity(2 * members.len());
         let mut area = 0.0;
         for &k in members {
-            let ends = &snapped.ends[k];
+            let ends = snapped.ends.of(k);
             for &id in ends {
                 if place[id] == u32::MAX {
                     place[id] = 0;
@@ -230,11 +258,11 @@ where
                 }
             }
             match &snapped.found[k].meet {
-                TriangleIntersection::Segment(s) => {
+                Meet::Segment([start, end]) => {
                     edges.push([ends[0], ends[1]]);
-                    runs.push((snapped.found[k].at, s.b - s.a));
+                    runs.push((snapped.found[k].at, end - start));
                 }
-                TriangleIntersection::Polygon(p) => {
+                Meet::Polygon(p) => {
                     let v = p.vertices();
                     area += (1..v.len().saturating_sub(1))
                         .map(|k| Triangle::new(v[0], v[k], v[k + 1]).area())
@@ -323,8 +351,8 @@ fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Groups {
     // Pairs whose intersections share a point join too: across a crack or a T-junction, where
     // the triangles on either side share no corner point, the curve still joins.
     let mut first_at = vec![usize::MAX; snapped.points.len()];
-    for (k, ends) in snapped.ends.iter().enumerate() {
-        for &end in ends {
+    for k in 0..snapped.found.len() {
+        for &end in snapped.ends.of(k) {
             if first_at[end] == usize::MAX {
                 first_at[end] = k;
             } else {
@@ -373,14 +401,6 @@ impl Groups {
 
     fn get(&self, g: usize) -> &[usize] {
         &self.members[self.starts[g]..self.starts[g + 1]]
-    }
-}
-
-/// The end points of a segment, or a coplanar overlap's corners.
-fn ends(meet: &TriangleIntersection) -> SmallVec<[Point; 6]> {
-    match meet {
-        TriangleIntersection::Segment(s) => SmallVec::from_slice(&[s.a, s.b]),
-        TriangleIntersection::Polygon(p) => SmallVec::from_slice(p.vertices()),
     }
 }
 
@@ -462,12 +482,25 @@ fn extreme<'p>(points: impl Iterator<Item = &'p Point>, n: &Vector) -> (Real, Po
         .unwrap_or((Real::NEG_INFINITY, Point::origin()))
 }
 
-/// The intersecting pairs with their intersections' ends snapped: `ends[k]` numbers pair `k`'s
-/// ends (a segment's two, a coplanar overlap's corners) into `points`.
+/// The intersecting pairs with their intersections' ends snapped: `ends.of(k)` numbers pair
+/// `k`'s ends (a segment's two, a coplanar overlap's corners) into `points`.
 struct Snapped<'s> {
     found: &'s [Found],
-    ends: &'s [SmallVec<[usize; 6]>],
+    ends: &'s Ends,
     points: &'s [Point],
+}
+
+/// The pairs' snapped ends, one pair's after another's: pair `k`'s are
+/// `ids[starts[k]..starts[k + 1]]`.
+struct Ends {
+    ids: Vec<usize>,
+    starts: Vec<usize>,
+}
+
+impl Ends {
+    fn of(&self, k: usize) -> &[usize] {
+        &self.ids[self.starts[k]..self.starts[k + 1]]
+    }
 }
 
 /// Points numbered so that points within a tolerance of one already numbered take its number:
