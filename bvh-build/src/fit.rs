@@ -4,6 +4,7 @@
 
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, principal_axes};
 use nalgebra::{Matrix3, Vector3};
+use smallvec::{SmallVec, smallvec};
 
 /// Which points or triangles the covariance is taken over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +85,7 @@ impl ObbFit {
                 hull_sample_indices(corners, aabb, slabs)
             }
             FitMethod::FullPca if self.turn => hull_sample_indices(corners, aabb, DEFAULT_SLABS),
-            FitMethod::FullPca => SampleIndices::NONE,
+            FitMethod::FullPca => SampleIndices::new(),
         };
         let axes = match self.method {
             FitMethod::FullPca => principal_axes(corners),
@@ -98,8 +99,8 @@ impl ObbFit {
         if !self.turn {
             return (plain, plain);
         }
-        let (sampled, len) = sampled_points(corners, &samples);
-        let turned = Obb::from_points_with_axes(corners, &turned_smaller(&sampled[..len], axes));
+        let turned =
+            Obb::from_points_with_axes(corners, &turned_smaller(&sampled_points(corners, &samples), axes));
         // By volume, then (for flat boxes) by area.
         let size = |o: &Obb| (o.volume(), o.surface_area());
         let best = if size(&turned) < size(&pca) { turned } else { pca };
@@ -193,34 +194,21 @@ impl Slab {
 /// Paper 000's `k`.
 const DEFAULT_SLABS: u32 = 8;
 
-/// Most slabs a fit uses: the samples then live on the stack, so fitting a node allocates
-/// nothing.
+/// Most slabs a fit uses.
 const MAX_SLABS: usize = 64;
 
+/// Hull samples with the default slabs: held on the stack, so fitting a node allocates nothing
+/// (and touches no more memory than it samples).
+const SAMPLES_INLINE: usize = 6 * DEFAULT_SLABS as usize;
+
 /// Indices of hull samples, ascending and distinct.
-struct SampleIndices {
-    indices: [u32; 6 * MAX_SLABS],
-    len: usize,
-}
-
-impl SampleIndices {
-    /// No samples (a fit that takes none).
-    const NONE: Self = Self { indices: [0; 6 * MAX_SLABS], len: 0 };
-}
-
-impl std::ops::Deref for SampleIndices {
-    type Target = [u32];
-    fn deref(&self) -> &[u32] {
-        &self.indices[..self.len]
-    }
-}
+type SampleIndices = SmallVec<[u32; SAMPLES_INLINE]>;
 
 /// Indices of the hull samples: per slab along the longest axis of `bounds`, the points extreme
 /// in x, y or z.
 fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleIndices {
     let slabs = (slabs as usize).clamp(1, MAX_SLABS);
-    let mut extremes = [Slab::EMPTY; MAX_SLABS];
-    let extremes = &mut extremes[..slabs];
+    let mut extremes: SmallVec<[Slab; DEFAULT_SLABS as usize]> = smallvec![Slab::EMPTY; slabs];
     if !points.is_empty() {
         let extent = bounds.extents();
         let axis = extent.imax();
@@ -239,37 +227,21 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
             }
         }
     }
-    let mut samples = SampleIndices::NONE;
-    for i in extremes.iter().flat_map(|s| s.lo_at.into_iter().chain(s.hi_at)).filter(|&i| i != u32::MAX) {
-        samples.indices[samples.len] = i;
-        samples.len += 1;
-    }
-    let found = &mut samples.indices[..samples.len];
-    found.sort_unstable();
-    let mut distinct = 0;
-    for k in 0..found.len() {
-        if distinct == 0 || found[k] != found[distinct - 1] {
-            found[distinct] = found[k];
-            distinct += 1;
-        }
-    }
-    samples.len = distinct;
+    let mut samples: SampleIndices =
+        extremes.iter().flat_map(|s| s.lo_at.into_iter().chain(s.hi_at)).filter(|&i| i != u32::MAX).collect();
+    samples.sort_unstable();
+    samples.dedup();
     samples
 }
 
 /// The hull samples of `points`, gathered.
-fn sampled_points(points: &[Point], samples: &SampleIndices) -> ([Point; 6 * MAX_SLABS], usize) {
-    let mut sampled = [Point::origin(); 6 * MAX_SLABS];
-    for (sample, &i) in sampled.iter_mut().zip(samples.iter()) {
-        *sample = points[i as usize];
-    }
-    (sampled, samples.len())
+fn sampled_points(points: &[Point], samples: &SampleIndices) -> SmallVec<[Point; SAMPLES_INLINE]> {
+    samples.iter().map(|&i| points[i as usize]).collect()
 }
 
 /// PCA axes of the hull samples of `points`.
 fn hull_axes(points: &[Point], samples: &SampleIndices) -> Matrix {
-    let (sampled, len) = sampled_points(points, samples);
-    principal_axes(&sampled[..len])
+    principal_axes(&sampled_points(points, samples))
 }
 
 /// `axes` turned about their own directions, by halving angles, while the box they give the
@@ -282,11 +254,8 @@ fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
         return axes;
     }
     let mut axes = axes;
-    let mut projections = [[0.0; 3]; 6 * MAX_SLABS];
-    let along = &mut projections[..samples.len().min(6 * MAX_SLABS)];
-    for (p, q) in along.iter_mut().zip(samples) {
-        *p = std::array::from_fn(|k| axes.column(k).dot(&q.coords));
-    }
+    let mut along: SmallVec<[[Real; 3]; SAMPLES_INLINE]> =
+        samples.iter().map(|q| std::array::from_fn(|k| axes.column(k).dot(&q.coords))).collect();
     let [x, y, z, _] = spread(along.iter().map(|p| [p[0], p[1], p[2], 0.0]));
     let mut extents = [x, y, z];
     for angle in TURNS {
