@@ -101,8 +101,8 @@ impl<V: PartialEq> PartialEq for Bvh<V> {
 }
 
 impl<V: NodeVolume> Bvh<V> {
-    /// Assembles a tree from its parts, deriving the triangles' corners and the triangles
-    /// around each corner point.
+    /// Assembles a tree from its parts, with the triangles' corners (the triangles around each
+    /// corner point are derived when a query first asks for them).
     pub(crate) fn assemble(
         mesh: TriMesh,
         original: Vec<u32>,
@@ -110,7 +110,7 @@ impl<V: NodeVolume> Bvh<V> {
         children: Vec<[Child; 2]>,
         root: RootVolume,
     ) -> Self {
-        let neighbours = MeshNeighbours::of(&mesh);
+        let neighbours = MeshNeighbours::new();
         let triangles = mesh.triangles().collect();
         let id = next_id();
         let nodes = volumes
@@ -158,6 +158,14 @@ impl<V: NodeVolume> Bvh<V> {
     #[inline]
     pub fn children(&self, i: usize) -> &[Child; 2] {
         &self.nodes[i].children
+    }
+
+    /// Derives now the neighbour lists (the triangles around each corner point, read by
+    /// [`Bvh::neighbours`] and the calls below it): a build leaves them to the first call that
+    /// reads them – cached first contact, contact regions – which then takes that time once.
+    /// For callers who would rather take it when they load a mesh than in their first frame.
+    pub fn derive_neighbours(&self) {
+        self.neighbours.get(&self.mesh);
     }
 
     /// The leaf-order positions of the triangles sharing a corner point with the one at

@@ -1,6 +1,7 @@
-//! A tree's neighbour lists, which follow the mesh through refits: checked against the moved
-//! vertices only when a query first reads them, so refits that only collision queries follow
-//! (a deforming hose tested for contact every frame) do not pay for the check.
+//! A tree's neighbour lists, derived when a query first reads them (collision queries never
+//! do, so a build for them does not pay for the lists) and following the mesh through refits:
+//! checked against the moved vertices only when next read, so refits that only collision
+//! queries follow (a deforming hose tested for contact every frame) do not pay for the check.
 
 use bvh_core::{TriMesh, TriangleNeighbours};
 use std::sync::OnceLock;
@@ -8,32 +9,61 @@ use std::sync::OnceLock;
 /// The triangles meeting at each corner point of a mesh whose vertices may have moved.
 #[derive(Clone, Debug)]
 pub(crate) struct MeshNeighbours {
-    /// The lists as made for the mesh, or as last derived.
-    lists: TriangleNeighbours,
-    /// Set when the lists are known to hold for the mesh's vertices as they are: to `None` if
-    /// `lists` do, else to lists derived again.
+    /// The lists as first derived, or as last derived again; empty until a query reads them.
+    lists: OnceLock<TriangleNeighbours>,
+    /// Set when `lists` are known to hold for the mesh's vertices as they are: to `None` if
+    /// they do, else to lists derived again.
     checked: OnceLock<Option<TriangleNeighbours>>,
 }
 
 impl MeshNeighbours {
-    /// The lists of `mesh`.
-    pub(crate) fn of(mesh: &TriMesh) -> Self {
-        Self { lists: TriangleNeighbours::of(mesh), checked: OnceLock::from(None) }
+    /// Lists for a mesh, not derived yet.
+    pub(crate) fn new() -> Self {
+        Self { lists: OnceLock::new(), checked: OnceLock::from(None) }
     }
 
-    /// The mesh's vertices moved: the lists are checked when next read.
+    /// The mesh's vertices moved: lists already derived are checked when next read.
     pub(crate) fn vertices_moved(&mut self) {
+        if self.lists.get().is_none() {
+            return;
+        }
         if let Some(Some(derived)) = self.checked.take() {
-            self.lists = derived;
+            self.lists = OnceLock::from(derived);
         }
     }
 
     /// The lists for `mesh` (the mesh they were made for, its vertices perhaps moved since):
-    /// derived again if corners came apart or together.
+    /// derived on first use, and again if corners came apart or together.
     #[inline]
     pub(crate) fn get(&self, mesh: &TriMesh) -> &TriangleNeighbours {
+        let Some(lists) = self.lists.get() else {
+            return self.lists.get_or_init(|| TriangleNeighbours::of(mesh));
+        };
         let derived =
-            self.checked.get_or_init(|| (!self.lists.still_hold(mesh)).then(|| TriangleNeighbours::of(mesh)));
-        derived.as_ref().unwrap_or(&self.lists)
+            self.checked.get_or_init(|| (!lists.still_hold(mesh)).then(|| TriangleNeighbours::of(mesh)));
+        derived.as_ref().unwrap_or(lists)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bvh_core::Point;
+
+    /// Nothing is derived until read, a move before then changes nothing, and the first read
+    /// gives the lists of the mesh as it is by then.
+    #[test]
+    fn lists_are_derived_when_first_read() {
+        let points = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [5.0, 0.0, 0.0]];
+        let mut mesh =
+            TriMesh::new(points.map(|[x, y, z]| Point::new(x, y, z)).to_vec(), vec![[0, 1, 2], [3, 1, 2]])
+                .expect("valid");
+        let mut neighbours = MeshNeighbours::new();
+        assert!(neighbours.lists.get().is_none());
+        mesh.move_vertices(3, &[Point::new(1.0, 1.0, 0.0)]).expect("finite");
+        neighbours.vertices_moved();
+        assert!(neighbours.lists.get().is_none());
+        assert_eq!(neighbours.get(&mesh), &TriangleNeighbours::of(&mesh));
+        assert!(neighbours.lists.get().is_some());
     }
 }

@@ -273,4 +273,13 @@ impl Hierarchy {
             Self::Sphere(b) => b.mesh(),
         }
     }
+
+    /// Derives the tree's neighbour lists now (see [`Bvh::derive_neighbours`]).
+    pub fn derive_neighbours(&self) {
+        match self {
+            Self::Obb(b) => b.derive_neighbours(),
+            Self::Aabb(b) => b.derive_neighbours(),
+            Self::Sphere(b) => b.derive_neighbours(),
+        }
+    }
 }

@@ -162,6 +162,11 @@ fn configurations(scene: &MaintenanceScene, paper: [f64; 4], json: bool) -> Vec<
         let start = Instant::now();
         let (bay, part) =
             (Hierarchy::build(scene.bay.clone(), &preset), Hierarchy::build(scene.part.clone(), &preset));
+        // The cache walks the neighbour lists: derived with the trees, not in the first frame.
+        if cached {
+            bay.derive_neighbours();
+            part.derive_neighbours();
+        }
         let build_ms = start.elapsed().as_secs_f64() * 1e3;
         let start = Instant::now();
         let touching = touching_frames((&bay, &part), &poses, cached);
@@ -393,6 +398,9 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
     let start = Instant::now();
     let bay: Bvh<Obb> = Bvh::build(scene.bay.clone(), &BuildConfig::co());
     let part: Bvh<Obb> = Bvh::build(scene.part.clone(), &BuildConfig::co());
+    // The pair cache walks the neighbour lists: derived with the trees, not in the first frame.
+    bay.derive_neighbours();
+    part.derive_neighbours();
     say!(json, "built CO hierarchies in {:.0} ms", start.elapsed().as_secs_f64() * 1e3);
     let parry_bay = parry_bridge::trimesh(&scene.bay).expect("generated meshes are valid");
     let parry_part = parry_bridge::trimesh(&scene.part).expect("generated meshes are valid");
