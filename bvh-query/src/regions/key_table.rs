@@ -2,7 +2,8 @@
 
 /// A table from `u64` keys to indices, open-addressed with linear probing: the regions' two
 /// lookups per intersection end and nine per pair spent most of their time in a general hash
-/// map. Key `u64::MAX` marks an empty slot, so it is stored as `u64::MAX - 1`.
+/// map. Each key is stored one higher, so that zero marks an empty slot (a new table is zeroed
+/// memory, not filled); key `u64::MAX` is stored as `u64::MAX - 1` is.
 pub(super) struct KeyTable {
     keys: Vec<u64>,
     values: Vec<usize>,
@@ -14,27 +15,32 @@ impl KeyTable {
     /// Room for `expected` keys at most half full (more make it grow).
     pub(super) fn new(expected: usize) -> Self {
         let slots = (2 * expected).next_power_of_two().max(16);
-        Self { keys: vec![u64::MAX; slots], values: vec![0; slots], mask: slots - 1, len: 0 }
+        Self { keys: vec![0; slots], values: vec![0; slots], mask: slots - 1, len: 0 }
     }
 
-    /// The slot holding `key`, or the empty one where it would go.
+    /// The stored form of `key`: never zero.
+    fn stored(key: u64) -> u64 {
+        key.min(u64::MAX - 1) + 1
+    }
+
+    /// The slot holding the stored key `key`, or the empty one where it would go.
     fn slot(&self, key: u64) -> usize {
         let mut slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & self.mask;
-        while self.keys[slot] != key && self.keys[slot] != u64::MAX {
+        while self.keys[slot] != key && self.keys[slot] != 0 {
             slot = (slot + 1) & self.mask;
         }
         slot
     }
 
     pub(super) fn get(&self, key: u64) -> Option<usize> {
-        let key = key.min(u64::MAX - 1);
+        let key = Self::stored(key);
         let slot = self.slot(key);
         (self.keys[slot] == key).then(|| self.values[slot])
     }
 
     /// The value of `key`, `value` put there first if it had none.
     pub(super) fn get_or_insert(&mut self, key: u64, value: usize) -> usize {
-        let key = key.min(u64::MAX - 1);
+        let key = Self::stored(key);
         let slot = self.slot(key);
         if self.keys[slot] == key {
             return self.values[slot];
@@ -45,7 +51,7 @@ impl KeyTable {
 
     /// Puts `value` at `key`, returning the value it replaces.
     pub(super) fn insert(&mut self, key: u64, value: usize) -> Option<usize> {
-        let key = key.min(u64::MAX - 1);
+        let key = Self::stored(key);
         let slot = self.slot(key);
         if self.keys[slot] == key {
             return Some(std::mem::replace(&mut self.values[slot], value));
@@ -54,13 +60,13 @@ impl KeyTable {
         None
     }
 
-    /// Fills the empty `slot` with a new key, doubling the table once it is half full.
+    /// Fills the empty `slot` with a new stored key, doubling the table once it is half full.
     fn put(&mut self, slot: usize, key: u64, value: usize) {
         (self.keys[slot], self.values[slot]) = (key, value);
         self.len += 1;
         if 2 * self.len > self.keys.len() {
             let mut grown = Self::new(self.keys.len());
-            for (&key, &value) in self.keys.iter().zip(&self.values).filter(|(key, _)| **key != u64::MAX) {
+            for (&key, &value) in self.keys.iter().zip(&self.values).filter(|(key, _)| **key != 0) {
                 let slot = grown.slot(key);
                 grown.put(slot, key, value);
             }

@@ -159,7 +159,8 @@ where
         // Every intersection's ends numbered once, ends within the placement rounding as one:
         // where neighbouring pairs' segments meet, for the grouping and the curves alike.
         let snapped_ends = || {
-            let mut snap = Snap::new(self.placement_slack(0.0), 2 * found.len());
+            // About one point per pair: most ends are shared by two pairs.
+            let mut snap = Snap::new(self.placement_slack(0.0), found.len());
             let mut ends = Ends {
                 ids: Vec::with_capacity(2 * found.len()),
                 starts: Vec::with_capacity(found.len() + 1),
