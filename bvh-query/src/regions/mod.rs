@@ -322,9 +322,7 @@ where
                 .chain(&faces_b)
                 .filter_map(|n| n.try_normalize(0.0))
                 .filter(|n| seen.insert(n.map(|c| (c * 1e4).round() as i32).into()));
-            let (part_a, part_b): (Vec<Point>, Vec<Point>) =
-                (part_a().copied().collect(), part_b().copied().collect());
-            least_depth_direction(directions, part_a, part_b).unwrap_or_else(Vector::zeros)
+            least_depth_direction(directions, part_a(), part_b()).unwrap_or_else(Vector::zeros)
         });
         let (top, deepest_a) = extreme(part_a(), &normal);
         let (bottom, deepest_b) = extreme(part_b(), &-normal);
@@ -445,25 +443,25 @@ fn curve_normal(polylines: &[Polyline], faces_a: &[Vector], faces_b: &[Vector]) 
 
 /// Of the unit `directions`, the first along which B's part of a region has least far to go to
 /// clear A's: `max over part_a of x·n − min over part_b of y·n` least. The points are visited in
-/// the order of the first direction's heights, so a direction near the best so far meets its
-/// extremes early and is dropped as soon as what it has seen reaches the best.
-fn least_depth_direction(
+/// the order of the first direction's heights (A's highest first, B's lowest), so a direction
+/// near the best so far meets its extremes early and is dropped as soon as what it has seen
+/// reaches the best – which only hastens the answer: what a direction has seen only grows.
+fn least_depth_direction<'p>(
     mut directions: impl Iterator<Item = Vector>,
-    mut part_a: Vec<Point>,
-    mut part_b: Vec<Point>,
+    part_a: impl Iterator<Item = &'p Point>,
+    part_b: impl Iterator<Item = &'p Point>,
 ) -> Option<Vector> {
     let first = directions.next()?;
-    let height = |p: &Point| p.coords.dot(&first);
-    part_a.sort_unstable_by(|p, q| height(q).total_cmp(&height(p)));
-    part_b.sort_unstable_by(|p, q| height(p).total_cmp(&height(q)));
-    let mut best = (extreme(part_a.iter(), &first).0 + extreme(part_b.iter(), &-first).0, first);
+    let (part_a, part_b) = (by_height(part_a, &first), by_height(part_b, &-first));
+    let highest = |part: &[(Real, Point)]| part.first().map_or(Real::NEG_INFINITY, |x| x.0);
+    let mut best = (highest(&part_a) + highest(&part_b), first);
     'directions: for n in directions {
         let (mut top, mut bottom) = (Real::NEG_INFINITY, Real::INFINITY);
         for k in 0..part_a.len().max(part_b.len()) {
-            if let Some(p) = part_a.get(k) {
+            if let Some((_, p)) = part_a.get(k) {
                 top = top.max(p.coords.dot(&n));
             }
-            if let Some(q) = part_b.get(k) {
+            if let Some((_, q)) = part_b.get(k) {
                 bottom = bottom.min(q.coords.dot(&n));
             }
             if top - bottom >= best.0 {
@@ -473,6 +471,13 @@ fn least_depth_direction(
         best = (top - bottom, n);
     }
     Some(best.1)
+}
+
+/// Each of `points` with its height `x·n`, highest first.
+fn by_height<'p>(points: impl Iterator<Item = &'p Point>, n: &Vector) -> Vec<(Real, Point)> {
+    let mut keyed: Vec<(Real, Point)> = points.map(|p| (p.coords.dot(n), *p)).collect();
+    keyed.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
+    keyed
 }
 
 /// The farthest of `points` along `n`: its height `x·n` and the point.
