@@ -161,14 +161,10 @@ where
         let snapped_ends = || {
             // About one point per pair: most ends are shared by two pairs.
             let mut snap = Snap::new(self.placement_slack(0.0), found.len());
-            let mut ends = Ends {
-                ids: Vec::with_capacity(2 * found.len()),
-                starts: Vec::with_capacity(found.len() + 1),
-            };
-            ends.starts.push(0);
+            let mut ends = Runs::with_capacity(found.len(), 2 * found.len());
             for f in &found {
-                ends.ids.extend(f.meet.ends().iter().map(|&p| snap.id(p)));
-                ends.starts.push(ends.ids.len());
+                ends.items.extend(f.meet.ends().iter().map(|&p| snap.id(p)));
+                ends.close();
             }
             (snap, ends)
         };
@@ -251,7 +247,7 @@ where
         let mut curve_ids = Vec::with_capacity(2 * members.len());
         let mut area = 0.0;
         for &k in members {
-            let ends = snapped.ends.of(k);
+            let ends = snapped.ends.get(k);
             for &id in ends {
                 if place[id] == u32::MAX {
                     place[id] = 0;
@@ -346,12 +342,12 @@ where
 
 /// The found pairs' indices grouped into regions: `joined` (the pairs joined through shared
 /// corners) joined further where the pairs' intersections share a point.
-fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Groups {
+fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Runs<usize> {
     // Pairs whose intersections share a point join too: across a crack or a T-junction, where
     // the triangles on either side share no corner point, the curve still joins.
     let mut first_at = vec![usize::MAX; snapped.points.len()];
     for k in 0..snapped.found.len() {
-        for &end in snapped.ends.of(k) {
+        for &end in snapped.ends.get(k) {
             if first_at[end] == usize::MAX {
                 first_at[end] = k;
             } else {
@@ -362,44 +358,70 @@ fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Groups {
     // Each group's root is its least member: numbered in the order of their roots, the groups
     // come sorted, each with its members in increasing order. A root comes before its members,
     // so each pair's group is known by the time its members ask.
-    let n = snapped.found.len();
-    let mut group_of = vec![0; n];
-    let mut starts = vec![0];
-    for k in 0..n {
+    let mut group_of = vec![0; snapped.found.len()];
+    let mut count = 0;
+    for k in 0..group_of.len() {
         let r = joined.root(k);
         group_of[k] = if r == k {
-            starts.push(0);
-            starts.len() - 2
+            count += 1;
+            count - 1
         } else {
             group_of[r]
         };
-        starts[group_of[k] + 1] += 1;
     }
-    for g in 1..starts.len() {
-        starts[g] += starts[g - 1];
-    }
-    let mut members = vec![0; n];
-    let mut filled = starts.clone();
-    for (k, &g) in group_of.iter().enumerate() {
-        members[filled[g]] = k;
-        filled[g] += 1;
-    }
-    Groups { members, starts }
+    Runs::gathered(count, group_of.iter().enumerate().map(|(k, &g)| (g, k)))
 }
 
-/// The regions' pairs: group `g`'s members are `members[starts[g]..starts[g + 1]]`.
-struct Groups {
-    members: Vec<usize>,
+/// Lists kept one after another in one list (a list per pair or per region, without a vector
+/// each): list `k` is `items[starts[k]..starts[k + 1]]`.
+struct Runs<T> {
+    items: Vec<T>,
     starts: Vec<usize>,
 }
 
-impl Groups {
+impl<T> Runs<T> {
+    /// No lists yet, room made for `lists` of `items` in all.
+    fn with_capacity(lists: usize, items: usize) -> Self {
+        let mut starts = Vec::with_capacity(lists + 1);
+        starts.push(0);
+        Self { items: Vec::with_capacity(items), starts }
+    }
+
+    /// Ends the list being filled: the items pushed since the last one.
+    fn close(&mut self) {
+        self.starts.push(self.items.len());
+    }
+
+    /// `items` gathered into `lists` lists by the list each names, each list in the order
+    /// given.
+    fn gathered(lists: usize, items: impl Iterator<Item = (usize, T)> + Clone) -> Self
+    where
+        T: Copy + Default,
+    {
+        let mut starts = vec![0; lists + 1];
+        for (list, _) in items.clone() {
+            starts[list + 1] += 1;
+        }
+        for k in 0..lists {
+            starts[k + 1] += starts[k];
+        }
+        // Each item put at its list's start, the start moving on as it fills and moved back after.
+        let mut gathered = vec![T::default(); starts[lists]];
+        for (list, item) in items {
+            gathered[starts[list]] = item;
+            starts[list] += 1;
+        }
+        starts.copy_within(..lists, 1);
+        starts[0] = 0;
+        Self { items: gathered, starts }
+    }
+
     fn len(&self) -> usize {
         self.starts.len() - 1
     }
 
-    fn get(&self, g: usize) -> &[usize] {
-        &self.members[self.starts[g]..self.starts[g + 1]]
+    fn get(&self, k: usize) -> &[T] {
+        &self.items[self.starts[k]..self.starts[k + 1]]
     }
 }
 
@@ -488,25 +510,12 @@ fn extreme<'p>(points: impl Iterator<Item = &'p Point>, n: &Vector) -> (Real, Po
         .unwrap_or((Real::NEG_INFINITY, Point::origin()))
 }
 
-/// The intersecting pairs with their intersections' ends snapped: `ends.of(k)` numbers pair
+/// The intersecting pairs with their intersections' ends snapped: `ends.get(k)` numbers pair
 /// `k`'s ends (a segment's two, a coplanar overlap's corners) into `points`.
 struct Snapped<'s> {
     found: &'s [Found],
-    ends: &'s Ends,
+    ends: &'s Runs<usize>,
     points: &'s [Point],
-}
-
-/// The pairs' snapped ends, one pair's after another's: pair `k`'s are
-/// `ids[starts[k]..starts[k + 1]]`.
-struct Ends {
-    ids: Vec<usize>,
-    starts: Vec<usize>,
-}
-
-impl Ends {
-    fn of(&self, k: usize) -> &[usize] {
-        &self.ids[self.starts[k]..self.starts[k + 1]]
-    }
 }
 
 /// Points numbered so that points within a tolerance of one already numbered take its number:
@@ -603,26 +612,11 @@ fn chain(
     for &id in ids {
         place[id] = u32::MAX;
     }
-    let mut first = vec![0; ids.len() + 1];
-    for (ends, _) in &joined {
-        for &end in ends {
-            first[end + 1] += 1;
-        }
-    }
-    for k in 0..ids.len() {
-        first[k + 1] += first[k];
-    }
-    // Each segment put at its ends, `first[p]` moving on as it fills and moved back after.
-    let mut incident = vec![0; first[ids.len()]];
-    for (e, (ends, _)) in joined.iter().enumerate() {
-        for &end in ends {
-            incident[first[end]] = e;
-            first[end] += 1;
-        }
-    }
-    first.copy_within(..ids.len(), 1);
-    first[0] = 0;
-    let at = |p: usize| &incident[first[p]..first[p + 1]];
+    let incident = Runs::gathered(
+        ids.len(),
+        joined.iter().enumerate().flat_map(|(e, (ends, _))| ends.map(|end| (end, e))),
+    );
+    let at = |p: usize| incident.get(p);
     let mut used = vec![false; joined.len()];
     // Every step of the walk (a segment, and whether it was followed from its first end); every
     // line's places one after another, and each line's run of them and, for a loop, of steps.
