@@ -57,6 +57,14 @@ impl std::str::FromStr for QueryKind {
     }
 }
 
+impl QueryKind {
+    /// Whether the query walks the trees' neighbour lists: contact regions do, and first
+    /// contact with a cache (the triangles around the last contact).
+    fn reads_neighbours(self, cached: bool) -> bool {
+        matches!(self, Self::Regions) || (cached && matches!(self, Self::Any))
+    }
+}
+
 /// As the command line spells it (`within=0.01`): the JSON's `query`.
 impl std::fmt::Display for QueryKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -208,17 +216,19 @@ pub(crate) struct Variant {
 }
 
 impl Variant {
-    fn new(scene: &TriMesh, part: &TriMesh, preset: Preset, cached: bool) -> Self {
+    /// `reads_neighbours`: whether the timed queries walk the trees' neighbour lists.
+    fn new(scene: &TriMesh, part: &TriMesh, preset: Preset, cached: bool, reads_neighbours: bool) -> Self {
         let timed = |mesh: &TriMesh| {
             let start = Instant::now();
             let tree = Hierarchy::build(mesh.clone(), &preset);
             (tree, start.elapsed().as_secs_f64() * 1e3)
         };
         let ((a, scene_ms), (b, part_ms)) = (timed(scene), timed(part));
-        // What the cache and the regions read, derived once per tree on first use: not timed
-        // as the first pose's query.
-        a.derive_neighbours();
-        b.derive_neighbours();
+        // Derived once per tree by the first query that reads them: not timed as that query.
+        if reads_neighbours {
+            a.derive_neighbours();
+            b.derive_neighbours();
+        }
         Self { preset, cached, a, b, build_ms: [scene_ms, part_ms] }
     }
 }
@@ -231,7 +241,7 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         .presets()
         .iter()
         .flat_map(|&p| args.cache.carried().iter().map(move |&cached| (p, cached)))
-        .map(|(p, cached)| Variant::new(&scene, &part, p, cached))
+        .map(|(p, cached)| Variant::new(&scene, &part, p, cached, args.query.reads_neighbours(cached)))
         .collect();
     if args.vs_parry && matches!(args.query, QueryKind::Within(_) | QueryKind::Toi | QueryKind::Regions) {
         // parry3d has no query doing that work: a ratio would compare different questions.

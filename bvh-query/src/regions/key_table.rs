@@ -3,7 +3,7 @@
 /// A table from `u64` keys to indices, open-addressed with linear probing: the regions' two
 /// lookups per intersection end and nine per pair spent most of their time in a general hash
 /// map. Each key is stored one higher, so that zero marks an empty slot (a new table is zeroed
-/// memory, not filled); key `u64::MAX` is stored as `u64::MAX - 1` is.
+/// memory, not filled); keys `u64::MAX - 1` and `u64::MAX` share one entry.
 pub(super) struct KeyTable {
     keys: Vec<u64>,
     values: Vec<usize>,

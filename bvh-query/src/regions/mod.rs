@@ -239,8 +239,8 @@ where
         place: &mut [u32],
     ) -> ContactRegion {
         let (a, b) = (self.a.bvh, self.b.bvh);
-        // The segments by their ends' numbers, and each one's pair and run (second end less first).
-        let (mut edges, mut runs) = (Vec::with_capacity(members.len()), Vec::with_capacity(members.len()));
+        // The segments by their ends' numbers, and each one's pair.
+        let (mut edges, mut pair_of) = (Vec::with_capacity(members.len()), Vec::with_capacity(members.len()));
         // Every end's number once, in the order first met – which is increasing: an end is
         // numbered by the first pair to reach it, that pair is in the region (the pairs with
         // that end joined it), and the members come in the order the pairs were snapped.
@@ -255,9 +255,9 @@ where
                 }
             }
             match &snapped.found[k].meet {
-                Meet::Segment([start, end]) => {
+                Meet::Segment(_) => {
                     edges.push([ends[0], ends[1]]);
-                    runs.push((snapped.found[k].at, end - start));
+                    pair_of.push(k);
                 }
                 Meet::Polygon(p) => {
                     let v = p.vertices();
@@ -285,12 +285,13 @@ where
             // curve takes where its pair's surfaces cross (A's normal × B's): the same way round
             // every loop of the curve.
             let along = |e: usize| {
-                let ([i, j], run) = runs[e];
+                let Found { at: [i, j], meet, .. } = &snapped.found[pair_of[e]];
+                let Meet::Segment([start, end]) = meet else { unreachable!("only segments are chained") };
                 let crossing = a
-                    .triangle(i)
+                    .triangle(*i)
                     .scaled_normal()
-                    .cross(&(self.b_in_a.rotation * b.triangle(j).scaled_normal()));
-                run.dot(&crossing)
+                    .cross(&(self.b_in_a.rotation * b.triangle(*j).scaled_normal()));
+                (end - start).dot(&crossing)
             };
             let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
             let mut pairs: Vec<TrianglePair> = members.iter().map(|k| self.triangle_pair(at(k))).collect();
