@@ -5,6 +5,21 @@
 #[cfg(feature = "parallel")]
 pub use rayon::{current_num_threads, join};
 
+/// Runs `work` on one of the pool's threads (here, if this is one), so that the joins and
+/// parallel iterators inside it hand work to the other threads directly: called from outside
+/// the pool, each of them would queue its work from outside and put this thread to sleep until
+/// a pool thread had done it – a wake-up each way, every time.
+#[cfg(feature = "parallel")]
+pub fn in_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    rayon::scope(|_| work())
+}
+
+/// Runs `work` on this thread.
+#[cfg(not(feature = "parallel"))]
+pub fn in_pool<R>(work: impl FnOnce() -> R) -> R {
+    work()
+}
+
 /// The parallel iterator traits: rayon's, or their in-order stand-ins.
 #[cfg(feature = "parallel")]
 pub mod prelude {
@@ -113,6 +128,7 @@ mod tests {
         assert_eq!(counts, vec![9, 1, 2, 9]);
         let (a, b) = super::join(|| 1, || 2);
         assert_eq!((a, b), (1, 2));
+        assert_eq!(super::in_pool(|| super::join(|| 3, || 4)), (3, 4));
         assert!(super::current_num_threads() >= 1);
     }
 }

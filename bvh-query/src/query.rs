@@ -137,6 +137,13 @@ where
         out
     }
 
+    /// Whether [`Query::collect_parallel`] splits the traversal: both meshes reach
+    /// [`QueryOptions::split_from`].
+    pub(crate) fn splits_traversal(&self) -> bool {
+        let smaller = self.a.bvh.mesh().triangle_count().min(self.b.bvh.mesh().triangle_count());
+        smaller >= self.options.split_from
+    }
+
     /// [`Query::collect`] with the tree-pair opened into a few subtrees per thread, each
     /// traversed on its own (when both meshes reach [`QueryOptions::split_from`]), and nothing
     /// counted: the same pairs in the same order, whatever the number of threads.
@@ -144,8 +151,7 @@ where
         &self,
         keep: impl Fn([usize; 2], &Triangle, &Triangle) -> Option<T> + Sync,
     ) -> Vec<T> {
-        let smaller = self.a.bvh.mesh().triangle_count().min(self.b.bvh.mesh().triangle_count());
-        if smaller < self.options.split_from {
+        if !self.splits_traversal() {
             return self.collect(0.0, &mut (), keep);
         }
         let Some(descent) = self.descent(0.0, None, &mut ()) else { return Vec::new() };

@@ -10,8 +10,8 @@ use crate::node_test::NodeTest;
 use crate::query::Query;
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
-use bvh_core::parallel::join;
 use bvh_core::parallel::prelude::*;
+use bvh_core::parallel::{in_pool, join};
 use bvh_core::{
     CoplanarPolygon, EdgeCrossings, Point, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
     triangle_intersection_with_edges,
@@ -145,9 +145,21 @@ where
     /// regions from 512 intersecting pairs – and done on this thread otherwise. The same
     /// regions; no statistics.
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
-        let found = self.collect_parallel(Found::of);
-        let split = found.len() >= SPLIT_REGIONS_FROM;
-        self.regions_of(found, surfaces, split)
+        // Once on the pool's threads for the whole of the split work: from this thread, every
+        // join would wait for a pool thread to wake and take it.
+        let split_regions = |found: Vec<Found>| {
+            let split = found.len() >= SPLIT_REGIONS_FROM;
+            self.regions_of(found, surfaces, split)
+        };
+        if self.splits_traversal() {
+            return in_pool(|| split_regions(self.collect_parallel(Found::of)));
+        }
+        let found = self.collect(0.0, &mut (), Found::of);
+        if found.len() >= SPLIT_REGIONS_FROM {
+            in_pool(|| split_regions(found))
+        } else {
+            self.regions_of(found, surfaces, false)
+        }
     }
 
     /// The regions of the intersecting pairs `found`, in the order the traversal finds them
