@@ -8,6 +8,7 @@ use crate::stats::Stats;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::predicates::orient3d;
 use bvh_core::{Aabb, Point, Real, RelativePose, Vector};
+use smallvec::SmallVec;
 use std::cmp::Ordering::{self, Equal, Greater, Less};
 
 /// Whether one closed object lies inside the other.
@@ -100,7 +101,9 @@ pub(crate) fn inside<V: NodeVolume>(tree: &Bvh<V>, p: &Point) -> bool {
 fn parity<V: NodeVolume>(tree: &Bvh<V>, p: &Point, q: &Point) -> Option<bool> {
     let ray_box = Aabb::from_points(&[*p, *q]);
     let mut crossings = 0usize;
-    let mut stack = vec![0usize];
+    // Room for a path as deep as trees get, on the stack (a deeper one spills to the heap).
+    let mut stack: SmallVec<[usize; 64]> = SmallVec::new();
+    stack.push(0);
     while let Some(node) = stack.pop() {
         if !tree.volume(node).overlaps(&ray_box, &RelativePose::identity()) {
             continue;

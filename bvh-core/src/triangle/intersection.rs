@@ -295,12 +295,15 @@ impl CanonicalPair {
         }
         let through =
             |against_q: Ordering, against_r: Ordering| against_q == Ordering::Less && against_r == Greater;
-        let mut edges = EdgeCrossings { first: [false; 3], second: [false; 3] };
         let [[x00, x01], [x10, x11]] = *x;
         let [[q1, r1], [q2, r2]] = self.apex_edges;
-        (edges.first[q1], edges.first[r1]) = (through(x00, x01), through(x10, x11));
-        (edges.second[q2], edges.second[r2]) = (through(x00, x10), through(x01, x11));
-        Some(edges)
+        // As bit masks, built and read in registers: set element by element, the flags were
+        // read back as a word before the byte stores had landed.
+        let mask = |q: usize, at_q: bool, r: usize, at_r: bool| (u8::from(at_q) << q) | (u8::from(at_r) << r);
+        let first = mask(q1, through(x00, x01), r1, through(x10, x11));
+        let second = mask(q2, through(x00, x10), r2, through(x01, x11));
+        let flags = |mask: u8| [0, 1, 2].map(|k| mask >> k & 1 != 0);
+        Some(EdgeCrossings { first: flags(first), second: flags(second) })
     }
 
     /// The shared segment of the pair made from `t1` and `t2`, from the four interval ends

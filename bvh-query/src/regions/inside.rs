@@ -253,13 +253,14 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 }
             }
         }
-        let mut found: Vec<Point> = Vec::new();
-        let mut stack: Vec<u32> = Vec::new();
+        // The region's corners and about as many beyond them.
+        let mut found: Vec<Point> = Vec::with_capacity(2 * corners.len());
+        let mut stack: Vec<u32> = Vec::with_capacity(corners.len());
         let mut root_inside: Vec<Option<bool>> = vec![None; corners.len()];
         for (c, &(id, p)) in corners.iter().enumerate() {
             flood.corner_at[id as usize] = 0;
             let (root, flips) = forest.find(c);
-            let here = if forest.consistent[root] {
+            let here = if forest.consistent(root) {
                 flips ^ *root_inside[root].get_or_insert_with(|| is_inside(&corners[root].1))
             } else {
                 is_inside(&p)
@@ -318,44 +319,49 @@ impl<'s, V: NodeVolume> Side<'s, V> {
 /// knows whether it lies on the other side of the surface from its group's root, and each
 /// root whether its group's parities agree around every cycle.
 struct ParityForest {
-    parent: Vec<usize>,
-    /// Whether a corner is on the other side from its parent.
-    flip: Vec<bool>,
-    consistent: Vec<bool>,
+    corners: Vec<ForestCorner>,
+}
+
+#[derive(Clone, Copy)]
+struct ForestCorner {
+    parent: u32,
+    /// Whether the corner is on the other side from its parent.
+    flip: bool,
+    /// For a root: whether its group's parities agree.
+    consistent: bool,
 }
 
 impl ParityForest {
     fn with_capacity(corners: usize) -> Self {
-        Self {
-            parent: Vec::with_capacity(corners),
-            flip: Vec::with_capacity(corners),
-            consistent: Vec::with_capacity(corners),
-        }
+        Self { corners: Vec::with_capacity(corners) }
     }
 
     /// A new corner, alone in its group.
     fn add(&mut self) -> usize {
-        self.parent.push(self.parent.len());
-        self.flip.push(false);
-        self.consistent.push(true);
-        self.parent.len() - 1
+        let c = self.corners.len();
+        self.corners.push(ForestCorner { parent: c as u32, flip: false, consistent: true });
+        c
+    }
+
+    /// Whether the group of the root `root` has consistent parities.
+    fn consistent(&self, root: usize) -> bool {
+        self.corners[root].consistent
     }
 
     /// A corner's root and whether the corner is on the other side from it.
     fn find(&mut self, c: usize) -> (usize, bool) {
         let (mut root, mut flips) = (c, false);
-        while self.parent[root] != root {
-            flips ^= self.flip[root];
-            root = self.parent[root];
+        while self.corners[root].parent as usize != root {
+            flips ^= self.corners[root].flip;
+            root = self.corners[root].parent as usize;
         }
         // Every corner on the way now points at the root directly.
         let (mut x, mut here) = (c, flips);
-        while self.parent[x] != x {
-            let (next, step) = (self.parent[x], self.flip[x]);
-            self.parent[x] = root;
-            self.flip[x] = here;
-            here ^= step;
-            x = next;
+        while self.corners[x].parent as usize != x {
+            let ForestCorner { parent, flip, .. } = self.corners[x];
+            (self.corners[x].parent, self.corners[x].flip) = (root as u32, here);
+            here ^= flip;
+            x = parent as usize;
         }
         (root, flips)
     }
@@ -364,11 +370,11 @@ impl ParityForest {
     fn join(&mut self, u: usize, v: usize, flips: bool) {
         let ((ru, fu), (rv, fv)) = (self.find(u), self.find(v));
         if ru == rv {
-            self.consistent[ru] &= fu ^ fv == flips;
+            self.corners[ru].consistent &= fu ^ fv == flips;
         } else {
-            self.parent[ru] = rv;
-            self.flip[ru] = fu ^ fv ^ flips;
-            self.consistent[rv] &= self.consistent[ru];
+            let consistent = self.corners[ru].consistent;
+            (self.corners[ru].parent, self.corners[ru].flip) = (rv as u32, fu ^ fv ^ flips);
+            self.corners[rv].consistent &= consistent;
         }
     }
 }

@@ -618,10 +618,12 @@ fn chain(
     for (k, &id) in ids.iter().enumerate() {
         place[id] = k as u32;
     }
-    let joined: Vec<([usize; 2], usize)> = (0..segments.len())
-        .filter(|&e| segments[e][0] != segments[e][1])
-        .map(|e| (segments[e].map(|end| place[end] as usize), e))
-        .collect();
+    let mut joined: Vec<([usize; 2], usize)> = Vec::with_capacity(segments.len());
+    joined.extend(
+        (0..segments.len())
+            .filter(|&e| segments[e][0] != segments[e][1])
+            .map(|e| (segments[e].map(|end| place[end] as usize), e)),
+    );
     for &id in ids {
         place[id] = u32::MAX;
     }
