@@ -5,8 +5,8 @@
 /// map. Each key is stored one higher, so that zero marks an empty slot (a new table is zeroed
 /// memory, not filled); keys `u64::MAX - 1` and `u64::MAX` share one entry.
 pub(super) struct KeyTable {
-    keys: Vec<u64>,
-    values: Vec<usize>,
+    /// Each slot's stored key and value side by side: a probe reads one cache line.
+    slots: Vec<(u64, usize)>,
     mask: usize,
     len: usize,
 }
@@ -15,7 +15,7 @@ impl KeyTable {
     /// Room for `expected` keys at most half full (more make it grow).
     pub(super) fn new(expected: usize) -> Self {
         let slots = (2 * expected).next_power_of_two().max(16);
-        Self { keys: vec![0; slots], values: vec![0; slots], mask: slots - 1, len: 0 }
+        Self { slots: vec![(0, 0); slots], mask: slots - 1, len: 0 }
     }
 
     /// The stored form of `key`: never zero.
@@ -26,7 +26,7 @@ impl KeyTable {
     /// The slot holding the stored key `key`, or the empty one where it would go.
     fn slot(&self, key: u64) -> usize {
         let mut slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & self.mask;
-        while self.keys[slot] != key && self.keys[slot] != 0 {
+        while self.slots[slot].0 != key && self.slots[slot].0 != 0 {
             slot = (slot + 1) & self.mask;
         }
         slot
@@ -34,16 +34,16 @@ impl KeyTable {
 
     pub(super) fn get(&self, key: u64) -> Option<usize> {
         let key = Self::stored(key);
-        let slot = self.slot(key);
-        (self.keys[slot] == key).then(|| self.values[slot])
+        let (stored, value) = self.slots[self.slot(key)];
+        (stored == key).then_some(value)
     }
 
     /// The value of `key`, `value` put there first if it had none.
     pub(super) fn get_or_insert(&mut self, key: u64, value: usize) -> usize {
         let key = Self::stored(key);
         let slot = self.slot(key);
-        if self.keys[slot] == key {
-            return self.values[slot];
+        if self.slots[slot].0 == key {
+            return self.slots[slot].1;
         }
         self.put(slot, key, value);
         value
@@ -53,8 +53,8 @@ impl KeyTable {
     pub(super) fn insert(&mut self, key: u64, value: usize) -> Option<usize> {
         let key = Self::stored(key);
         let slot = self.slot(key);
-        if self.keys[slot] == key {
-            return Some(std::mem::replace(&mut self.values[slot], value));
+        if self.slots[slot].0 == key {
+            return Some(std::mem::replace(&mut self.slots[slot].1, value));
         }
         self.put(slot, key, value);
         None
@@ -62,11 +62,11 @@ impl KeyTable {
 
     /// Fills the empty `slot` with a new stored key, doubling the table once it is half full.
     fn put(&mut self, slot: usize, key: u64, value: usize) {
-        (self.keys[slot], self.values[slot]) = (key, value);
+        self.slots[slot] = (key, value);
         self.len += 1;
-        if 2 * self.len > self.keys.len() {
-            let mut grown = Self::new(self.keys.len());
-            for (&key, &value) in self.keys.iter().zip(&self.values).filter(|(key, _)| **key != 0) {
+        if 2 * self.len > self.slots.len() {
+            let mut grown = Self::new(self.slots.len());
+            for &(key, value) in self.slots.iter().filter(|(key, _)| *key != 0) {
                 let slot = grown.slot(key);
                 grown.put(slot, key, value);
             }

@@ -226,15 +226,18 @@ where
             let [i, j] = f.at;
             let (on_a, on_b) = (self.a.bvh.corner_points(i), self.b.bvh.corner_points(j));
             // A pair's keys mostly lead to the same one or two earlier pairs: each joined once.
-            let mut last = k;
+            let (mut earlier, mut count) = ([0; 9], 0);
             for u in on_a {
                 for w in on_b {
                     let m = first_with.get_or_insert((u as u64) << 32 | w as u64, k);
-                    if m != last && m != k {
-                        joined.union(k, m);
-                        last = m;
+                    if m != k && !earlier[..count].contains(&m) {
+                        earlier[count] = m;
+                        count += 1;
                     }
                 }
+            }
+            for &m in &earlier[..count] {
+                joined.union(k, m);
             }
         }
         joined
@@ -574,17 +577,26 @@ impl Snap {
         };
         let t = self.tolerance as f64;
         let [x, y, z] = [p.x as f64, p.y as f64, p.z as f64];
+        let (lo, hi) = ([cell(x - t), cell(y - t), cell(z - t)], [cell(x + t), cell(y + t), cell(z + t)]);
         // The first numbered of those within the tolerance, whichever cell it is in.
         let mut first = usize::MAX;
-        for cx in cell(x - t)..=cell(x + t) {
-            for cy in cell(y - t)..=cell(y + t) {
-                for cz in cell(z - t)..=cell(z + t) {
-                    let mut k = self.last_in.get(key(cx, cy, cz)).unwrap_or(usize::MAX);
-                    while k != usize::MAX {
-                        if (self.points[k] - p).norm() <= self.tolerance {
-                            first = first.min(k);
-                        }
-                        k = self.before[k];
+        let mut look_in = |[cx, cy, cz]: [i64; 3]| {
+            let mut k = self.last_in.get(key(cx, cy, cz)).unwrap_or(usize::MAX);
+            while k != usize::MAX {
+                if (self.points[k] - p).norm() <= self.tolerance {
+                    first = first.min(k);
+                }
+                k = self.before[k];
+            }
+        };
+        if lo == hi {
+            // Nearly always: the tolerance box lies in one cell.
+            look_in(lo);
+        } else {
+            for cx in lo[0]..=hi[0] {
+                for cy in lo[1]..=hi[1] {
+                    for cz in lo[2]..=hi[2] {
+                        look_in([cx, cy, cz]);
                     }
                 }
             }
@@ -696,29 +708,31 @@ fn spanning(points: &[Point], normal: &Vector) -> Vec<Point> {
     let centre = flat.iter().sum::<Vector>() / points.len() as Real;
     // Squared distances: the same order, without the roots.
     let out: Vec<Real> = flat.iter().map(|f| (f - centre).norm_squared()).collect();
-    // The best by `score`, ties going to the point farthest out: a corner of the region's
-    // outline, not a point along one of its edges.
-    let farthest = |score: &dyn Fn(usize) -> Real| {
-        (0..points.len())
-            .max_by(|&x, &y| {
-                (score(x), out[x]).partial_cmp(&(score(y), out[y])).unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .unwrap_or(0)
-    };
-    let p1 = farthest(&|k| out[k]);
-    let p2 = farthest(&|k| (flat[k] - flat[p1]).norm_squared());
-    let side = |k: usize| (points[p2] - points[p1]).cross(&(points[k] - points[p1])).dot(normal);
-    let p3 = farthest(&|k| side(k).abs());
-    let sign = side(p3).signum();
-    let p4 = farthest(&|k| -sign * side(k));
-    let corners = if flat[p2] == flat[p1] {
-        vec![p1]
-    } else if side(p3) == 0.0 {
-        vec![p1, p2]
-    } else if -sign * side(p4) > 0.0 {
-        vec![p1, p3, p2, p4]
+    let p1 = farthest(&out, |k| out[k]);
+    let p2 = farthest(&out, |k| (flat[k] - flat[p1]).norm_squared());
+    let sides: Vec<Real> =
+        points.iter().map(|p| (points[p2] - points[p1]).cross(&(p - points[p1])).dot(normal)).collect();
+    let p3 = farthest(&out, |k| sides[k].abs());
+    let sign = sides[p3].signum();
+    let p4 = farthest(&out, |k| -sign * sides[k]);
+    let corners: &[usize] = if flat[p2] == flat[p1] {
+        &[p1]
+    } else if sides[p3] == 0.0 {
+        &[p1, p2]
+    } else if -sign * sides[p4] > 0.0 {
+        &[p1, p3, p2, p4]
     } else {
-        vec![p1, p3, p2]
+        &[p1, p3, p2]
     };
-    corners.into_iter().map(|k| points[k]).collect()
+    corners.iter().map(|&k| points[k]).collect()
+}
+
+/// The point best by `score`, ties going to the one farthest `out` (the last of those still
+/// tied): a corner of the region's outline, not a point along one of its edges.
+fn farthest(out: &[Real], score: impl Fn(usize) -> Real) -> usize {
+    (0..out.len())
+        .max_by(|&x, &y| {
+            (score(x), out[x]).partial_cmp(&(score(y), out[y])).unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .unwrap_or(0)
 }
