@@ -196,6 +196,12 @@ impl<V: NodeVolume> Bvh<V> {
         self.neighbours.get(&self.mesh).patches()
     }
 
+    /// Whether the mesh is closed, so that it has an inside (see
+    /// [`bvh_core::TriangleNeighbours::is_closed`]).
+    pub fn is_closed(&self) -> bool {
+        self.neighbours.get(&self.mesh).is_closed()
+    }
+
     /// How many distinct points the triangles' corners are at: every corner point number is
     /// below it.
     pub fn point_count(&self) -> usize {

@@ -37,6 +37,8 @@ pub struct TriangleNeighbours {
     at_points: Vec<u32>,
     /// The mesh cut into small connected patches.
     patches: Patches,
+    /// Whether the mesh is closed (see [`TriangleNeighbours::is_closed`]).
+    closed: bool,
 }
 
 /// Entries a slot holds itself.
@@ -87,6 +89,9 @@ impl TriangleNeighbours {
         let corners: Vec<[u32; 3]> =
             mesh.indices().iter().map(|c| c.map(|v| at_points.point[v as usize])).collect();
         let patches = Patches::of(&corners, at_points.representatives.len(), |p| at_points.at_point(p));
+        let flat: Vec<bool> = (0..corners.len()).map(|t| mesh.triangle(t).is_degenerate()).collect();
+        let closed =
+            without_boundary(&corners, &flat, at_points.representatives.len(), |p| at_points.at_point(p));
         let TrianglesAtPoints { representatives, duplicates, start, triangles, .. } = at_points;
         Self {
             slots,
@@ -97,6 +102,7 @@ impl TriangleNeighbours {
             point_starts: start,
             at_points: triangles,
             patches,
+            closed,
         }
     }
 
@@ -145,6 +151,15 @@ impl TriangleNeighbours {
     /// The mesh cut into small connected patches.
     pub fn patches(&self) -> &Patches {
         &self.patches
+    }
+
+    /// Whether the mesh is closed: every edge between two points (positions welded) is an edge
+    /// of an even number of triangles – two on a watertight surface, four where two bodies
+    /// meet along it – not counting triangles of zero area, which cover no surface. Then, and
+    /// only then, a ray's crossings with the surface have a parity that says whether its start
+    /// lies inside.
+    pub fn is_closed(&self) -> bool {
+        self.closed
     }
 
     /// The triangles sharing a corner point with triangle `t` of the mesh these neighbours were
@@ -251,6 +266,50 @@ impl TrianglesAtPoints {
     }
 }
 
+/// Whether every edge of the triangles `corners` (point numbers below `points`), those `flat`
+/// left out, is used an even number of times, from `at_point` (each point's triangles, in
+/// increasing order): each point's edges to higher points counted around it, a fan at a time,
+/// so the work is linear in the mesh however large its fans.
+fn without_boundary<'a>(
+    corners: &[[u32; 3]],
+    flat: &[bool],
+    points: usize,
+    at_point: impl Fn(u32) -> &'a [u32],
+) -> bool {
+    let mut uses = vec![0u32; points];
+    let mut ends: Vec<u32> = Vec::new();
+    (0..points as u32).all(|p| {
+        let triangles = at_point(p);
+        for (k, &t) in triangles.iter().enumerate() {
+            // A triangle with two corners at `p` is listed twice, side by side.
+            if flat[t as usize] || k > 0 && triangles[k - 1] == t {
+                continue;
+            }
+            let c = corners[t as usize];
+            for (u, v) in [(c[0], c[1]), (c[1], c[2]), (c[2], c[0])] {
+                let other = if u == p {
+                    v
+                } else if v == p {
+                    u
+                } else {
+                    continue;
+                };
+                if other > p {
+                    if uses[other as usize] == 0 {
+                        ends.push(other);
+                    }
+                    uses[other as usize] += 1;
+                }
+            }
+        }
+        let even = ends.iter().all(|&q| uses[q as usize] % 2 == 0);
+        for q in ends.drain(..) {
+            uses[q as usize] = 0;
+        }
+        even
+    })
+}
+
 /// Appends the union of three increasing lists to `out`, each entry once, in increasing
 /// order, unless it has more than [`MAX_AROUND`] entries.
 fn append_union(lists: [&[u32]; 3], out: &mut Vec<u32>) {
@@ -326,6 +385,39 @@ mod tests {
         assert_eq!(n.point_count(), 8);
         let far = n.corner_points(4);
         assert!(far.iter().all(|p| !n.corner_points(0).contains(p)) && far[0] != far[1] && far[1] != far[2]);
+    }
+
+    /// A tetrahedron is closed, written with shared vertices or with a copy per corner; with a
+    /// face left out, or a third triangle on one edge, it is not; two tetrahedra meeting along
+    /// an edge are (four triangles there), and so is one with triangles of zero area added.
+    #[test]
+    fn closed_means_every_edge_used_an_even_number_of_times() {
+        let tetra = || {
+            [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+                .map(|[x, y, z]| Point::new(x, y, z))
+        };
+        let faces = [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
+        let closed = |vertices: Vec<Point>, triangles: Vec<[u32; 3]>| {
+            TriangleNeighbours::of(&TriMesh::new(vertices, triangles).unwrap()).is_closed()
+        };
+        assert!(closed(tetra().to_vec(), faces.to_vec()));
+        let soup: Vec<Point> = faces.iter().flat_map(|f| f.map(|v| tetra()[v as usize])).collect();
+        assert!(closed(soup, (0..4).map(|t| [0, 1, 2].map(|k| 3 * t + k)).collect()));
+        assert!(!closed(tetra().to_vec(), faces[..3].to_vec()));
+        let mut fin = tetra().to_vec();
+        fin.push(Point::new(-1.0, -1.0, 0.0));
+        assert!(!closed(fin, [&faces[..], &[[0, 1, 4]]].concat()));
+        // A second tetrahedron below the first, sharing its edge from (0, 0, 0) to (1, 0, 0).
+        let mut two = tetra().to_vec();
+        two.extend(tetra().iter().map(|p| Point::new(p.x, -p.y, -p.z)));
+        let shared: Vec<[u32; 3]> =
+            faces.iter().copied().chain(faces.iter().map(|f| f.map(|v| v + 4))).collect();
+        assert!(closed(two, shared));
+        let mut collapsed = tetra().to_vec();
+        collapsed.push(collapsed[0]);
+        // Triangles of zero area cover no surface: one collapsed onto an edge, one on a face.
+        collapsed.extend([Point::new(0.2, 0.0, 0.2), Point::new(0.4, 0.0, 0.4)]);
+        assert!(closed(collapsed, [&faces[..], &[[0, 4, 1], [0, 5, 6]]].concat()));
     }
 
     /// Lists made of a mesh still hold after its vertices moved together, not after two

@@ -52,21 +52,22 @@ pub fn project(p: &Point, axis: usize) -> [Real; 2] {
 }
 
 /// The plane of one triangle, prepared for many side tests: the normal is computed once in `f64`
-/// together with the magnitudes that bound its rounding error.
+/// together with the magnitudes that bound its rounding error. The corners are borrowed, for the
+/// exact test only (copies were the largest part of making one).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PlaneSide {
-    a: Point,
-    b: Point,
-    c: Point,
+pub(crate) struct PlaneSide<'p> {
+    a: &'p Point,
+    b: &'p Point,
+    c: &'p Point,
     origin: [f64; 3],
     normal: [f64; 3],
     /// Per component, the sum of the absolute values of the two products forming the normal.
     normal_magnitude: [f64; 3],
 }
 
-impl PlaneSide {
+impl<'p> PlaneSide<'p> {
     #[inline]
-    pub(crate) fn new(a: &Point, b: &Point, c: &Point) -> Self {
+    pub(crate) fn new(a: &'p Point, b: &'p Point, c: &'p Point) -> Self {
         let origin = lift(a);
         let u = sub(&lift(b), &origin);
         let v = sub(&lift(c), &origin);
@@ -76,7 +77,7 @@ impl PlaneSide {
             (u[2] * v[0]).abs() + (u[0] * v[2]).abs(),
             (u[0] * v[1]).abs() + (u[1] * v[0]).abs(),
         ];
-        Self { a: *a, b: *b, c: *c, origin, normal, normal_magnitude }
+        Self { a, b, c, origin, normal, normal_magnitude }
     }
 
     /// Exact side of `p` (as [`orient3d`]`(a, b, c, p)`) and an approximate signed distance
@@ -121,7 +122,7 @@ impl PlaneSide {
     #[cold]
     #[inline(never)]
     fn exact_side(&self, p: &Point, value: f64) -> (Ordering, f64) {
-        let exact = orient3d_exact(&self.a, &self.b, &self.c, p);
+        let exact = orient3d_exact(self.a, self.b, self.c, p);
         // Keep the value's sign consistent with the exact one, for interpolation: it moves
         // towards the exact determinant, so stays within the error bound of it.
         let value = match exact {

@@ -284,6 +284,37 @@ fn degenerate_triangles_inside_a_region() {
     });
 }
 
+/// A small cube poking 0.3 up through the floor of a box: with the box closed the depth
+/// reaches the cube's top corners inside it; with the box's lid left out the box is not closed,
+/// has no inside, and the depth comes from the curve alone (as for open surfaces).
+#[test]
+fn an_open_mesh_has_no_inside() {
+    let closed_box = TriMesh::cuboid(Point::origin(), Vector::new(1.0, 1.0, 1.0));
+    let lid = |t: &[u32; 3]| t.iter().all(|&v| closed_box.vertices()[v as usize].z == 1.0);
+    let walls: Vec<[u32; 3]> = closed_box.indices().iter().filter(|t| !lid(t)).copied().collect();
+    assert_eq!(walls.len(), closed_box.indices().len() - 2);
+    let open_box = TriMesh::new(closed_box.vertices().to_vec(), walls).unwrap();
+    let cube = TriMesh::cuboid(Point::origin(), Vector::new(0.25, 0.25, 0.25));
+    let pose_b = Isometry::translation(0.1, -0.2, -0.95);
+    for (a, depth) in [(&closed_box, 0.3), (&open_box, 0.0)] {
+        for_all(a, &cube, &pose_b, |regions, frame, what| {
+            assert_eq!(regions.len(), 1, "{what}");
+            let r = &regions[0];
+            // Down, out through the floor.
+            assert!(
+                angle(&r.normal, &(frame.rotation * -Vector::z())) < 0.01,
+                "{what}: normal {:?}",
+                r.normal
+            );
+            assert!(
+                (r.depth - depth).abs() < slack(frame) * 10.0,
+                "{what}: depth {} against {depth}",
+                r.depth
+            );
+        });
+    }
+}
+
 #[test]
 fn apart_meshes_have_no_regions() {
     let a = TriMesh::cuboid(Point::origin(), Vector::new(1.0, 1.0, 1.0));

@@ -1,5 +1,6 @@
 //! `bvh-bench info FILE`: what a mesh file holds, part by part, with each part's bounds in the
-//! file's own frame (a recentred file's origin printed beside them).
+//! file's own frame (a recentred file's origin printed beside them) and whether it is closed
+//! (has an inside, for the contact regions' depth).
 
 use crate::json;
 use serde::Serialize;
@@ -28,7 +29,7 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
             "recentred: the meshes hold coordinates minus the origin [{x}, {y}, {z}]; bounds are in the file's frame"
         );
     }
-    println!("{:<40} {:>10} {:>10}  bounds", "part", "triangles", "vertices");
+    println!("{:<40} {:>10} {:>10} {:>7}  bounds", "part", "triangles", "vertices", "closed");
     for part in &scene.parts {
         let bvh_io::Bounds { min, max } = part.bounds;
         let bounds = format!(
@@ -36,10 +37,11 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
             min[0], min[1], min[2], max[0], max[1], max[2]
         );
         println!(
-            "{:<40} {:>10} {:>10}  {bounds}",
+            "{:<40} {:>10} {:>10} {:>7}  {bounds}",
             part.path,
             part.mesh.triangle_count(),
-            part.mesh.vertices().len()
+            part.mesh.vertices().len(),
+            if closed(&part.mesh) { "yes" } else { "no" }
         );
     }
     for s in &scene.skipped {
@@ -58,13 +60,19 @@ struct Record {
     skipped: Vec<SkippedRecord>,
 }
 
-/// One part: its path in the file, counts and bounds.
+/// One part: its path in the file, counts, bounds, and whether it is closed.
 #[derive(Serialize)]
 struct PartRecord {
     path: String,
     triangles: usize,
     vertices: usize,
     bounds: [[f64; 3]; 2],
+    closed: bool,
+}
+
+/// Whether `mesh` is closed (see [`bvh_core::TriangleNeighbours::is_closed`]).
+fn closed(mesh: &bvh_core::TriMesh) -> bool {
+    bvh_core::TriangleNeighbours::of(mesh).is_closed()
 }
 
 /// Records the reader skipped, by kind.
@@ -83,6 +91,7 @@ fn record(file: &Path, scene: &bvh_io::Scene) -> Record {
             triangles: part.mesh.triangle_count(),
             vertices: part.mesh.vertices().len(),
             bounds: [part.bounds.min, part.bounds.max],
+            closed: closed(&part.mesh),
         })
         .collect();
     let skipped =

@@ -10,7 +10,8 @@ use bvh_core::{EdgeCrossings, PatchPoint, Point, RelativePose, Triangle};
 
 /// Both meshes of a query, for finding what of each lies inside the other around a region.
 /// Both are seen in A's frame, B placed there as the traversal placed it: the edge crossings
-/// the triangle test found hold there.
+/// the triangle test found hold there. What of a mesh lies inside the other is found only if
+/// the other is closed: a mesh that is not has no inside.
 pub(super) struct Insides<'s, VA, VB> {
     a: Side<'s, VA>,
     b: Side<'s, VB>,
@@ -19,11 +20,11 @@ pub(super) struct Insides<'s, VA, VB> {
     split: bool,
 }
 
-/// The sets a region's flood fills on each mesh, sized once and emptied after each region: one
-/// per thread.
+/// The sets a region's flood fills on each mesh whose inside part is found, sized once and
+/// emptied after each region: one per thread.
 pub(super) struct Scratch {
-    a: Flood,
-    b: Flood,
+    a: Option<Flood>,
+    b: Option<Flood>,
 }
 
 impl Drop for Scratch {
@@ -31,8 +32,7 @@ impl Drop for Scratch {
     /// a panic cut a region short).
     fn drop(&mut self) {
         if !std::thread::panicking() {
-            workspace::put_flood(std::mem::take(&mut self.a));
-            workspace::put_flood(std::mem::take(&mut self.b));
+            self.a.take().into_iter().chain(self.b.take()).for_each(workspace::put_flood);
         }
     }
 }
@@ -40,13 +40,15 @@ impl Drop for Scratch {
 impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     /// The meshes `a` and `b`, B placed in A's frame by `b_in_a`, which intersect in the pairs
     /// of leaf-order positions `pairs`, each with its edge crossings if the triangle test
-    /// could tell them; `split`: whether the two meshes' sides may be set up, and a large
-    /// region's two sides found, on two threads.
+    /// could tell them; `[of_a, of_b]`: whether what of A lies inside B is found (B is closed),
+    /// and what of B inside A; `split`: whether the two meshes' sides may be set up, and a
+    /// large region's two sides found, on two threads.
     pub(super) fn new(
         a: &'s Bvh<VA>,
         b: &'s Bvh<VB>,
         b_in_a: RelativePose,
         pairs: impl Iterator<Item = ([usize; 2], Option<EdgeCrossings>)> + Clone + Sync,
+        [of_a, of_b]: [bool; 2],
         split: bool,
     ) -> Self {
         let seen_from = |of_a: bool| {
@@ -59,8 +61,8 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
                 })
                 .collect()
         };
-        let side_a = || Side::new(a, None, seen_from(true));
-        let side_b = || Side::new(b, Some(b_in_a), seen_from(false));
+        let side_a = || Side::new(a, None, of_a.then(|| seen_from(true)));
+        let side_b = || Side::new(b, Some(b_in_a), of_b.then(|| seen_from(false)));
         let (a, b) = if split { join(side_a, side_b) } else { (side_a(), side_b()) };
         Self { a, b, a_in_b: b_in_a.inverse(), split }
     }
@@ -73,7 +75,7 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
     }
 
     pub(super) fn scratch(&self) -> Scratch {
-        Scratch { a: Flood::for_tree(self.a.tree), b: Flood::for_tree(self.b.tree) }
+        Scratch { a: self.a.flood(), b: self.b.flood() }
     }
 
     /// The vertices of A inside B around the region of A's triangles `region_a` and B's
@@ -88,14 +90,15 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
         let Scratch { a: flood_a, b: flood_b } = scratch;
         let mut inside_a = move || {
             self.a.inside_part(
-                flood_a,
+                flood_a.as_mut(),
                 region_a,
                 |j| self.b.triangle(j),
                 |p| inside(self.b.tree, &a_in_b.transform_point(p)),
             )
         };
-        let mut inside_b =
-            move || self.b.inside_part(flood_b, region_b, |i| self.a.triangle(i), |p| inside(self.a.tree, p));
+        let mut inside_b = move || {
+            self.b.inside_part(flood_b.as_mut(), region_b, |i| self.a.triangle(i), |p| inside(self.a.tree, p))
+        };
         if self.splits(region_a.len() + region_b.len()) {
             join(inside_a, inside_b)
         } else {
@@ -117,11 +120,17 @@ struct Crossing {
     edges: Option<[bool; 3]>,
 }
 
-/// One mesh of a pair, and which of its triangles cross the other.
+/// One mesh of a pair, and which of its triangles cross the other where its inside part is
+/// found.
 struct Side<'s, V> {
     tree: &'s Bvh<V>,
     /// What places this mesh in A's frame (`None` for A itself).
     pose: Option<RelativePose>,
+    crossed: Option<Crossed>,
+}
+
+/// What of one mesh crosses the other.
+struct Crossed {
     /// Every intersecting pair, sorted by the triangle here.
     pairs: Vec<Crossing>,
     /// The triangles here that cross the other mesh.
@@ -163,8 +172,8 @@ impl Flood {
     }
 }
 
-impl<'s, V: NodeVolume> Side<'s, V> {
-    fn new(tree: &'s Bvh<V>, pose: Option<RelativePose>, pairs: Vec<Crossing>) -> Self {
+impl Crossed {
+    fn new<V: NodeVolume>(tree: &Bvh<V>, pairs: Vec<Crossing>) -> Self {
         // Grouped by the triangle here: a triangle's crossings only flip parities (an exclusive
         // or), so their order within the group does not matter. Sorted as numbers (the triangle
         // above the pair's place), which sort faster than the records.
@@ -179,7 +188,20 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             crosses.insert(c.here);
             crossed_patches.insert(patches.patch_of(c.here));
         }
-        Self { tree, pose, pairs, crosses, crossed_patches }
+        Self { pairs, crosses, crossed_patches }
+    }
+}
+
+impl<'s, V: NodeVolume> Side<'s, V> {
+    /// The side of `tree`, placed by `pose`, with its crossings `pairs` if its inside part is
+    /// to be found.
+    fn new(tree: &'s Bvh<V>, pose: Option<RelativePose>, pairs: Option<Vec<Crossing>>) -> Self {
+        Self { tree, pose, crossed: pairs.map(|pairs| Crossed::new(tree, pairs)) }
+    }
+
+    /// A flood for this side, if its inside part is found.
+    fn flood(&self) -> Option<Flood> {
+        self.crossed.as_ref().map(|_| Flood::for_tree(self.tree))
     }
 
     /// A point of this mesh in A's frame.
@@ -195,7 +217,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
 
     /// The vertices of this mesh (in A's frame) that lie inside the other around the region of
     /// triangles `region`, each once, in the order the walk finds them; `other` gives a triangle of
-    /// the other mesh in A's frame, `is_inside` casts a ray.
+    /// the other mesh in A's frame, `is_inside` casts a ray; none where this side's inside part
+    /// is not found (then it has no `flood`).
     ///
     /// The region's own triangles' corners first: two corners joined by an edge are on the same
     /// side when the edge crosses the other mesh's surface an even number of times (it can
@@ -206,11 +229,14 @@ impl<'s, V: NodeVolume> Side<'s, V> {
     /// through shared corners without crossing the other mesh: it lies wholly inside.
     fn inside_part(
         &self,
-        flood: &mut Flood,
+        flood: Option<&mut Flood>,
         region: &[usize],
         other: impl Fn(usize) -> Triangle,
         is_inside: impl Fn(&Point) -> bool,
     ) -> Vec<Point> {
+        let (Some(crossed), Some(flood)) = (&self.crossed, flood) else {
+            return Vec::new();
+        };
         // Neighbouring triangles share most corners: about one new corner per triangle.
         let mut corners: Vec<(u32, Point)> = Vec::with_capacity(region.len() + 2);
         let mut forest = ParityForest::with_capacity(region.len() + 2);
@@ -229,8 +255,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             // Edge `k` (corner `k` to `k + 1`) crosses the surface an odd number of times, or
             // touches it (`None`).
             let mut flips = [Some(false); 3];
-            let start = self.pairs.partition_point(|c| c.here < t);
-            for crossing in self.pairs[start..].iter().take_while(|c| c.here == t) {
+            let start = crossed.pairs.partition_point(|c| c.here < t);
+            for crossing in crossed.pairs[start..].iter().take_while(|c| c.here == t) {
                 if let Some(edges) = crossing.edges {
                     for (flip, crosses) in flips.iter_mut().zip(edges) {
                         *flip = flip.map(|odd| odd ^ crosses);
@@ -279,11 +305,11 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         while let Some(point) = stack.pop() {
             for &next in tree.triangles_at_point(point) {
                 let next = next as usize;
-                if self.crosses.contains(next) {
+                if crossed.crosses.contains(next) {
                     continue;
                 }
                 let patch = patches.patch_of(next);
-                if !self.crossed_patches.contains(patch) {
+                if !crossed.crossed_patches.contains(patch) {
                     if flood.patches.insert(patch) {
                         let (inner, boundary) = patches.points(patch);
                         found.extend(inner.iter().map(corner));

@@ -25,9 +25,11 @@ use std::ops::Range;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Surfaces {
-    /// Both meshes are closed (watertight): a vertex is inside the other mesh by the parity of
-    /// a ray's crossings, and a region's depth reaches every vertex of each mesh that lies
-    /// inside the other around the region.
+    /// Closed (watertight) meshes: a vertex is inside the other mesh by the parity of a ray's
+    /// crossings, and a region's depth reaches every vertex of each mesh that lies inside the
+    /// other around the region. A mesh that is not closed after all (some edge not shared by
+    /// an even number of triangles, see [`bvh_build::Bvh::is_closed`]) has no inside: nothing
+    /// of the other mesh is found in it, as under [`Surfaces::Open`].
     #[default]
     Closed,
     /// Open surfaces enclose nothing: a region's depth comes from its intersection curve alone.
@@ -180,10 +182,14 @@ where
             }
             (snap, ends)
         };
+        // What of A lies inside B, and of B inside A: only inside a closed mesh (the caller's
+        // word for both, and each mesh's own edges).
+        let find = [self.b.bvh.is_closed(), self.a.bvh.is_closed()]
+            .map(|closed| surfaces == Surfaces::Closed && closed);
         let insides = || {
-            (surfaces == Surfaces::Closed).then(|| {
+            (find[0] || find[1]).then(|| {
                 let pairs = found.iter().map(|f| (f.at, f.edges));
-                Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs, parallel)
+                Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs, find, parallel)
             })
         };
         // The pairs joined through shared corners and the inside finder need only the pairs:
