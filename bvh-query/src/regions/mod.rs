@@ -81,6 +81,12 @@ impl ContactRegion {
 /// several threads.
 const SPLIT_REGIONS_FROM: usize = 512;
 
+/// The intersecting pairs from which [`Query::contact_regions_parallel`] takes a query whose
+/// traversal stayed on the caller's thread to the pool for its regions: getting there and back
+/// wakes a pool thread and then this one, which costs more than the regions of a few thousand
+/// pairs save on two threads.
+const SPLIT_REGIONS_ALONE_FROM: usize = 4096;
+
 /// An intersecting pair found by the traversal: leaf-order positions, where they meet (in A's
 /// frame), and which edges pass through the other triangle.
 struct Found {
@@ -144,8 +150,8 @@ where
     /// [`Query::contact_regions`] with the traversal, and the regions, split across rayon's
     /// threads: for meshes deep inside each other. Each is split only where it is large – the
     /// traversal from [`QueryOptions::split_from`](crate::QueryOptions::split_from), the
-    /// regions from 512 intersecting pairs – and done on this thread otherwise. The same
-    /// regions; no statistics.
+    /// regions from 512 intersecting pairs where the traversal was split, 4,096 where it was
+    /// not – and done on this thread otherwise. The same regions; no statistics.
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
         // Once on the pool's threads for the whole of the split work: from this thread, every
         // join would wait for a pool thread to wake and take it.
@@ -157,7 +163,7 @@ where
             return in_pool(|| split_regions(self.collect_parallel(Found::of)));
         }
         let found = self.collect(0.0, &mut (), Found::of);
-        if found.len() >= SPLIT_REGIONS_FROM {
+        if found.len() >= SPLIT_REGIONS_ALONE_FROM {
             in_pool(|| split_regions(found))
         } else {
             self.regions_of(found, surfaces, false)
