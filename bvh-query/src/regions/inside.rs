@@ -305,19 +305,19 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         while let Some(point) = stack.pop() {
             for &next in tree.triangles_at_point(point) {
                 let next = next as usize;
-                if crossed.crosses.contains(next) {
+                let patch = patches.patch_of(next);
+                // Most triangles met lie in a patch swept already (around its boundary points).
+                if flood.patches.contains(patch) || crossed.crosses.contains(next) {
                     continue;
                 }
-                let patch = patches.patch_of(next);
                 if !crossed.crossed_patches.contains(patch) {
-                    if flood.patches.insert(patch) {
-                        let (inner, boundary) = patches.points(patch);
-                        found.extend(inner.iter().map(corner));
-                        for at in boundary {
-                            if flood.inside.insert(at.point as usize) {
-                                found.push(corner(at));
-                                stack.push(at.point);
-                            }
+                    flood.patches.insert(patch);
+                    let (inner, boundary) = patches.points(patch);
+                    found.extend(inner.iter().map(corner));
+                    for at in boundary {
+                        if flood.inside.insert(at.point as usize) {
+                            found.push(corner(at));
+                            stack.push(at.point);
                         }
                     }
                     continue;
