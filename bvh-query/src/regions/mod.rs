@@ -81,11 +81,11 @@ impl ContactRegion {
 /// several threads.
 const SPLIT_REGIONS_FROM: usize = 512;
 
-/// The intersecting pairs from which [`Query::contact_regions_parallel`] takes a query whose
-/// traversal stayed on the caller's thread to the pool for its regions: getting there and back
-/// wakes a pool thread and then this one, which costs more than the regions of a few thousand
-/// pairs save on two threads.
-const SPLIT_REGIONS_ALONE_FROM: usize = 4096;
+/// The intersecting pairs from which [`Query::contact_regions_parallel`], its traversal done on
+/// the caller's thread, takes the regions to rayon's pool: getting there and back wakes a pool
+/// thread and then the caller, which costs more than the regions of a few thousand pairs save
+/// on two threads.
+const REGIONS_TO_POOL_FROM: usize = 4096;
 
 /// An intersecting pair found by the traversal: leaf-order positions, where they meet (in A's
 /// frame), and which edges pass through the other triangle.
@@ -155,19 +155,18 @@ where
     pub fn contact_regions_parallel(&self, surfaces: Surfaces) -> Vec<ContactRegion> {
         // Once on the pool's threads for the whole of the split work: from this thread, every
         // join would wait for a pool thread to wake and take it.
-        let split_regions = |found: Vec<Found>| {
-            let split = found.len() >= SPLIT_REGIONS_FROM;
-            self.regions_of(found, surfaces, split)
-        };
         if self.splits_traversal() {
-            return in_pool(|| split_regions(self.collect_parallel(Found::of)));
+            return in_pool(|| {
+                let found = self.collect_parallel(Found::of);
+                let split = found.len() >= SPLIT_REGIONS_FROM;
+                self.regions_of(found, surfaces, split)
+            });
         }
         let found = self.collect(0.0, &mut (), Found::of);
-        if found.len() >= SPLIT_REGIONS_ALONE_FROM {
-            in_pool(|| split_regions(found))
-        } else {
-            self.regions_of(found, surfaces, false)
+        if found.len() < REGIONS_TO_POOL_FROM {
+            return self.regions_of(found, surfaces, false);
         }
+        in_pool(|| self.regions_of(found, surfaces, true))
     }
 
     /// The regions of the intersecting pairs `found`, in the order the traversal finds them
@@ -190,12 +189,12 @@ where
         };
         // What of A lies inside B, and of B inside A: only inside a closed mesh (the caller's
         // word for both, and each mesh's own edges).
-        let find = [self.b.bvh.is_closed(), self.a.bvh.is_closed()]
+        let find_inside = [self.b.bvh.is_closed(), self.a.bvh.is_closed()]
             .map(|closed| surfaces == Surfaces::Closed && closed);
         let insides = || {
-            (find[0] || find[1]).then(|| {
+            (find_inside[0] || find_inside[1]).then(|| {
                 let pairs = found.iter().map(|f| (f.at, f.edges));
-                Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs, find, parallel)
+                Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs, find_inside, parallel)
             })
         };
         // The pairs joined through shared corners and the inside finder need only the pairs:
