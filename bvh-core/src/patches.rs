@@ -9,7 +9,8 @@ use crate::union_find::UnionFind;
 pub const PATCH_CHUNK: usize = 256;
 
 /// The patches of a mesh: each chunk of [`PATCH_CHUNK`] consecutive triangles split into the
-/// groups connected through shared corner points, with each patch's points listed once.
+/// groups connected through shared corner points, with each patch's points listed once and
+/// each boundary point's other patches.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Patches {
     /// Each triangle's patch.
@@ -20,6 +21,12 @@ pub struct Patches {
     /// The patches' points, patch after patch: first those whose triangles are all in the
     /// patch, then those with a triangle elsewhere.
     points: Vec<PatchPoint>,
+    /// For the point at each place of `points`, where its other patches start in `others` (and
+    /// the next place's start, where they end): none for a patch's inner points.
+    others_start: Vec<usize>,
+    /// The other patches each boundary point lies on, each once: a walk that has taken a patch
+    /// whole goes on patch by patch, not triangle by triangle around its boundary.
+    others: Vec<u32>,
 }
 
 /// One point of a patch: its number, and a corner of one of the patch's triangles at it (where
@@ -95,7 +102,25 @@ impl Patches {
                 points.extend(group.iter().map(|x| x.2));
             }
         }
-        Self { patch_of, starts, points }
+        let mut others_start = Vec::with_capacity(points.len() + 1);
+        let mut others = Vec::new();
+        others_start.push(0);
+        for (patch, &[_, boundary]) in starts.iter().enumerate() {
+            let end = starts.get(patch + 1).map_or(points.len(), |s| s[0]);
+            let listed = others.len();
+            others_start.resize(boundary + 1, listed);
+            for at in &points[boundary..end] {
+                let first = others.len();
+                for &u in at_point(at.point) {
+                    let other = patch_of[u as usize];
+                    if other as usize != patch && !others[first..].contains(&other) {
+                        others.push(other);
+                    }
+                }
+                others_start.push(others.len());
+            }
+        }
+        Self { patch_of, starts, points, others_start, others }
     }
 
     /// How many patches there are: every patch number is below it.
@@ -116,6 +141,15 @@ impl Patches {
         let [start, boundary] = self.starts[patch];
         let end = self.starts.get(patch + 1).map_or(self.points.len(), |s| s[0]);
         (&self.points[start..boundary], &self.points[boundary..end])
+    }
+
+    /// The boundary points of patch `patch`, each with the other patches it lies on.
+    #[inline]
+    pub fn boundary(&self, patch: usize) -> impl Iterator<Item = (&PatchPoint, &[u32])> {
+        let [_, boundary] = self.starts[patch];
+        let end = self.starts.get(patch + 1).map_or(self.points.len(), |s| s[0]);
+        (boundary..end)
+            .map(|k| (&self.points[k], &self.others[self.others_start[k]..self.others_start[k + 1]]))
     }
 }
 
@@ -185,6 +219,19 @@ mod tests {
                 assert!(own.contains(&t) && n.corner_points(t)[at.corner as usize] == at.point);
                 let elsewhere = n.triangles_at(at.point).iter().any(|&u| !own.contains(&(u as usize)));
                 assert_eq!(elsewhere, boundary.contains(at), "point {}", at.point);
+            }
+            // Each boundary point with the other patches of the triangles at it, each once.
+            assert!(patches.boundary(patch).map(|(at, _)| at).eq(boundary));
+            for (at, others) in patches.boundary(patch) {
+                let mut expected: Vec<u32> =
+                    n.triangles_at(at.point).iter().map(|&u| patches.patch_of(u as usize) as u32).collect();
+                expected.sort_unstable();
+                expected.dedup();
+                expected.retain(|&q| q as usize != patch);
+                let mut listed = others.to_vec();
+                listed.sort_unstable();
+                assert_eq!(listed, expected, "point {}", at.point);
+                assert!(!expected.is_empty());
             }
         }
         assert_eq!(patches.points(patches.patch_of(count - 1)).0.len(), 3);

@@ -238,11 +238,15 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             return Vec::new();
         };
         // Neighbouring triangles share most corners: about one new corner per triangle.
+        let lists = self.tree.neighbour_lists();
         let mut corners: Vec<(u32, Point)> = Vec::with_capacity(region.len() + 2);
         let mut forest = ParityForest::with_capacity(region.len() + 2);
+        // The region's triangles come in increasing order, as the crossings do: each one's
+        // crossings are searched for from the last one's on.
+        let mut start = 0;
         for &t in region {
             let triangle = self.triangle(t);
-            let ids = self.tree.corner_points(t);
+            let ids = lists.corner_points(t);
             let at: [usize; 3] = [0, 1, 2].map(|k| {
                 let slot = &mut flood.corner_at[ids[k] as usize];
                 if *slot == 0 {
@@ -255,7 +259,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             // Edge `k` (corner `k` to `k + 1`) crosses the surface an odd number of times, or
             // touches it (`None`).
             let mut flips = [Some(false); 3];
-            let start = crossed.pairs.partition_point(|c| c.here < t);
+            start += first_of(&crossed.pairs[start..], t);
             for crossing in crossed.pairs[start..].iter().take_while(|c| c.here == t) {
                 if let Some(edges) = crossing.edges {
                     for (flip, crosses) in flips.iter_mut().zip(edges) {
@@ -297,36 +301,53 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             }
         }
         // Every triangle at an inside point that crosses nothing lies wholly inside, and so
-        // does the rest of its patch if no triangle of the patch crosses: their points join
-        // those the flood goes on from (a patch's inner points lead nowhere else).
-        let (tree, patches) = (self.tree, self.tree.patches());
+        // does the rest of its patch if no triangle of the patch crosses. A patch taken whole
+        // leads on through its boundary points: to the other uncrossed patches there, taken
+        // whole in turn, and – through the points newly found – to the crossed ones, whose
+        // triangles the walk from those points looks at one by one.
+        let (tree, patches) = (self.tree, lists.patches());
         let corner =
             |at: &PatchPoint| self.place(tree.triangle(at.triangle as usize).vertices()[at.corner as usize]);
-        while let Some(point) = stack.pop() {
-            for &next in tree.triangles_at_point(point) {
+        let mut whole: Vec<u32> = Vec::new();
+        loop {
+            if let Some(patch) = whole.pop() {
+                let (inner, _) = patches.points(patch as usize);
+                found.extend(inner.iter().map(corner));
+                for (at, others) in patches.boundary(patch as usize) {
+                    let new = flood.inside.insert(at.point as usize);
+                    if new {
+                        found.push(corner(at));
+                    }
+                    let mut meets_crossed = false;
+                    for &other in others {
+                        if crossed.crossed_patches.contains(other as usize) {
+                            meets_crossed = true;
+                        } else if flood.patches.insert(other as usize) {
+                            whole.push(other);
+                        }
+                    }
+                    // A point found before was walked from then, or by the patch that found it.
+                    if meets_crossed && new {
+                        stack.push(at.point);
+                    }
+                }
+                continue;
+            }
+            let Some(point) = stack.pop() else { break };
+            for &next in lists.triangles_at(point) {
                 let next = next as usize;
                 let patch = patches.patch_of(next);
-                // Most triangles met lie in a patch swept already (around its boundary points).
-                if flood.patches.contains(patch) || crossed.crosses.contains(next) {
-                    continue;
-                }
                 if !crossed.crossed_patches.contains(patch) {
-                    flood.patches.insert(patch);
-                    let (inner, boundary) = patches.points(patch);
-                    found.extend(inner.iter().map(corner));
-                    for at in boundary {
-                        if flood.inside.insert(at.point as usize) {
-                            found.push(corner(at));
-                            stack.push(at.point);
-                        }
+                    if flood.patches.insert(patch) {
+                        whole.push(patch as u32);
                     }
                     continue;
                 }
-                if !flood.seen.insert(next) {
+                if crossed.crosses.contains(next) || !flood.seen.insert(next) {
                     continue;
                 }
                 let points = self.triangle(next).vertices();
-                for (id, p) in tree.corner_points(next).into_iter().zip(points) {
+                for (id, p) in lists.corner_points(next).into_iter().zip(points) {
                     if flood.inside.insert(id as usize) {
                         found.push(p);
                         stack.push(id);
@@ -339,6 +360,19 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         flood.inside.clear();
         found
     }
+}
+
+/// Where the crossings of triangle `t` (or of the triangles after it) start among `pairs`,
+/// sorted by triangle: found by doubling steps, then halving, so a triangle whose crossings lie
+/// just ahead, as the next of a region's mostly do, costs a step or two.
+fn first_of(pairs: &[Crossing], t: usize) -> usize {
+    let mut end = 1;
+    while end <= pairs.len() && pairs[end - 1].here < t {
+        end *= 2;
+    }
+    let begin = end / 2;
+    let end = end.min(pairs.len());
+    begin + pairs[begin..end].partition_point(|c| c.here < t)
 }
 
 /// Corners joined by edges of known crossing parity, as a union–find forest: each corner
@@ -450,5 +484,25 @@ impl Marks {
         for w in self.words_set.drain(..) {
             self.bits[w] = 0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search from any place gives the first crossing of a triangle, or where it would be.
+    #[test]
+    fn crossings_of_a_triangle_are_found_from_anywhere_before_them() {
+        let heres = [1, 1, 2, 4, 4, 4, 7, 9, 9, 9, 9, 12];
+        let pairs: Vec<Crossing> =
+            heres.iter().map(|&here| Crossing { here, there: 0, edges: None }).collect();
+        for t in 0..14 {
+            let first = heres.partition_point(|&h| h < t);
+            for from in 0..=first {
+                assert_eq!(from + first_of(&pairs[from..], t), first, "triangle {t} from {from}");
+            }
+        }
+        assert_eq!(first_of(&[], 3), 0);
     }
 }
