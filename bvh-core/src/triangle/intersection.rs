@@ -130,10 +130,7 @@ fn meet(
         Relation::Disjoint => return None,
         Relation::Crossing(pair) => {
             if with_edges {
-                let x = pair.apex_orientations();
-                if !CanonicalPair::overlap(x[0][0], || x[1][1]) {
-                    return None;
-                }
+                let x = pair.overlapping_apex_orientations()?;
                 edges = pair.edge_crossings(&x);
             } else if !pair.intervals_overlap() {
                 return None;
@@ -255,8 +252,9 @@ impl CanonicalPair {
         Self { t1: v1, t2: v2, apex_edges: [edges(apex1, flip1), edges(apex2, flip2)], d1: s1, d2: s2 }
     }
 
-    /// The exact overlap test of the two intervals on the common line: two of the
-    /// [apex orientations](CanonicalPair::apex_orientations), the second taken only if needed.
+    /// The exact overlap test of the two intervals on the common line: two of the [apex
+    /// orientations](CanonicalPair::overlapping_apex_orientations), the second taken only if
+    /// needed.
     fn intervals_overlap(&self) -> bool {
         let [p1, q1, r1] = &self.t1;
         let [p2, q2, r2] = &self.t2;
@@ -264,16 +262,21 @@ impl CanonicalPair {
     }
 
     /// The orientations `x[m][n]` of the first triangle's apex edge `m` (`p₁q₁`, `p₁r₁`)
-    /// against the second's apex edge `n` (`p₂q₂`, `p₂r₂`): `orient3d(p₁, m, p₂, n)`. They order
-    /// the four ends of the intervals on the common line.
-    fn apex_orientations(&self) -> [[Ordering; 2]; 2] {
+    /// against the second's apex edge `n` (`p₂q₂`, `p₂r₂`): `orient3d(p₁, m, p₂, n)`, which
+    /// order the four ends of the intervals on the common line – when the intervals overlap;
+    /// `None` as soon as the first one or two say they do not (most candidate pairs).
+    fn overlapping_apex_orientations(&self) -> Option<[[Ordering; 2]; 2]> {
         let [p1, q1, r1] = &self.t1;
         let [p2, q2, r2] = &self.t2;
         // Each plane `p₁ m p₂` prepared once for both of the second triangle's ends.
-        [q1, r1].map(|m| {
-            let plane = PlaneSide::new(p1, m, p2);
-            [q2, r2].map(|n| plane.side(n).0)
-        })
+        let along_q = PlaneSide::new(p1, q1, p2);
+        let qq = along_q.side(q2).0;
+        if qq == Greater {
+            return None;
+        }
+        let along_r = PlaneSide::new(p1, r1, p2);
+        let rr = along_r.side(r2).0;
+        Self::overlap(qq, || rr).then(|| [[qq, along_q.side(r2).0], [along_r.side(q2).0, rr]])
     }
 
     /// Whether the intervals overlap, from the orientations of the apex edges `p₁q₁` against
