@@ -233,9 +233,10 @@ where
         // points, one of each mesh: each pair joins the first pair with each of its nine.
         // Neighbouring pairs share most of their keys: about three new ones per pair.
         let mut first_with = KeyTable::new(3 * found.len());
+        let (lists_a, lists_b) = (self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists());
         for (k, f) in found.iter().enumerate() {
             let [i, j] = f.at;
-            let (on_a, on_b) = (self.a.bvh.corner_points(i), self.b.bvh.corner_points(j));
+            let (on_a, on_b) = (lists_a.corner_points(i), lists_b.corner_points(j));
             // A pair's keys mostly lead to the same one or two earlier pairs: each joined once.
             let (mut earlier, mut count) = ([0; 9], 0);
             for u in on_a {
