@@ -237,8 +237,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         let (Some(crossed), Some(flood)) = (&self.crossed, flood) else {
             return Vec::new();
         };
-        // Neighbouring triangles share most corners: about one new corner per triangle.
         let lists = self.tree.neighbour_lists();
+        // Neighbouring triangles share most corners: about one new corner per triangle.
         let mut corners: Vec<(u32, Point)> = Vec::with_capacity(region.len() + 2);
         let mut forest = ParityForest::with_capacity(region.len() + 2);
         // The region's triangles come in increasing order, as the crossings do: each one's
