@@ -105,8 +105,8 @@ impl Patches {
         let mut others_start = Vec::with_capacity(points.len() + 1);
         let mut others = Vec::new();
         others_start.push(0);
-        for (patch, &[_, boundary]) in starts.iter().enumerate() {
-            let end = starts.get(patch + 1).map_or(points.len(), |s| s[0]);
+        for patch in 0..starts.len() {
+            let [_, boundary, end] = span(&starts, points.len(), patch);
             let listed = others.len();
             others_start.resize(boundary + 1, listed);
             for at in &points[boundary..end] {
@@ -138,19 +138,25 @@ impl Patches {
     /// outside it reach too (all its own triangles connected through them).
     #[inline]
     pub fn points(&self, patch: usize) -> (&[PatchPoint], &[PatchPoint]) {
-        let [start, boundary] = self.starts[patch];
-        let end = self.starts.get(patch + 1).map_or(self.points.len(), |s| s[0]);
+        let [start, boundary, end] = span(&self.starts, self.points.len(), patch);
         (&self.points[start..boundary], &self.points[boundary..end])
     }
 
     /// The boundary points of patch `patch`, each with the other patches it lies on.
     #[inline]
     pub fn boundary(&self, patch: usize) -> impl Iterator<Item = (&PatchPoint, &[u32])> {
-        let [_, boundary] = self.starts[patch];
-        let end = self.starts.get(patch + 1).map_or(self.points.len(), |s| s[0]);
+        let [_, boundary, end] = span(&self.starts, self.points.len(), patch);
         (boundary..end)
             .map(|k| (&self.points[k], &self.others[self.others_start[k]..self.others_start[k + 1]]))
     }
+}
+
+/// Where patch `patch`'s points start among the `listed` points, where its boundary points
+/// start, and where they end (the next patch's start), from the patches' `starts`.
+#[inline]
+fn span(starts: &[[usize; 2]], listed: usize, patch: usize) -> [usize; 3] {
+    let [start, boundary] = starts[patch];
+    [start, boundary, starts.get(patch + 1).map_or(listed, |s| s[0])]
 }
 
 #[cfg(test)]

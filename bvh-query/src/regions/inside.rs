@@ -154,13 +154,14 @@ pub(crate) struct Flood {
 impl Flood {
     /// An empty flood for `tree`: the thread's spare one grown to fit, or a new one.
     fn for_tree<V: NodeVolume>(tree: &Bvh<V>) -> Self {
+        let lists = tree.neighbour_lists();
         let mut flood = workspace::take_flood().unwrap_or_default();
         flood.seen.fit(tree.mesh().triangle_count());
-        flood.patches.fit(tree.patches().count());
-        flood.inside.fit(tree.point_count());
+        flood.patches.fit(lists.patches().count());
+        flood.inside.fit(lists.point_count());
         // Zero for none (a place plus one).
-        if flood.corner_at.len() < tree.point_count() {
-            flood.corner_at.resize(tree.point_count(), 0);
+        if flood.corner_at.len() < lists.point_count() {
+            flood.corner_at.resize(lists.point_count(), 0);
         }
         flood
     }
@@ -308,6 +309,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         let (tree, patches) = (self.tree, lists.patches());
         let corner =
             |at: &PatchPoint| self.place(tree.triangle(at.triangle as usize).vertices()[at.corner as usize]);
+        // Kept on this walk's stack frame: as a field of the reused flood it cost more than the
+        // allocation it saves.
         let mut whole: Vec<u32> = Vec::new();
         loop {
             if let Some(patch) = whole.pop() {
