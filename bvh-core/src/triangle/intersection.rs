@@ -179,6 +179,9 @@ enum Relation {
     SecondDegenerate,
 }
 
+/// How the triangles stand. Inlined into its callers: returned through memory, a crossing pair
+/// was written and read back at once.
+#[inline(always)]
 fn classify(t1: &Triangle, t2: &Triangle) -> Relation {
     let plane1 = PlaneSide::new(&t1.a, &t1.b, &t1.c);
     let d2 = plane1.sides(t2);
