@@ -22,13 +22,18 @@ impl MeshNeighbours {
         Self { lists: OnceLock::new(), checked: OnceLock::from(None) }
     }
 
-    /// The mesh's vertices moved: lists already derived are checked when next read.
-    pub(crate) fn vertices_moved(&mut self) {
+    /// The vertices of `mesh` moved: lists already derived take the points' new positions now
+    /// (a pass over the points, as a refit makes over the triangles) and are checked when next
+    /// read.
+    pub(crate) fn vertices_moved(&mut self, mesh: &TriMesh) {
         if self.lists.get().is_none() {
             return;
         }
         if let Some(Some(derived)) = self.checked.take() {
             self.lists = OnceLock::from(derived);
+        }
+        if let Some(lists) = self.lists.get_mut() {
+            lists.follow_moved_vertices(mesh);
         }
     }
 
@@ -61,9 +66,27 @@ mod tests {
         let mut neighbours = MeshNeighbours::new();
         assert!(neighbours.lists.get().is_none());
         mesh.move_vertices(3, &[Point::new(1.0, 1.0, 0.0)]).expect("finite");
-        neighbours.vertices_moved();
+        neighbours.vertices_moved(&mesh);
         assert!(neighbours.lists.get().is_none());
         assert_eq!(neighbours.get(&mesh), &TriangleNeighbours::of(&mesh));
         assert!(neighbours.lists.get().is_some());
+    }
+
+    /// Lists read before a move give, after it, the lists of the moved mesh – the patches'
+    /// point positions included – whether the points stay apart or two come together.
+    #[test]
+    fn lists_follow_the_vertices_through_moves() {
+        let mut mesh = TriMesh::uv_sphere(Point::origin(), 1.0, 8, 16);
+        let mut neighbours = MeshNeighbours::new();
+        neighbours.get(&mesh);
+        let moved: Vec<Point> = mesh.vertices().iter().map(|p| Point::from(p.coords * 2.0)).collect();
+        mesh.move_vertices(0, &moved).expect("finite");
+        neighbours.vertices_moved(&mesh);
+        assert_eq!(neighbours.get(&mesh), &TriangleNeighbours::of(&mesh));
+        // Vertex 1 onto vertex 2: the lists are derived again.
+        let onto = mesh.vertices()[2];
+        mesh.move_vertices(1, &[onto]).expect("finite");
+        neighbours.vertices_moved(&mesh);
+        assert_eq!(neighbours.get(&mesh), &TriangleNeighbours::of(&mesh));
     }
 }

@@ -73,7 +73,7 @@ impl<V: NodeVolume> Bvh<V> {
             self.refit_from_corners(&stale, spans);
         }
         self.root = self.root.refitted(bytemuck::cast_slice(&self.triangles), bounds.as_ref());
-        self.neighbours.vertices_moved();
+        self.neighbours.vertices_moved(&self.mesh);
         Ok(())
     }
 

@@ -19,7 +19,7 @@ pub const MAX_AROUND: usize = 32;
 /// vertex for every triangle that uses it. Each triangle's list is stored whole (about 13
 /// indices on a closed mesh, at most [`MAX_AROUND`]): merging its three corners' lists at every
 /// look costs the cached path queries more than the memory saved.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TriangleNeighbours {
     /// Per triangle, one cache line: its list, or where in `longer` it lies.
     slots: Vec<Slot>,
@@ -88,7 +88,10 @@ impl TriangleNeighbours {
         }
         let corners: Vec<[u32; 3]> =
             mesh.indices().iter().map(|c| c.map(|v| at_points.point[v as usize])).collect();
-        let patches = Patches::of(&corners, at_points.representatives.len(), |p| at_points.at_point(p));
+        let positions = point_positions(mesh, &corners, at_points.representatives.len());
+        let position = |p: u32| positions[p as usize];
+        let patches =
+            Patches::of(&corners, at_points.representatives.len(), |p| at_points.at_point(p), position);
         let flat: Vec<bool> = (0..corners.len()).map(|t| mesh.triangle(t).is_degenerate()).collect();
         let closed =
             without_boundary(&corners, &flat, at_points.representatives.len(), |p| at_points.at_point(p));
@@ -126,6 +129,14 @@ impl TriangleNeighbours {
         // cost more than the rest of a refit).
         let mut seen = QuickSet::with_capacity_and_hasher(self.representatives.len(), Default::default());
         self.representatives.iter().all(|&v| seen.insert(key(v)))
+    }
+
+    /// Takes the positions of `mesh`'s points (the mesh these lists were made of, its vertices
+    /// moved) into the patches. Lists that no longer hold (see [`Self::still_hold`]) must be
+    /// derived again all the same.
+    pub fn follow_moved_vertices(&mut self, mesh: &TriMesh) {
+        let positions = point_positions(mesh, &self.corners, self.point_count());
+        self.patches.move_points(|p| positions[p as usize]);
     }
 
     /// How many distinct points the mesh's corners are at: every point number is below it.
@@ -343,6 +354,18 @@ fn union(x: &[u32], y: &[u32], out: &mut [u32]) -> usize {
 }
 
 /// A point's coordinates as bits, `-0` taken as `0` (mesh coordinates are finite).
+/// Where each of the `point_count` points is, by point number, from the corners of `mesh`'s
+/// triangles, whose points are `corners` (a point no triangle uses is left at the origin).
+fn point_positions(mesh: &TriMesh, corners: &[[u32; 3]], point_count: usize) -> Vec<Point> {
+    let mut positions = vec![Point::origin(); point_count];
+    for (t, points) in corners.iter().enumerate() {
+        for (&p, position) in points.iter().zip(mesh.triangle(t).vertices()) {
+            positions[p as usize] = position;
+        }
+    }
+    positions
+}
+
 fn position_key(p: &Point) -> [u32; 3] {
     [0, 1, 2].map(|i| if p[i] == 0.0 { 0 } else { p[i].to_bits() })
 }

@@ -2,6 +2,7 @@
 //! another mesh can take a patch no other surface crosses whole, reading its points in one
 //! sweep, instead of going triangle by triangle through memory all over the mesh.
 
+use crate::math::Point;
 use crate::union_find::UnionFind;
 
 /// Consecutive triangles cut into patches together: in a tree's leaf order they lie close
@@ -11,7 +12,7 @@ pub const PATCH_CHUNK: usize = 256;
 /// The patches of a mesh: each chunk of [`PATCH_CHUNK`] consecutive triangles split into the
 /// groups connected through shared corner points, with each patch's points listed once and
 /// each boundary point's other patches.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Patches {
     /// Each triangle's patch.
     patch_of: Vec<u32>,
@@ -29,16 +30,14 @@ pub struct Patches {
     others: Vec<u32>,
 }
 
-/// One point of a patch: its number, and a corner of one of the patch's triangles at it (where
-/// its coordinates are read, so patches follow a refit without change).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One point of a patch: its number and where it is, side by side – a walk taking a patch whole
+/// reads its points' positions in one sweep, not from triangles all over the chunk.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PatchPoint {
     /// The point's number (as in the mesh's corner points).
     pub point: u32,
-    /// A triangle of the patch with a corner at the point.
-    pub triangle: u32,
-    /// Which of the triangle's corners (0, 1 or 2).
-    pub corner: u8,
+    /// Its position, in the mesh's frame.
+    pub position: Point,
 }
 
 impl Patches {
@@ -48,6 +47,7 @@ impl Patches {
         corners: &[[u32; 3]],
         point_count: usize,
         at_point: impl Fn(u32) -> &'m [u32],
+        position: impl Fn(u32) -> Point,
     ) -> Self {
         let mut patch_of = vec![0u32; corners.len()];
         let (mut starts, mut points) = (Vec::new(), Vec::new());
@@ -81,17 +81,13 @@ impl Patches {
                 } else {
                     patch_of[chunk.start + r]
                 };
-                for (k, &p) in corners[t].iter().enumerate() {
+                for &p in &corners[t] {
                     if std::mem::replace(&mut listed_by[p as usize], patch_of[t]) == patch_of[t] {
                         continue;
                     }
                     let around = at_point(p);
                     let elsewhere = around.iter().any(|&u| !chunk.contains(&(u as usize)));
-                    listed.push((
-                        patch_of[t],
-                        elsewhere,
-                        PatchPoint { point: p, triangle: t as u32, corner: k as u8 },
-                    ));
+                    listed.push((patch_of[t], elsewhere, PatchPoint { point: p, position: position(p) }));
                 }
             }
             // Patch by patch, inner points before boundary ones (a stable sort: in corner order).
@@ -121,6 +117,13 @@ impl Patches {
             }
         }
         Self { patch_of, starts, points, others_start, others }
+    }
+
+    /// Moves every listed point to `position(point number)`.
+    pub(crate) fn move_points(&mut self, position: impl Fn(u32) -> Point) {
+        for at in &mut self.points {
+            at.position = position(at.point);
+        }
     }
 
     /// How many patches there are: every patch number is below it.
@@ -221,8 +224,12 @@ mod tests {
             listed.sort_unstable();
             assert_eq!(listed, expected, "patch {patch}");
             for at in inner.iter().chain(boundary) {
-                let t = at.triangle as usize;
-                assert!(own.contains(&t) && n.corner_points(t)[at.corner as usize] == at.point);
+                let corner_there = |&t: &usize| {
+                    (0..3).any(|k| {
+                        n.corner_points(t)[k] == at.point && mesh.triangle(t).vertices()[k] == at.position
+                    })
+                };
+                assert!(own.iter().any(corner_there), "point {}", at.point);
                 let elsewhere = n.triangles_at(at.point).iter().any(|&u| !own.contains(&(u as usize)));
                 assert_eq!(elsewhere, boundary.contains(at), "point {}", at.point);
             }
@@ -241,8 +248,14 @@ mod tests {
             }
         }
         assert_eq!(patches.points(patches.patch_of(count - 1)).0.len(), 3);
-        let moved: Vec<Point> = mesh.vertices().iter().map(|p| p + Vector::new(1.0, 2.0, 3.0)).collect();
+        // Moved, the same patches with the points moved.
+        let shift = |p: &Point| p + Vector::new(1.0, 2.0, 3.0);
+        let moved: Vec<Point> = mesh.vertices().iter().map(shift).collect();
         let same = TriangleNeighbours::of(&TriMesh::new(moved, mesh.indices().to_vec()).unwrap());
-        assert_eq!(same.patches(), patches);
+        let mut shifted = patches.clone();
+        for at in &mut shifted.points {
+            at.position = shift(&at.position);
+        }
+        assert_eq!(same.patches(), &shifted);
     }
 }

@@ -9,13 +9,13 @@ use bvh_core::{
     Isometry, MeshError, Obb, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
     triangles_intersect,
 };
-use bvh_query::{DistanceOptions, HierarchyQuery, PairCache, QueryOptions, TrianglePair};
+use bvh_query::{DistanceOptions, HierarchyQuery, PairCache, QueryOptions, Surfaces, TrianglePair};
 
 fn presets() -> [Preset; 3] {
     [Preset::co(), Preset::aabb_tree(), Preset { name: "sphere", nodes: NodeKind::Sphere, ..Preset::co() }]
 }
 
-/// The scene: a bumpy ball of radius about 1.
+/// The scene: a bumpy ball of radius about 1 (closed).
 fn scene() -> TriMesh {
     let blob = bumpy_model(600);
     TriMesh::new(blob.vertices().iter().map(|p| p * 2.0).collect(), blob.indices().to_vec()).expect("valid")
@@ -181,4 +181,34 @@ fn refit_keeps_boxes_tight() {
     let rebuilt: Bvh<Obb> = Bvh::build(deformed, &BuildConfig::co());
     let ratio = refitted.total_volume() / rebuilt.total_volume();
     assert!(ratio < 1.3, "refitted boxes hold {ratio} times the volume of rebuilt ones");
+}
+
+/// A region's depth reaches the points inside the other mesh through the mesh's patches, which
+/// keep the points' positions: refitted, a closed ball grown into the scene gives the regions
+/// of a tree built on the grown ball, not those of the ball as it was.
+#[test]
+fn regions_after_a_refit_reach_the_moved_points() {
+    let scene = Hierarchy::build(scene(), &Preset::co());
+    let ball = TriMesh::uv_sphere(Point::origin(), 0.5, 40, 80);
+    let mut part = Hierarchy::build(ball.clone(), &Preset::co());
+    let pose = Isometry::translation(1.0, 0.0, 0.0);
+    let regions = |part: &Hierarchy| {
+        HierarchyQuery::new(&scene, Isometry::identity(), part, pose, QueryOptions::default())
+            .contact_regions(Surfaces::Closed)
+    };
+    let before = regions(&part);
+    let grown: Vec<Point> = ball.vertices().iter().map(|p| Point::from(p.coords * 1.6)).collect();
+    part.refit(&grown).expect("finite");
+    let rebuilt =
+        Hierarchy::build(TriMesh::new(grown, ball.indices().to_vec()).expect("valid"), &Preset::co());
+    let (after, want) = (regions(&part), regions(&rebuilt));
+    assert!(!want.is_empty() && want.len() == after.len(), "{} {} {}", before.len(), after.len(), want.len());
+    for (got, want) in after.iter().zip(&want) {
+        assert_eq!(got.pairs, want.pairs);
+        assert!((got.depth - want.depth).abs() <= 1e-5, "depth {} against {}", got.depth, want.depth);
+        assert!((got.normal - want.normal).norm() <= 1e-5);
+        assert!((got.deepest_on_b - want.deepest_on_b).norm() <= 1e-5);
+    }
+    let deepest = |regions: &[bvh_query::ContactRegion]| regions.iter().map(|r| r.depth).fold(0.0, Real::max);
+    assert!(deepest(&after) > deepest(&before) + 0.1, "{} then {}", deepest(&before), deepest(&after));
 }

@@ -306,9 +306,8 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         // leads on through its boundary points: to the other uncrossed patches there, taken
         // whole in turn, and – through the points newly found – to the crossed ones, whose
         // triangles the walk from those points looks at one by one.
-        let (tree, patches) = (self.tree, lists.patches());
-        let corner =
-            |at: &PatchPoint| self.place(tree.triangle(at.triangle as usize).vertices()[at.corner as usize]);
+        let patches = lists.patches();
+        let corner = |at: &PatchPoint| self.place(at.position);
         // Kept on this walk's stack frame: as a field of the reused flood it cost more than the
         // allocation it saves.
         let mut whole: Vec<u32> = Vec::new();
