@@ -234,13 +234,24 @@ where
         // Neighbouring pairs share most of their keys: about three new ones per pair.
         let mut first_with = KeyTable::new(3 * found.len());
         let (lists_a, lists_b) = (self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists());
+        let mut previous = ([u32::MAX; 3], [u32::MAX; 3]);
         for (k, f) in found.iter().enumerate() {
             let [i, j] = f.at;
             let (on_a, on_b) = (lists_a.corner_points(i), lists_b.corner_points(j));
+            // The keys the previous pair has too lead where its own did: joined to it instead
+            // of looked up (the traversal finds a triangle's pairs one after another).
+            let (in_a, in_b) = (on_a.map(|u| previous.0.contains(&u)), on_b.map(|w| previous.1.contains(&w)));
+            previous = (on_a, on_b);
+            if in_a.iter().any(|&x| x) && in_b.iter().any(|&x| x) {
+                joined.union(k, k - 1);
+            }
             // A pair's keys mostly lead to the same one or two earlier pairs: each joined once.
             let (mut earlier, mut count) = ([0; 9], 0);
-            for u in on_a {
-                for w in on_b {
+            for (u, u_before) in on_a.into_iter().zip(in_a) {
+                for (w, w_before) in on_b.into_iter().zip(in_b) {
+                    if u_before && w_before {
+                        continue;
+                    }
                     let m = first_with.get_or_insert((u as u64) << 32 | w as u64, k);
                     if m != k && !earlier[..count].contains(&m) {
                         earlier[count] = m;
@@ -322,7 +333,8 @@ where
             };
             let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
             let mut pairs: Vec<TrianglePair> = members.iter().map(|k| self.triangle_pair(at(k))).collect();
-            pairs.sort_unstable();
+            // As one number each: the same order, one comparison.
+            pairs.sort_unstable_by_key(|p| (p.a as u64) << 32 | p.b as u64);
             (faces_a, faces_b, polylines, pairs)
         };
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
@@ -560,6 +572,10 @@ struct Snap {
     /// Each point's predecessor in its cell's chain (`usize::MAX` for the first). Two cells
     /// whose keys collide share a chain: the distance check keeps them apart.
     before: Vec<usize>,
+    /// The last two points asked for and their numbers: the same point asked for again (the
+    /// end two neighbouring pairs' segments share, computed alike) gets the same number – the
+    /// least within the tolerance, which later points cannot lower.
+    recent: [(Point, usize); 2],
 }
 
 impl Snap {
@@ -572,10 +588,23 @@ impl Snap {
             points: Vec::with_capacity(expected),
             last_in: KeyTable::new(expected),
             before: Vec::with_capacity(expected),
+            recent: [(Point::new(Real::NAN, 0.0, 0.0), 0); 2],
         }
     }
 
+    /// The number of point `p`: the least number of the points within the tolerance of it, or
+    /// a new one.
     fn id(&mut self, p: Point) -> usize {
+        if let Some(&(_, id)) = self.recent.iter().find(|(q, _)| *q == p) {
+            return id;
+        }
+        let id = self.look_up(p);
+        self.recent = [(p, id), self.recent[0]];
+        id
+    }
+
+    /// [`Snap::id`] from the grid.
+    fn look_up(&mut self, p: Point) -> usize {
         // Cells 32 tolerances wide: the cells a point's tolerance box overlaps – nearly always
         // one, at most eight – hold every numbered point within the tolerance of it.
         // Any cell numbering that never decreases along an axis will do: truncation needs no
