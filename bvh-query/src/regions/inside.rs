@@ -2,11 +2,12 @@
 //! depth reaches beyond its intersection curve.
 
 use crate::containment::{crossing_from_sides, inside};
+use crate::prefetch::prefetch;
 use crate::workspace;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::parallel::join;
 use bvh_core::predicates::orient3d;
-use bvh_core::{EdgeCrossings, PatchPoint, Point, RelativePose, Triangle};
+use bvh_core::{EdgeCrossings, PatchPoint, Point, RelativePose, Triangle, TriangleNeighbours};
 
 /// Both meshes of a query, for finding what of each lies inside the other around a region.
 /// Both are seen in A's frame, B placed there as the traversal placed it: the edge crossings
@@ -330,7 +331,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                     }
                     // A point found before was walked from then, or by the patch that found it.
                     if meets_crossed && new {
-                        stack.push(at.point);
+                        walk_from(&mut stack, lists, at.point);
                     }
                 }
                 continue;
@@ -352,7 +353,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 for (id, p) in lists.corner_points(next).into_iter().zip(points) {
                     if flood.inside.insert(id as usize) {
                         found.push(p);
-                        stack.push(id);
+                        walk_from(&mut stack, lists, id);
                     }
                 }
             }
@@ -361,6 +362,15 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         flood.patches.clear();
         flood.inside.clear();
         found
+    }
+}
+
+/// Puts point `point` on the walk's `stack`, the list of its triangles on its way into the
+/// cache meanwhile: the walk reads it soon, and such lists lie all over memory.
+fn walk_from(stack: &mut Vec<u32>, lists: &TriangleNeighbours, point: u32) {
+    stack.push(point);
+    if let Some(first) = lists.triangles_at(point).first() {
+        prefetch(first);
     }
 }
 
