@@ -20,7 +20,7 @@ use std::cmp::Ordering::{self, Equal, Greater};
 pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
     match classify(t1, t2) {
         Relation::Disjoint => false,
-        Relation::Crossing(pair) => pair.intervals_overlap(),
+        Relation::Crossing(pair, _) => pair.intervals_overlap(),
         Relation::Coplanar => coplanar_intersect(t1, t2),
         Relation::FirstDegenerate => degenerate_intersects(t1, t2),
         Relation::SecondDegenerate => degenerate_intersects(t2, t1),
@@ -128,7 +128,7 @@ fn meet(
     let mut edges = None;
     let geometry = match classify(t1, t2) {
         Relation::Disjoint => return None,
-        Relation::Crossing(pair) => {
+        Relation::Crossing(pair, planes) => {
             if with_edges {
                 let x = pair.overlapping_apex_orientations()?;
                 edges = pair.edge_crossings(&x);
@@ -138,7 +138,7 @@ fn meet(
             // Where rounding cannot order the interval ends, or the plane values were too
             // ill-conditioned to place them (slivers, an edge in the other plane), the closest
             // points (computed from the coordinates) give a point of the contact.
-            let segment = pair.shared_segment(t1, t2);
+            let segment = pair.shared_segment(t1, t2, &planes);
             TriangleIntersection::Segment(segment.unwrap_or_else(|| touching_point(t1, t2)))
         }
         Relation::Coplanar => {
@@ -165,12 +165,15 @@ fn meet(
     Some((geometry, edges))
 }
 
-/// How two triangles stand relative to each other's planes.
-enum Relation {
+/// How two triangles stand relative to each other's planes. Never stored: made where
+/// [`classify`] is inlined and taken apart there, so the crossing's size costs nothing.
+#[allow(clippy::large_enum_variant)]
+enum Relation<'t> {
     /// One triangle lies strictly on one side of the other's plane.
     Disjoint,
-    /// Neither is degenerate, they are not coplanar, and each meets the other's plane.
-    Crossing(CanonicalPair),
+    /// Neither is degenerate, they are not coplanar, and each meets the other's plane; with
+    /// the two planes, first triangle's first (what the crossing's ends are placed by).
+    Crossing(CanonicalPair, [PlaneSide<'t>; 2]),
     /// Both non-degenerate, in one plane.
     Coplanar,
     /// The first triangle has zero area.
@@ -182,7 +185,7 @@ enum Relation {
 /// How the triangles stand. Inlined into its callers: returned through memory, a crossing pair
 /// was written and read back at once.
 #[inline(always)]
-fn classify(t1: &Triangle, t2: &Triangle) -> Relation {
+fn classify<'t>(t1: &'t Triangle, t2: &'t Triangle) -> Relation<'t> {
     let plane1 = PlaneSide::new(&t1.a, &t1.b, &t1.c);
     let d2 = plane1.sides(t2);
     if one_side(&d2) {
@@ -207,7 +210,7 @@ fn classify(t1: &Triangle, t2: &Triangle) -> Relation {
         // t1 is in t2's plane but t2 is not in t1's: t2 spans no plane.
         return Relation::SecondDegenerate;
     }
-    Relation::Crossing(CanonicalPair::new(t1, d1, t2, d2))
+    Relation::Crossing(CanonicalPair::new(t1, d1, t2, d2), [plane1, plane2])
 }
 
 /// All three vertices strictly on the same side.
@@ -318,15 +321,16 @@ impl CanonicalPair {
     /// ends' error bounds keep them well within the tolerance, that is known without measuring;
     /// otherwise each end is measured against the triangle it was not interpolated on (it lies
     /// on the other's edge).
-    fn shared_segment(&self, t1: &Triangle, t2: &Triangle) -> Option<Segment> {
-        // The side values' error bounds, from the planes that gave them (made again here:
-        // kept from `classify`, they weighed on the plain test, which needs no segment).
-        let errors = |plane: &Triangle, v: &[Point; 3]| {
-            let plane = PlaneSide::new(&plane.a, &plane.b, &plane.c);
-            v.map(|p| plane.error(&p))
-        };
-        let (i1, j1, placed_1) = plane_crossing_ends(&self.t1, &self.d1, &errors(t2, &self.t1));
-        let (i2, j2, placed_2) = plane_crossing_ends(&self.t2, &self.d2, &errors(t1, &self.t2));
+    fn shared_segment(
+        &self,
+        t1: &Triangle,
+        t2: &Triangle,
+        [plane1, plane2]: &[PlaneSide; 2],
+    ) -> Option<Segment> {
+        // The side values' error bounds, from the planes that gave them.
+        let (errors_1, errors_2) = (self.t1.map(|p| plane2.error(&p)), self.t2.map(|p| plane1.error(&p)));
+        let (i1, j1, placed_1) = plane_crossing_ends(&self.t1, &self.d1, &errors_1);
+        let (i2, j2, placed_2) = plane_crossing_ends(&self.t2, &self.d2, &errors_2);
         // The four ends lie on one line. Order them along the longer interval itself: the
         // planes' cross product is ill-conditioned when an edge lies in the other plane.
         let (e1, e2) = (sub(&j1, &i1), sub(&j2, &i2));
