@@ -175,14 +175,10 @@ impl Flood {
 }
 
 impl Crossed {
-    fn new<V: NodeVolume>(tree: &Bvh<V>, pairs: Vec<Crossing>) -> Self {
+    fn new<V: NodeVolume>(tree: &Bvh<V>, mut pairs: Vec<Crossing>) -> Self {
         // Grouped by the triangle here: a triangle's crossings only flip parities (an exclusive
-        // or), so their order within the group does not matter. Sorted as numbers (the triangle
-        // above the pair's place), which sort faster than the records.
-        let mut order: Vec<u64> =
-            pairs.iter().enumerate().map(|(k, c)| (c.here as u64) << 32 | k as u64).collect();
-        order.sort_unstable();
-        let pairs: Vec<Crossing> = order.iter().map(|&key| pairs[key as u32 as usize]).collect();
+        // or), so their order within the group does not matter.
+        super::radix::sort_by_key(&mut pairs, |c| c.here as u64);
         let patches = tree.patches();
         let mut crosses = Marks::new(tree.mesh().triangle_count());
         let mut crossed_patches = Marks::new(patches.count());

@@ -4,6 +4,7 @@
 
 mod inside;
 mod key_table;
+mod radix;
 
 use crate::answers::TrianglePair;
 use crate::node_test::NodeTest;
@@ -333,8 +334,7 @@ where
             };
             let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
             let mut pairs: Vec<TrianglePair> = members.iter().map(|k| self.triangle_pair(at(k))).collect();
-            // As one number each: the same order, one comparison.
-            pairs.sort_unstable_by_key(|p| (p.a as u64) << 32 | p.b as u64);
+            radix::sort_by_key(&mut pairs, |p| (p.a as u64) << 32 | p.b as u64);
             (faces_a, faces_b, polylines, pairs)
         };
         // Each side's part of the region: the curve, and what of it lies inside the other mesh.
@@ -467,7 +467,7 @@ impl<T> Runs<T> {
 
 fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut v: Vec<usize> = items.collect();
-    v.sort_unstable();
+    radix::sort_by_key(&mut v, |&x| x as u64);
     v.dedup();
     v
 }

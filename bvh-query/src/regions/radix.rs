@@ -1,0 +1,76 @@
+//! Sorting by integer keys in a few linear passes: the regions sort lists of triangle indices,
+//! thousands long at a deep pose, where a comparison sort pays its logarithm of compares.
+
+/// Below this many items a comparison sort is as quick.
+const RADIX_FROM: usize = 64;
+
+/// Sorts `items` by `key`, stably (items with equal keys keep their order): a least significant
+/// digit radix sort, a byte per pass, skipping the bytes every key shares (a triangle index
+/// needs two or three passes, a pair of them packed into one number four or five).
+pub(super) fn sort_by_key<T: Copy>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
+    let n = items.len();
+    if n < RADIX_FROM {
+        items.sort_by_key(&key);
+        return;
+    }
+    let (mut from, mut to) = (std::mem::take(items), Vec::with_capacity(n));
+    let (least, most) = from.iter().fold((u64::MAX, 0), |(l, m), x| (l.min(key(x)), m.max(key(x))));
+    // Only the bits where some keys differ need sorting on.
+    let differing = least ^ most;
+    let mut shift = 0;
+    while shift < u64::BITS && differing >> shift != 0 {
+        let digit = |x: &T| (key(x) >> shift) as usize & 0xff;
+        let mut starts = [0usize; 256];
+        for x in &from {
+            starts[digit(x)] += 1;
+        }
+        if !starts.contains(&n) {
+            let mut start = 0;
+            for s in &mut starts {
+                (*s, start) = (start, start + *s);
+            }
+            to.clear();
+            to.resize(n, from[0]);
+            for x in &from {
+                let d = digit(x);
+                to[starts[d]] = *x;
+                starts[d] += 1;
+            }
+            std::mem::swap(&mut from, &mut to);
+        }
+        shift += 8;
+    }
+    *items = from;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The order of a stable comparison sort, for short and long lists, keys of few and of many
+    /// bits, and many items sharing a key.
+    #[test]
+    fn sorts_as_a_stable_comparison_sort() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (n, bits) in [(0, 8), (5, 8), (63, 20), (64, 20), (1000, 3), (1000, 19), (3000, 64), (3000, 40)] {
+            let items: Vec<(u64, usize)> = (0..n).map(|k| (next() >> (64 - bits).min(63), k)).collect();
+            let mut want = items.clone();
+            want.sort_by_key(|x| x.0);
+            let mut got = items;
+            sort_by_key(&mut got, |x| x.0);
+            assert_eq!(got, want, "{n} items of {bits} bits");
+        }
+        // Keys that differ only in high bits, with a run of equal low bytes.
+        let mut got: Vec<u64> = (0..500).map(|k| (k % 7) << 40 | 0xabcd).rev().collect();
+        let mut want = got.clone();
+        want.sort();
+        sort_by_key(&mut got, |&x| x);
+        assert_eq!(got, want);
+    }
+}
