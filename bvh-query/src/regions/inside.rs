@@ -345,10 +345,13 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 if crossed.crosses.contains(next) || !flood.seen.insert(next) {
                     continue;
                 }
-                let points = self.triangle(next).vertices();
-                for (id, p) in lists.corner_points(next).into_iter().zip(points) {
+                // Read only for a corner new to the walk: most of a flooded triangle's corners
+                // were reached through its neighbours already.
+                let mut corners = None;
+                for (k, id) in lists.corner_points(next).into_iter().enumerate() {
                     if flood.inside.insert(id as usize) {
-                        found.push(p);
+                        let corners = corners.get_or_insert_with(|| self.tree.triangle(next).vertices());
+                        found.push(self.place(corners[k]));
                         walk_from(&mut stack, lists, id);
                     }
                 }
