@@ -334,7 +334,12 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             }
             let Some(point) = stack.pop() else { break };
             for &next in lists.triangles_at(point) {
+                // Each triangle looked at once, from whichever of its corners comes first: the
+                // others skip it on a mark instead of reading its patch again.
                 let next = next as usize;
+                if !flood.seen.insert(next) {
+                    continue;
+                }
                 let patch = patches.patch_of(next);
                 if !crossed.crossed_patches.contains(patch) {
                     if flood.patches.insert(patch) {
@@ -342,7 +347,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                     }
                     continue;
                 }
-                if crossed.crosses.contains(next) || !flood.seen.insert(next) {
+                if crossed.crosses.contains(next) {
                     continue;
                 }
                 // Read only for a corner new to the walk: most of a flooded triangle's corners
