@@ -353,7 +353,6 @@ fn union(x: &[u32], y: &[u32], out: &mut [u32]) -> usize {
     n
 }
 
-/// A point's coordinates as bits, `-0` taken as `0` (mesh coordinates are finite).
 /// Where each of the `point_count` points is, by point number, from the corners of `mesh`'s
 /// triangles, whose points are `corners` (a point no triangle uses is left at the origin).
 fn point_positions(mesh: &TriMesh, corners: &[[u32; 3]], point_count: usize) -> Vec<Point> {
@@ -366,6 +365,7 @@ fn point_positions(mesh: &TriMesh, corners: &[[u32; 3]], point_count: usize) -> 
     positions
 }
 
+/// A point's coordinates as bits, `-0` taken as `0` (mesh coordinates are finite).
 fn position_key(p: &Point) -> [u32; 3] {
     [0, 1, 2].map(|i| if p[i] == 0.0 { 0 } else { p[i].to_bits() })
 }

@@ -13,7 +13,7 @@ use super::segment::{
 };
 use super::{Segment, Triangle};
 use crate::math::{Point, Real};
-use crate::predicates::{PlaneSide, lift, orient3d};
+use crate::predicates::{PlaneSide, lift};
 use std::cmp::Ordering::{self, Equal, Greater};
 
 /// Exact: `true` when the two closed triangles share a point.
@@ -258,23 +258,31 @@ impl CanonicalPair {
         Self { t1: v1, t2: v2, apex_edges: [edges(apex1, flip1), edges(apex2, flip2)], d1: s1, d2: s2 }
     }
 
-    /// The exact overlap test of the two intervals on the common line: two of the [apex
-    /// orientations](CanonicalPair::overlapping_apex_orientations), the second taken only if
-    /// needed.
+    /// The exact overlap test of the two intervals on the common line (see
+    /// [`CanonicalPair::overlap_planes`]).
     fn intervals_overlap(&self) -> bool {
-        let [p1, q1, r1] = &self.t1;
-        let [p2, q2, r2] = &self.t2;
-        Self::overlap(orient3d(p1, q1, p2, q2), || orient3d(p1, r1, p2, r2))
+        self.overlap_planes().is_some()
     }
 
     /// The orientations `x[m][n]` of the first triangle's apex edge `m` (`p₁q₁`, `p₁r₁`)
     /// against the second's apex edge `n` (`p₂q₂`, `p₂r₂`): `orient3d(p₁, m, p₂, n)`, which
     /// order the four ends of the intervals on the common line – when the intervals overlap;
-    /// `None` as soon as the first one or two say they do not (most candidate pairs).
+    /// `None` when they do not (most candidate pairs), known from the first one or two.
     fn overlapping_apex_orientations(&self) -> Option<[[Ordering; 2]; 2]> {
+        let [_, q2, r2] = &self.t2;
+        let ([along_q, along_r], [qq, rr]) = self.overlap_planes()?;
+        Some([[qq, along_q.side(r2).0], [along_r.side(q2).0, rr]])
+    }
+
+    /// If the intervals overlap, the planes `p₁ q₁ p₂` and `p₁ r₁ p₂` (each prepared once for
+    /// both of the second triangle's ends) and the orientations of `q₂` against the first and
+    /// `r₂` against the second that say so: neither interval ends before the other begins. The
+    /// second plane is made only if the first orientation leaves the question open. Inlined,
+    /// as `classify` is: the plain test keeps nothing of the planes.
+    #[inline(always)]
+    fn overlap_planes(&self) -> Option<([PlaneSide<'_>; 2], [Ordering; 2])> {
         let [p1, q1, r1] = &self.t1;
         let [p2, q2, r2] = &self.t2;
-        // Each plane `p₁ m p₂` prepared once for both of the second triangle's ends.
         let along_q = PlaneSide::new(p1, q1, p2);
         let qq = along_q.side(q2).0;
         if qq == Greater {
@@ -282,13 +290,7 @@ impl CanonicalPair {
         }
         let along_r = PlaneSide::new(p1, r1, p2);
         let rr = along_r.side(r2).0;
-        Self::overlap(qq, || rr).then(|| [[qq, along_q.side(r2).0], [along_r.side(q2).0, rr]])
-    }
-
-    /// Whether the intervals overlap, from the orientations of the apex edges `p₁q₁` against
-    /// `p₂q₂` and `p₁r₁` against `p₂r₂`: neither interval ends before the other begins.
-    fn overlap(qq: Ordering, rr: impl FnOnce() -> Ordering) -> bool {
-        qq != Greater && rr() != Ordering::Less
+        (rr != Ordering::Less).then_some(([along_q, along_r], [qq, rr]))
     }
 
     /// Which edges pass through the other triangle, when no corner lies in the other's plane

@@ -243,7 +243,7 @@ where
             // of looked up (the traversal finds a triangle's pairs one after another).
             let (in_a, in_b) = (on_a.map(|u| previous.0.contains(&u)), on_b.map(|w| previous.1.contains(&w)));
             previous = (on_a, on_b);
-            if in_a.iter().any(|&x| x) && in_b.iter().any(|&x| x) {
+            if in_a.contains(&true) && in_b.contains(&true) {
                 joined.union(k, k - 1);
             }
             // A pair's keys mostly lead to the same one or two earlier pairs: each joined once.
@@ -588,6 +588,7 @@ impl Snap {
             points: Vec::with_capacity(expected),
             last_in: KeyTable::new(expected),
             before: Vec::with_capacity(expected),
+            // A NaN point equals none asked for.
             recent: [(Point::new(Real::NAN, 0.0, 0.0), 0); 2],
         }
     }

@@ -13,9 +13,12 @@ pub(super) fn sort_by_key<T: Copy>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) 
         items.sort_by_key(&key);
         return;
     }
-    let (mut from, mut to) = (std::mem::take(items), Vec::with_capacity(n));
-    let (least, most) = from.iter().fold((u64::MAX, 0), |(l, m), x| (l.min(key(x)), m.max(key(x))));
-    // Only the bits where some keys differ need sorting on.
+    let mut from = std::mem::take(items);
+    // Every place is written by each pass: filled once, with any item.
+    let mut to = vec![from[0]; n];
+    let (least, most) = from.iter().map(&key).fold((u64::MAX, 0), |(l, m), k| (l.min(k), m.max(k)));
+    // Every key lies between the least and the most, so above the highest bit where those two
+    // differ all keys agree: no pass needed there.
     let differing = least ^ most;
     let mut shift = 0;
     while shift < u64::BITS && differing >> shift != 0 {
@@ -24,13 +27,12 @@ pub(super) fn sort_by_key<T: Copy>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) 
         for x in &from {
             starts[digit(x)] += 1;
         }
+        // A byte every key shares leaves the order as it is.
         if !starts.contains(&n) {
             let mut start = 0;
             for s in &mut starts {
                 (*s, start) = (start, start + *s);
             }
-            to.clear();
-            to.resize(n, from[0]);
             for x in &from {
                 let d = digit(x);
                 to[starts[d]] = *x;
