@@ -5,8 +5,11 @@
 //! triangles (a shared vertex, a vertex on an edge or face, collinear edges, coplanar overlap)
 //! intersect, and triangles any positive distance apart do not. Zero-area triangles are the
 //! segments they span. Only the *geometry* returned by [`triangle_intersection`] is rounded.
+//! [`triangles_intersect`] first asks for a quick verdict in `f32` (`quick.rs`), which takes
+//! the same signs wherever their rounding errors' bounds leave no doubt.
 
 use super::closest::shared_point;
+use super::quick::quick_verdict;
 use super::segment::{
     injective_axis, point_in_triangle_2d, project_triangle, segment_intersects_triangle,
     segments_intersect_2d,
@@ -17,7 +20,15 @@ use crate::predicates::{PlaneSide, lift};
 use std::cmp::Ordering::{self, Equal, Greater};
 
 /// Exact: `true` when the two closed triangles share a point.
+#[inline]
 pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
+    quick_verdict(t1, t2).unwrap_or_else(|| intersect_exactly(t1, t2))
+}
+
+/// [`triangles_intersect`] without the quick verdict: every sign taken exactly. Kept apart from
+/// the verdict, which it rarely follows, so as not to crowd the verdict's registers.
+#[inline(never)]
+pub(super) fn intersect_exactly(t1: &Triangle, t2: &Triangle) -> bool {
     match classify(t1, t2) {
         Relation::Disjoint => false,
         Relation::Crossing(pair, _) => pair.intervals_overlap(),

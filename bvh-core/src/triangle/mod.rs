@@ -6,6 +6,7 @@
 mod box_overlap;
 mod closest;
 mod intersection;
+mod quick;
 mod segment;
 mod swept;
 
