@@ -193,7 +193,7 @@ mod tests {
     /// Pairs on the edge of touching, where rounding decides: shared corners, a corner on the
     /// other's face or edge, coplanar and degenerate triangles, one nudged by an ulp or two.
     #[test]
-    fn touching_and_degenerate_pairs_are_left_or_right() {
+    fn touching_and_degenerate_pairs_get_the_exact_verdict_or_none() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut pairs = Vec::new();
         for _ in 0..3000 {
