@@ -166,7 +166,9 @@ fn meet(
             }
         }
         Relation::FirstDegenerate | Relation::SecondDegenerate => {
-            if !triangles_intersect(t1, t2) {
+            // Straight to the exact test: with a zero-area triangle not wholly on one side of
+            // the other's plane, the quick verdict would only defer to it.
+            if !intersect_exactly(t1, t2) {
                 return None;
             }
             // A zero-area triangle meets the other in a point or segment; report one point of it.
