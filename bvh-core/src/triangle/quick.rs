@@ -79,8 +79,8 @@ enum Sides {
     Across(u32),
 }
 
-/// A triangle's plane: a corner, the normal `(b - a) × (c - a)` and, per component, the sum of
-/// the absolute values of the two products forming it, each in every lane.
+/// A triangle's plane: a corner and its [`normal`] with the normal's magnitudes, each in every
+/// lane.
 struct Plane {
     origin: [f32x4; 3],
     normal: [f32x4; 3],
@@ -90,12 +90,11 @@ struct Plane {
 impl Plane {
     #[inline(always)]
     fn of(t: &Triangle) -> Self {
-        let (u, v) = (t.b - t.a, t.c - t.a);
-        let products = [[u.y * v.z, u.z * v.y], [u.z * v.x, u.x * v.z], [u.x * v.y, u.y * v.x]];
+        let (normal, magnitude) = normal(&t.a, &t.b, &t.c);
         Self {
             origin: [t.a.x, t.a.y, t.a.z].map(f32x4::splat),
-            normal: products.map(|[p, q]| f32x4::splat(p - q)),
-            magnitude: products.map(|[p, q]| f32x4::splat(p.abs() + q.abs())),
+            normal: normal.map(f32x4::splat),
+            magnitude: magnitude.map(f32x4::splat),
         }
     }
 
@@ -125,16 +124,22 @@ impl Plane {
     }
 }
 
+/// The normal `(b - a) × (c - a)` in `f32` and, per component, the sum of the absolute values of
+/// the two products forming it (what its rounding error is bounded by).
+#[inline(always)]
+fn normal(a: &Point, b: &Point, c: &Point) -> ([f32; 3], [f32; 3]) {
+    let (u, v) = (b - a, c - a);
+    let products = [[u.y * v.z, u.z * v.y], [u.z * v.x, u.x * v.z], [u.x * v.y, u.y * v.x]];
+    (products.map(|[p, q]| p - q), products.map(|[p, q]| p.abs() + q.abs()))
+}
+
 /// The value of `(d - a) · ((b - a) × (c - a))` in `f32` and a bound on its error (infinite for
 /// `d` beyond [`REACH`] of `a`): its sign is the orientation's where it exceeds the bound.
 #[inline(always)]
 fn side(a: &Point, b: &Point, c: &Point, d: &Point) -> (f32, f32) {
-    let (u, v, w) = (b - a, c - a, d - a);
-    let products = [[u.y * v.z, u.z * v.y], [u.z * v.x, u.x * v.z], [u.x * v.y, u.y * v.x]];
-    let value = w.x * (products[0][0] - products[0][1])
-        + w.y * (products[1][0] - products[1][1])
-        + w.z * (products[2][0] - products[2][1]);
-    let magnitude = products.map(|[p, q]| p.abs() + q.abs());
+    let (normal, magnitude) = normal(a, b, c);
+    let w = d - a;
+    let value = w.x * normal[0] + w.y * normal[1] + w.z * normal[2];
     let permanent = w.x.abs() * magnitude[0] + w.y.abs() * magnitude[1] + w.z.abs() * magnitude[2];
     let near = w.x.abs() + w.y.abs() + w.z.abs() <= REACH;
     (value, if near { permanent * RELATIVE + UNDERFLOW } else { f32::INFINITY })
