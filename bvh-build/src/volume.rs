@@ -4,6 +4,7 @@
 use crate::fit::ObbFit;
 use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
+use bvh_core::triangle::PlacedTriangle;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Separation, Sphere, Vector};
 
 /// Which node volume a tree carries (the tag stored with serialised trees).
@@ -84,6 +85,11 @@ pub trait NodeVolume:
     /// far tighter for a leaf's few triangles than their box in their own tree's frame.
     fn hull_bound(&self, points: &[Point]) -> Real;
 
+    /// `false` when a separating axis shows the volume misses the triangle (placed in the
+    /// volume's frame); `true` when it may meet it. Tested in `f32`: callers that must stay
+    /// conservative grow the volume by the rounding slack of the coordinates' magnitude.
+    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool;
+
     /// A volume holding this one at every point of a translation by `motion` (in the
     /// volume's own frame): for swept tests.
     fn swept(&self, motion: &Vector) -> Self;
@@ -156,6 +162,11 @@ impl NodeVolume for Obb {
         Aabb::from_half_extents(Point::origin(), self.half_extents).distance(&local) as Real
     }
 
+    #[inline]
+    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
+        triangle.may_meet_box(&self.center, &self.axes, &self.half_extents)
+    }
+
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
         let half = (pose.rotation * self.axes).abs() * self.half_extents;
         Aabb::from_half_extents(pose.transform_point(&self.center), half)
@@ -207,6 +218,11 @@ impl NodeVolume for Aabb {
 
     fn hull_bound(&self, points: &[Point]) -> Real {
         self.distance(&Aabb::from_points(points)) as Real
+    }
+
+    #[inline]
+    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
+        triangle.may_meet_box(&self.center(), &Matrix::identity(), &self.half_extents())
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
@@ -270,6 +286,12 @@ impl NodeVolume for Sphere {
         let hull = Aabb::from_points(points);
         let nearest = self.center.coords.sup(&hull.mins.coords).inf(&hull.maxs.coords);
         ((nearest - self.center.coords).norm() - self.radius).max(0.0)
+    }
+
+    /// The sphere's cube stands in for it: a cheap test, loose only at the cube's corners.
+    #[inline]
+    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
+        triangle.may_meet_box(&self.center, &Matrix::identity(), &Vector::repeat(self.radius))
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {

@@ -13,7 +13,8 @@ pub enum VolumeTest {
     NodeBox,
     /// Two node volumes (the pre-judge, then the full overlap test if it was undecided).
     Nodes,
-    /// A leaf's own triangle box against the other tree's node volume.
+    /// A leaf's own triangles against the other tree's node volume (in a distance query, their
+    /// box).
     LeafBox,
 }
 

@@ -19,6 +19,7 @@ mod sphere_cube_aabb;
 mod sphere_obb;
 mod sphere_sphere;
 
+pub(crate) use obb_obb::turn;
 pub use obb_obb::{OBB_AXIS_PADDING, PlacedObb, SHORTEST_MEASURED_AXIS};
 pub use obb_prejudge::{PreJudge, obb_prejudge};
 

@@ -6,6 +6,7 @@
 mod box_overlap;
 mod closest;
 mod intersection;
+mod placed;
 mod quick;
 mod segment;
 mod swept;
@@ -19,6 +20,7 @@ pub use intersection::{
     CoplanarPolygon, EdgeCrossings, TriangleIntersection, triangle_intersection,
     triangle_intersection_with_edges, triangles_intersect,
 };
+pub use placed::PlacedTriangle;
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
 pub use swept::swept_triangle_intersects;
 
