@@ -433,17 +433,18 @@ where
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(_), Some(_)) => true,
             (Some(_), None) | (None, Some(_)) if self.sweep.is_some() => true,
-            // A leaf's triangles against the other's node, in the node's frame: A's placed there
-            // (the node grown by the margin, which covers that placement's rounding too), B's
-            // placed in A's frame as the triangle tests will see them.
+            // A leaf's triangles against the other's node, in the node's frame (A's node grown
+            // by the margin, B's by it too, as it covers the rounding of placing either side).
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = walk.leaf.get(true, ra, |i| self.a.triangle(i).placed(&self.a_in_b));
+                let leaf =
+                    walk.leaf.get(true, ra, |i| PlacedTriangle::placed(self.a.triangle(i), &self.a_in_b));
                 leaf.may_meet(&self.b.volume(pair.b.node_index()).inflated(self.margin))
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf = walk.leaf.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a));
+                let leaf =
+                    walk.leaf.get(false, rb, |j| PlacedTriangle::placed(self.b.triangle(j), &self.b_in_a));
                 self.with_a_volume(pair.a.node_index(), |va| leaf.may_meet(va))
             }
             (None, None) => {
@@ -846,11 +847,16 @@ impl PlacedLeaf {
     /// The leaf of A (when `of_a`) or B at leaf-order positions `triangles`, each triangle placed
     /// by `placed`; placed anew for another leaf.
     #[inline]
-    fn get(&mut self, of_a: bool, triangles: Range<usize>, placed: impl Fn(usize) -> Triangle) -> &Self {
+    fn get(
+        &mut self,
+        of_a: bool,
+        triangles: Range<usize>,
+        placed: impl Fn(usize) -> PlacedTriangle,
+    ) -> &Self {
         if self.leaf != Some((of_a, triangles.start)) {
             self.leaf = Some((of_a, triangles.start));
             self.triangles.clear();
-            self.triangles.extend(triangles.map(|i| PlacedTriangle::new(&placed(i))));
+            self.triangles.extend(triangles.map(placed));
         }
         self
     }
