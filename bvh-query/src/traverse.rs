@@ -7,7 +7,7 @@ use crate::stats::{Stats, VolumeTest};
 use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::triangle::PlacedTriangle;
-use bvh_core::{Aabb, Point, Real, RelativePose, Triangle, Vector};
+use bvh_core::{Aabb, Point, Real, RelativePose, Vector};
 use smallvec::SmallVec;
 use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
@@ -270,8 +270,9 @@ where
             let (mut pair, mut bound) = (pair, bound);
             loop {
                 if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
-                    let b_corners =
-                        walk.corners.get(false, rb.clone(), |j| self.b.triangle(j).placed(&self.b_in_a));
+                    let b_corners = walk
+                        .corners
+                        .get(false, rb.clone(), |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
                     let (next_cutoff, leaf_bound, slab) = leaves(ra, rb, b_corners, cutoff, stats);
                     cutoff = next_cutoff;
                     walk.stop_with_slab(&pair, leaf_bound.max(bound), slab, stats);
@@ -357,7 +358,7 @@ where
         };
         stats.volume_test(VolumeTest::LeafBox);
         let leaf_a = leaf_box(self.a, ra).inflated(self.margin);
-        let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a));
+        let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
         leaf_a.distance(&Aabb::from_points(corners)) as Real
     }
 
@@ -387,7 +388,8 @@ where
                 if boxed >= cutoff {
                     return boxed;
                 }
-                let corners = walk.corners.get(true, ra, |i| self.a.triangle(i).placed(&self.a_in_b));
+                let corners =
+                    walk.corners.get(true, ra, |i| self.a.triangle(i).placed(&self.a_in_b).vertices());
                 boxed.max(vb.hull_bound(corners) - self.margin)
             }
             (None, Some(rb)) => {
@@ -398,7 +400,8 @@ where
                     if boxed >= cutoff {
                         return boxed;
                     }
-                    let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a));
+                    let corners =
+                        walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
                     boxed.max(va.hull_bound(corners))
                 })
             }
@@ -437,15 +440,18 @@ where
             // by the margin, B's by it too, as it covers the rounding of placing either side).
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf =
-                    walk.leaf.get(true, ra, |i| PlacedTriangle::placed(self.a.triangle(i), &self.a_in_b));
-                leaf.may_meet(&self.b.volume(pair.b.node_index()).inflated(self.margin))
+                let leaf = walk
+                    .triangles
+                    .get(true, ra, |i| [PlacedTriangle::placed(self.a.triangle(i), &self.a_in_b)]);
+                let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
+                leaf.iter().any(|t| vb.may_meet_triangle(t))
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::LeafBox);
-                let leaf =
-                    walk.leaf.get(false, rb, |j| PlacedTriangle::placed(self.b.triangle(j), &self.b_in_a));
-                self.with_a_volume(pair.a.node_index(), |va| leaf.may_meet(va))
+                let leaf = walk
+                    .triangles
+                    .get(false, rb, |j| [PlacedTriangle::placed(self.b.triangle(j), &self.b_in_a)]);
+                self.with_a_volume(pair.a.node_index(), |va| leaf.iter().any(|t| va.may_meet_triangle(t)))
             }
             (None, None) => {
                 let (a, b) = (pair.a.node_index(), pair.b.node_index());
@@ -691,8 +697,8 @@ enum Step {
 /// What one run of the descent carries from pair to pair.
 struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     last: LastLeaf,
-    corners: LeafCorners,
-    leaf: PlacedLeaf,
+    corners: PlacedLeaf<[Point; 6]>,
+    triangles: PlacedLeaf<[PlacedTriangle; 2]>,
     /// A's nodes placed in B's frame, and B's in A's.
     placed_a: PlacedNodes<VA::PlacedA>,
     placed_b: PlacedNodes<VA::PlacedB>,
@@ -705,8 +711,8 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
     fn new(front: &'f mut F) -> Self {
         Self {
             last: LastLeaf::default(),
-            corners: LeafCorners::default(),
-            leaf: PlacedLeaf::default(),
+            corners: PlacedLeaf::default(),
+            triangles: PlacedLeaf::default(),
             placed_a: PlacedNodes::new(),
             placed_b: PlacedNodes::new(),
             front,
@@ -812,59 +818,36 @@ impl LastLeaf {
     }
 }
 
-/// The corners of the leaf a distance search measured last, placed in the other tree's frame: a
-/// leaf stays on one side while the other side's nodes are opened below it.
-#[derive(Default)]
-struct LeafCorners {
+/// What one leaf's triangles become in the other tree's frame – their corners for a distance
+/// search, the triangles laid out for box tests for an overlap search – made for the leaf used
+/// last and kept: a leaf stays on one side while the other side's nodes open below it.
+struct PlacedLeaf<A: smallvec::Array> {
     leaf: Option<(bool, usize)>,
-    corners: SmallVec<[Point; 6]>,
+    placed: SmallVec<A>,
 }
 
-impl LeafCorners {
-    /// The corners of the leaf of A (when `of_a`) or B at leaf-order positions `triangles`,
-    /// each triangle placed by `placed`; placed anew for another leaf.
-    #[inline]
-    fn get(&mut self, of_a: bool, triangles: Range<usize>, placed: impl Fn(usize) -> Triangle) -> &[Point] {
-        if self.leaf != Some((of_a, triangles.start)) {
-            self.leaf = Some((of_a, triangles.start));
-            self.corners.clear();
-            self.corners.extend(triangles.flat_map(|i| placed(i).vertices()));
-        }
-        &self.corners
+impl<A: smallvec::Array> Default for PlacedLeaf<A> {
+    fn default() -> Self {
+        Self { leaf: None, placed: SmallVec::new() }
     }
 }
 
-/// The triangles of the leaf tested last against the other tree's nodes, placed in that tree's
-/// frame once for the run of tests: a leaf stays on one side while the other side's nodes open
-/// below it.
-#[derive(Default)]
-struct PlacedLeaf {
-    leaf: Option<(bool, usize)>,
-    triangles: SmallVec<[PlacedTriangle; 2]>,
-}
-
-impl PlacedLeaf {
-    /// The leaf of A (when `of_a`) or B at leaf-order positions `triangles`, each triangle placed
-    /// by `placed`; placed anew for another leaf.
+impl<A: smallvec::Array> PlacedLeaf<A> {
+    /// What the leaf of A (when `of_a`) or B at leaf-order positions `triangles` becomes, each
+    /// triangle's part made by `place`; made anew for another leaf.
     #[inline]
-    fn get(
+    fn get<I: IntoIterator<Item = A::Item>>(
         &mut self,
         of_a: bool,
         triangles: Range<usize>,
-        placed: impl Fn(usize) -> PlacedTriangle,
-    ) -> &Self {
+        place: impl Fn(usize) -> I,
+    ) -> &[A::Item] {
         if self.leaf != Some((of_a, triangles.start)) {
             self.leaf = Some((of_a, triangles.start));
-            self.triangles.clear();
-            self.triangles.extend(triangles.map(placed));
+            self.placed.clear();
+            self.placed.extend(triangles.flat_map(place));
         }
-        self
-    }
-
-    /// `false` when `volume` (of the other tree, in its frame) misses every triangle.
-    #[inline]
-    fn may_meet(&self, volume: &impl NodeVolume) -> bool {
-        self.triangles.iter().any(|t| volume.may_meet_triangle(t))
+        &self.placed
     }
 }
 
