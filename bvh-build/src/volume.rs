@@ -58,8 +58,13 @@ pub trait NodeVolume:
     /// and none. An OBB keeps its axes; the others are fitted as the build fits them.
     fn refitted(&self, corners: &[Point], children: &[Self]) -> Self;
 
-    /// The volume's measure (for tightness statistics, and to descend the larger of two nodes).
+    /// The volume's measure (for tightness statistics, and to descend the larger of two nodes
+    /// in a distance search).
     fn measure(&self) -> Real;
+
+    /// The volume's surface area (to descend the larger of two nodes in an overlap search: a
+    /// flat box – a piece of wall – has almost no volume yet meets much).
+    fn surface_area(&self) -> Real;
 
     /// The volume's centre (to visit nearer pairs of volumes first).
     fn center(&self) -> Point;
@@ -132,6 +137,10 @@ impl NodeVolume for Obb {
         self.volume()
     }
 
+    fn surface_area(&self) -> Real {
+        Obb::surface_area(self)
+    }
+
     fn center(&self) -> Point {
         self.center
     }
@@ -200,6 +209,10 @@ impl NodeVolume for Aabb {
         self.volume()
     }
 
+    fn surface_area(&self) -> Real {
+        Aabb::surface_area(self)
+    }
+
     fn center(&self) -> Point {
         Aabb::center(self)
     }
@@ -263,6 +276,10 @@ impl NodeVolume for Sphere {
 
     fn measure(&self) -> Real {
         self.volume()
+    }
+
+    fn surface_area(&self) -> Real {
+        4.0 * std::f32::consts::PI * self.radius * self.radius
     }
 
     fn center(&self) -> Point {

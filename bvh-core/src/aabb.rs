@@ -131,6 +131,12 @@ impl Aabb {
         if self.is_empty() { 0.0 } else { self.extents().product() }
     }
 
+    /// Surface area (zero for an empty box).
+    pub fn surface_area(&self) -> Real {
+        let e = self.extents();
+        if self.is_empty() { 0.0 } else { 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x) }
+    }
+
     /// `true` when `p` lies in the closed box.
     pub fn contains_point(&self, p: &Point) -> bool {
         (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
@@ -238,6 +244,7 @@ mod tests {
         assert!(pts.iter().all(|p| a.contains_point(p)));
         assert_eq!(a.extents(), Vector::new(3.0, 3.0, 1.5));
         assert_eq!(a.volume(), 13.5);
+        assert_eq!(a.surface_area(), 2.0 * (9.0 + 4.5 + 4.5));
         let b = Aabb::new(Point::new(5.0, 5.0, 5.0), Point::new(6.0, 6.0, 6.0));
         assert!(!a.intersects(&b));
         // Apart by 3 along x and z, by 2 along y.
@@ -245,7 +252,7 @@ mod tests {
         let m = a.merged(&b);
         assert!(m.contains(&a) && m.contains(&b));
         assert_eq!(a.gap(&m), 0.0);
-        assert!(Aabb::EMPTY.is_empty() && Aabb::EMPTY.volume() == 0.0);
+        assert!(Aabb::EMPTY.is_empty() && Aabb::EMPTY.volume() == 0.0 && Aabb::EMPTY.surface_area() == 0.0);
         assert_eq!(Aabb::EMPTY.merged(&a), a);
         assert!(!Aabb::EMPTY.intersects(&a));
     }

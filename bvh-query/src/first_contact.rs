@@ -7,7 +7,7 @@ use crate::node_test::NodeTest;
 use crate::prefetch::prefetch;
 use crate::query::{Query, extent};
 use crate::stats::Stats;
-use crate::traverse::{Descent, Front, Pair};
+use crate::traverse::{Descent, Front, Larger, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::{Aabb, MAX_AROUND, Triangle, triangles_intersect};
 use smallvec::SmallVec;
@@ -105,7 +105,7 @@ where
             next.clear();
             return None;
         };
-        let descent = Descent { nearest_first: true, ..descent };
+        let descent = Descent { nearest_first: true, larger_by: Larger::Volume, ..descent };
         let top = previous.is_none().then(|| descent.start()).flatten();
         self.first_below(&descent, previous.into_iter().flatten().chain(top), next, stats)
     }

@@ -5,7 +5,7 @@ use crate::answers::TrianglePair;
 use crate::cache::Hit;
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Descent, Front, Pair};
+use crate::traverse::{Descent, Front, Larger, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Isometry, Point, PoseError, Real, RelativePose, Triangle, Vector, rounding_slack};
@@ -214,7 +214,8 @@ where
         if a.node_count() == 0 || b.node_count() == 0 || !self.placed() {
             return None;
         }
-        self.descent_below_roots(self.placement_slack(0.0), false, None, false)
+        let descent = self.descent_below_roots(self.placement_slack(0.0), false, None, false)?;
+        Some(Descent { larger_by: Larger::Volume, ..descent })
     }
 
     /// The traversal of two non-empty trees below their roots, A's volumes grown by `margin`
@@ -254,6 +255,7 @@ where
             motion,
             b_box,
             nearest_first: false,
+            larger_by: Larger::Surface,
         })
     }
 
