@@ -84,7 +84,9 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// For swept tests: B's translation over the motion, in A's frame (for the triangles).
     pub(crate) motion: Option<Vector>,
     /// B's top volume's box in A's frame, grown by the margin (`None` for swept tests): an A
-    /// node whose box misses it is pruned by six comparisons before any volume test.
+    /// node popped untested whose box misses it is pruned by six comparisons before any volume
+    /// test. A full search, which tests pairs as they are opened, skips it: there it pruned
+    /// about one test in a hundred and read each node's box for nothing otherwise.
     pub(crate) b_box: Option<Aabb>,
     /// Of two pairs a pair opens into, visit first the one whose volumes' centres lie closer:
     /// a search that stops at its first contact finds it sooner, with far fewer volume tests.
@@ -434,7 +436,7 @@ where
         }
     }
 
-    /// The test of a pair: two node volumes, or a leaf's own box against the other's node.
+    /// The test of a pair: two node volumes, or a leaf's triangles against the other's node.
     /// `split_a` tells which side varies among the pairs tested in a row (A's, so B's node is
     /// the one placed in the other's frame, and kept so in the walk; a pair tested alone passes
     /// `true`). Two leaves, and a leaf under a swept parent, go on untested: their triangle
@@ -469,9 +471,6 @@ where
             }
             (None, None) => {
                 let (a, b) = (pair.a.node_index(), pair.b.node_index());
-                if split_a && self.outside_b_box(a, stats) {
-                    return false;
-                }
                 self.with_b_volume(b, |vb| {
                     if split_a {
                         self.with_a_volume(a, |va| {
