@@ -279,7 +279,7 @@ impl NodeVolume for Sphere {
     }
 
     fn surface_area(&self) -> Real {
-        4.0 * std::f32::consts::PI * self.radius * self.radius
+        Sphere::surface_area(self)
     }
 
     fn center(&self) -> Point {

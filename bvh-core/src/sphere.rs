@@ -73,6 +73,11 @@ impl Sphere {
     pub fn volume(&self) -> Real {
         4.0 / 3.0 * std::f32::consts::PI * self.radius.powi(3)
     }
+
+    /// Surface area `4 π r²`.
+    pub fn surface_area(&self) -> Real {
+        4.0 * std::f32::consts::PI * self.radius * self.radius
+    }
 }
 
 /// Mean of the points (the origin for none).

@@ -13,9 +13,9 @@ pub enum VolumeTest {
     NodeBox,
     /// Two node volumes (the pre-judge, then the full overlap test if it was undecided).
     Nodes,
-    /// A leaf's own triangles against the other tree's node volume (in a distance query, their
-    /// box).
-    LeafBox,
+    /// A leaf against the other tree's node volume: by its own triangles (in a distance query,
+    /// by their box).
+    Leaf,
 }
 
 /// Receives one call per unit of work a query does.
@@ -57,8 +57,8 @@ pub struct QueryStats {
     pub node_box_tests: u64,
     /// Node volume pairs tested (including those the pre-judge decided).
     pub node_tests: u64,
-    /// Leaf boxes tested against node volumes.
-    pub leaf_box_tests: u64,
+    /// Leaves tested against node volumes.
+    pub leaf_tests: u64,
     /// Pre-judge verdicts: overlap.
     pub prejudge_overlap: u64,
     /// Pre-judge verdicts: disjoint.
@@ -76,7 +76,7 @@ pub struct QueryStats {
 impl QueryStats {
     /// Bounding-volume pairs tested, of every kind.
     pub fn volume_tests(&self) -> u64 {
-        self.root_tests + self.node_box_tests + self.node_tests + self.leaf_box_tests
+        self.root_tests + self.node_box_tests + self.node_tests + self.leaf_tests
     }
 }
 
@@ -85,7 +85,7 @@ impl std::ops::AddAssign for QueryStats {
         self.root_tests += other.root_tests;
         self.node_box_tests += other.node_box_tests;
         self.node_tests += other.node_tests;
-        self.leaf_box_tests += other.leaf_box_tests;
+        self.leaf_tests += other.leaf_tests;
         self.prejudge_overlap += other.prejudge_overlap;
         self.prejudge_disjoint += other.prejudge_disjoint;
         self.prejudge_undecided += other.prejudge_undecided;
@@ -101,7 +101,7 @@ impl Stats for QueryStats {
             VolumeTest::Root => &mut self.root_tests,
             VolumeTest::NodeBox => &mut self.node_box_tests,
             VolumeTest::Nodes => &mut self.node_tests,
-            VolumeTest::LeafBox => &mut self.leaf_box_tests,
+            VolumeTest::Leaf => &mut self.leaf_tests,
         } += 1;
     }
 

@@ -85,8 +85,8 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) motion: Option<Vector>,
     /// B's top volume's box in A's frame, grown by the margin (`None` for swept tests): an A
     /// node popped untested whose box misses it is pruned by six comparisons before any volume
-    /// test. A full search, which tests pairs as they are opened, skips it: there it pruned
-    /// about one test in a hundred and read each node's box for nothing otherwise.
+    /// test. A full search, which tests pairs as they are opened, skips it: there it rarely
+    /// prunes, and would read each node's box for nothing.
     pub(crate) b_box: Option<Aabb>,
     /// Of two pairs a pair opens into, visit first the one whose volumes' centres lie closer:
     /// a search that stops at its first contact finds it sooner, with far fewer volume tests.
@@ -99,9 +99,8 @@ pub(crate) struct Descent<'a, VA, VB> {
 /// What makes one node larger than another for the descent rule, chosen per kind of search by
 /// measurement on the anchors' pairs. A search for every pair opens the larger surface: a flat
 /// box – a piece of a wall or of a thin shell – has almost no volume yet meets much, and opening
-/// it first prunes more (all pairs on Lucy/dragon and env/rob took fewer instructions, the bays
-/// as many). First-contact and distance searches open the larger volume: by surface they took
-/// more on the bays and env/rob's distance, whose lower bounds tighten faster so.
+/// it first prunes more. First-contact and distance searches open the larger volume, which
+/// served them better (a distance search's lower bounds tighten faster so).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Larger {
     Surface,
@@ -372,7 +371,7 @@ where
         let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) else {
             return self.pair_bound(pair, cutoff, walk, stats);
         };
-        stats.volume_test(VolumeTest::LeafBox);
+        stats.volume_test(VolumeTest::Leaf);
         let leaf_a = leaf_box(self.a, ra).inflated(self.margin);
         let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
         leaf_a.distance(&Aabb::from_points(corners)) as Real
@@ -396,7 +395,7 @@ where
             // enough. The corners are placed in the other tree's frame once, against its nodes in
             // turn; A's are not grown by the margin, so the bound gives it up instead.
             (Some(ra), None) => {
-                stats.volume_test(VolumeTest::LeafBox);
+                stats.volume_test(VolumeTest::Leaf);
                 let vb = self.b.volume(pair.b.node_index());
                 let leaf =
                     walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).inflated(self.margin));
@@ -409,7 +408,7 @@ where
                 boxed.max(vb.hull_bound(corners) - self.margin)
             }
             (None, Some(rb)) => {
-                stats.volume_test(VolumeTest::LeafBox);
+                stats.volume_test(VolumeTest::Leaf);
                 let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb.clone()));
                 self.with_a_volume(pair.a.node_index(), |va| {
                     let boxed = va.separation(&leaf, &self.b_in_a);
@@ -455,7 +454,7 @@ where
             // A leaf's triangles against the other's node, in the node's frame (A's node grown
             // by the margin, B's by it too, as it covers the rounding of placing either side).
             (Some(ra), None) => {
-                stats.volume_test(VolumeTest::LeafBox);
+                stats.volume_test(VolumeTest::Leaf);
                 let leaf = walk
                     .triangles
                     .get(true, ra, |i| [PlacedTriangle::placed(self.a.triangle(i), &self.a_in_b)]);
@@ -463,7 +462,7 @@ where
                 leaf.iter().any(|t| vb.may_meet_triangle(t))
             }
             (None, Some(rb)) => {
-                stats.volume_test(VolumeTest::LeafBox);
+                stats.volume_test(VolumeTest::Leaf);
                 let leaf = walk
                     .triangles
                     .get(false, rb, |j| [PlacedTriangle::placed(self.b.triangle(j), &self.b_in_a)]);

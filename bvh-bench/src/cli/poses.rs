@@ -353,7 +353,7 @@ struct ByKind {
     root: f64,
     node_box: f64,
     nodes: f64,
-    leaf_box: f64,
+    leaf: f64,
 }
 
 fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args) -> Report {
@@ -381,7 +381,7 @@ fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args) -
             root: per_query(stats.root_tests, 2),
             node_box: per_query(stats.node_box_tests, 1),
             nodes: per_query(stats.node_tests, 1),
-            leaf_box: per_query(stats.leaf_box_tests, 1),
+            leaf: per_query(stats.leaf_tests, 1),
         },
         front_mean: per_query(stats.front, 1),
         prejudge_overlap: stats.prejudge_overlap,
