@@ -59,11 +59,11 @@ pub trait NodeVolume:
     fn refitted(&self, corners: &[Point], children: &[Self]) -> Self;
 
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes
-    /// in a distance search).
+    /// in first-contact and distance searches).
     fn measure(&self) -> Real;
 
-    /// The volume's surface area (to descend the larger of two nodes in an overlap search: a
-    /// flat box – a piece of wall – has almost no volume yet meets much).
+    /// The volume's surface area (to descend the larger of two nodes in a search for every
+    /// pair: a flat box – a piece of wall – has almost no volume yet meets much).
     fn surface_area(&self) -> Real;
 
     /// The volume's centre (to visit nearer pairs of volumes first).

@@ -133,8 +133,11 @@ impl Aabb {
 
     /// Surface area (zero for an empty box).
     pub fn surface_area(&self) -> Real {
+        if self.is_empty() {
+            return 0.0;
+        }
         let e = self.extents();
-        if self.is_empty() { 0.0 } else { 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x) }
+        2.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
     }
 
     /// `true` when `p` lies in the closed box.
