@@ -176,18 +176,7 @@ where
         if found.is_empty() {
             return Vec::new();
         }
-        // Every intersection's ends numbered once, ends within the placement rounding as one:
-        // where neighbouring pairs' segments meet, for the grouping and the curves alike.
-        let snapped_ends = || {
-            // About one point per pair: most ends are shared by two pairs.
-            let mut snap = Snap::new(self.placement_slack(0.0), found.len());
-            let mut ends = Runs::with_capacity(found.len(), 2 * found.len());
-            for f in &found {
-                ends.items.extend(f.meet.ends().iter().map(|&p| snap.id(p)));
-                ends.close();
-            }
-            (snap, ends)
-        };
+        let snapped_ends = || self.snapped_ends(&found);
         // What of A lies inside B, and of B inside A: only inside a closed mesh (the caller's
         // word for both, and each mesh's own edges).
         let find_inside = [self.b.bvh.is_closed(), self.a.bvh.is_closed()]
@@ -224,6 +213,19 @@ where
         };
         regions.sort_by(|x, y| x.pairs.first().cmp(&y.pairs.first()));
         regions
+    }
+
+    /// Every intersection's ends numbered once, ends within the placement rounding as one:
+    /// where neighbouring pairs' segments meet, for the grouping and the curves alike.
+    fn snapped_ends(&self, found: &[Found]) -> (Snap, Runs<usize>) {
+        // About one point per pair: most ends are shared by two pairs.
+        let mut snap = Snap::new(self.placement_slack(0.0), found.len());
+        let mut ends = Runs::with_capacity(found.len(), 2 * found.len());
+        for f in found {
+            ends.items.extend(f.meet.ends().iter().map(|&p| snap.id(p)));
+            ends.close();
+        }
+        (snap, ends)
     }
 
     /// The found pairs joined where their triangles are the same or share a corner on both
@@ -777,4 +779,97 @@ fn farthest(out: &[Real], score: impl Fn(usize) -> Real) -> usize {
             (score(x), out[x]).partial_cmp(&(score(y), out[y])).unwrap_or(std::cmp::Ordering::Equal)
         })
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Posed, QueryOptions};
+    use bvh_build::{BuildConfig, Bvh};
+    use bvh_core::{Isometry, Obb, TriMesh};
+
+    /// Meshes `parts` side by side in one mesh, each moved by its offset.
+    fn side_by_side(parts: &[(TriMesh, Vector)]) -> TriMesh {
+        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
+        for (part, offset) in parts {
+            let n = vertices.len() as u32;
+            vertices.extend(part.vertices().iter().map(|p| p + offset));
+            triangles.extend(part.indices().iter().map(|t| t.map(|k| k + n)));
+        }
+        TriMesh::new(vertices, triangles).unwrap()
+    }
+
+    /// The groups are the connected components of the joining rule, whatever keys the corner
+    /// joins skip or look up: against a union of every two found pairs the rule joins. Among the
+    /// poses are contacts whose curves join only through corners (rods through both the roof
+    /// and the floor of a prism, whose faces share corners), and contacts side by side that
+    /// stay apart.
+    #[test]
+    fn groups_are_the_components_of_the_joining_rule() {
+        // A roof-shaped prism along x (floor from y = -1 to 1, ridge at z = 1), a ball beside it.
+        let ends =
+            [-2.0, 2.0].map(|x| [Point::new(x, -1.0, 0.0), Point::new(x, 1.0, 0.0), Point::new(x, 0.0, 1.0)]);
+        let faces = [[0, 2, 1], [3, 4, 5], [0, 1, 4], [0, 4, 3], [1, 2, 5], [1, 5, 4], [2, 0, 3], [2, 3, 5]];
+        let prism = TriMesh::new(ends.iter().flatten().copied().collect(), faces.to_vec()).unwrap();
+        let ball = TriMesh::uv_sphere(Point::origin(), 0.6, 6, 12);
+        let a: Bvh<Obb> = Bvh::build(
+            side_by_side(&[(prism, Vector::zeros()), (ball, Vector::new(3.5, 0.0, 0.3))]),
+            &BuildConfig::co(),
+        );
+        let rod = TriMesh::cuboid(Point::new(0.0, 0.0, 0.5), Vector::new(0.05, 0.05, 1.5));
+        let rods = side_by_side(&[
+            (rod.clone(), Vector::zeros()),
+            (rod.clone(), Vector::new(0.4, 0.3, 0.0)),
+            (rod.clone(), Vector::new(0.08, 0.09, 0.0)),
+            (rod, Vector::new(3.2, 0.2, 0.0)),
+        ]);
+        let b: Bvh<Obb> = Bvh::build(rods, &BuildConfig::co());
+        let (lists_a, lists_b) = (a.neighbour_lists(), b.neighbour_lists());
+        let mut corner_only = 0;
+        for k in 0..40 {
+            let t = k as Real;
+            let pose = Isometry::new(
+                Vector::new(-1.0 + 0.06 * t, 0.3 * (0.7 * t).sin(), 0.1 * (1.3 * t).cos()),
+                Vector::new(0.2 * (0.9 * t).sin(), 0.15 * (0.4 * t).cos(), 0.1 * t),
+            );
+            let query = Query::new(
+                Posed::new(&a, Isometry::identity()),
+                Posed::new(&b, pose),
+                QueryOptions::default(),
+            );
+            let found = query.collect(0.0, &mut (), Found::of);
+            let (snap, ends) = query.snapped_ends(&found);
+            let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
+            let groups = groups(&mut query.corner_joins(&found), &snapped);
+            let mut by_ends = UnionFind::new(found.len());
+            let mut expected = UnionFind::new(found.len());
+            for k in 0..found.len() {
+                for m in 0..k {
+                    let shared_end = ends.get(k).iter().any(|e| ends.get(m).contains(e));
+                    let shares = |x: [u32; 3], y: [u32; 3]| x.iter().any(|u| y.contains(u));
+                    let [[i, j], [i2, j2]] = [found[k].at, found[m].at];
+                    let shared_corners = shares(lists_a.corner_points(i), lists_a.corner_points(i2))
+                        && shares(lists_b.corner_points(j), lists_b.corner_points(j2));
+                    if shared_end {
+                        by_ends.union(k, m);
+                    }
+                    if shared_end || shared_corners {
+                        expected.union(k, m);
+                    }
+                }
+            }
+            let roots = |joined: &mut UnionFind| (0..found.len()).map(|k| joined.root(k)).collect::<Vec<_>>();
+            let expected = roots(&mut expected);
+            let mut seen = 0;
+            for g in 0..groups.len() {
+                let members = groups.get(g);
+                assert!(members.iter().all(|&m| expected[m] == expected[members[0]]), "pose {k}, group {g}");
+                seen += members.len();
+            }
+            let count = |roots: &[usize]| roots.iter().enumerate().filter(|&(k, &r)| r == k).count();
+            assert_eq!((groups.len(), seen), (count(&expected), found.len()), "pose {k}");
+            corner_only += usize::from(count(&expected) < count(&roots(&mut by_ends)));
+        }
+        assert!(corner_only > 0, "some poses have groups joined through corners alone");
+    }
 }
