@@ -78,6 +78,9 @@ impl ContactRegion {
     }
 }
 
+/// Marks a group number as met at a corner point by another group too.
+const SHARED: usize = 1 << (usize::BITS - 1);
+
 /// The intersecting pairs from which [`Query::contact_regions_parallel`] builds the regions on
 /// several threads.
 const SPLIT_REGIONS_FROM: usize = 512;
@@ -187,16 +190,11 @@ where
                 Insides::new(self.a.bvh, self.b.bvh, self.b_in_a, pairs, find_inside, parallel)
             })
         };
-        // The pairs joined through shared corners and the inside finder need only the pairs:
-        // beside the snapping (the inside finder's two meshes taken up by whichever thread is
-        // free first).
-        let ((snap, ends), (mut joined, insides)) = if parallel {
-            join(snapped_ends, || join(|| self.corner_joins(&found), insides))
-        } else {
-            (snapped_ends(), (self.corner_joins(&found), insides()))
-        };
+        // The inside finder needs only the pairs: beside the snapping.
+        let ((snap, ends), insides) =
+            if parallel { join(snapped_ends, insides) } else { (snapped_ends(), insides()) };
         let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
-        let groups = groups(&mut joined, &snapped);
+        let groups = self.groups(&snapped);
         // Per thread: the inside finder's sets, and each snapped point's place in its region.
         let scratch = || {
             let inside = insides.as_ref().map(|insides| (insides, insides.scratch()));
@@ -228,26 +226,117 @@ where
         (snap, ends)
     }
 
-    /// The found pairs joined where their triangles are the same or share a corner on both
-    /// meshes.
-    fn corner_joins(&self, found: &[Found]) -> UnionFind {
+    /// The found pairs' indices grouped into regions: pairs whose intersections share a point
+    /// joined, and pairs whose triangles are the same or share a corner on both meshes.
+    fn groups(&self, snapped: &Snapped<'_>) -> Runs<usize> {
+        let found = snapped.found;
         let mut joined = UnionFind::new(found.len());
+        // Pairs whose intersections share a point join: across a crack or a T-junction, where
+        // the triangles on either side share no corner point, the curve still joins.
+        let mut first_at = vec![usize::MAX; snapped.points.len()];
+        for k in 0..found.len() {
+            for &end in snapped.ends.get(k) {
+                if first_at[end] == usize::MAX {
+                    first_at[end] = k;
+                } else {
+                    joined.union(k, first_at[end]);
+                }
+            }
+        }
+        let (mut count, mut group_of) = numbered(&mut joined, found.len());
+        // Pairs of two groups join through corners only where corner points of both meshes are
+        // shared between groups: those pairs alone – mostly none – are matched corner by corner.
+        let sharing = self.sharing_corners(found, count, &group_of);
+        if sharing.contains(&true) {
+            let candidates = (0..found.len()).filter(|&k| sharing[k]);
+            self.corner_joins(found, candidates, &mut joined);
+            (count, group_of) = numbered(&mut joined, found.len());
+        }
+        Runs::gathered(count, group_of.iter().enumerate().map(|(k, &g)| (g, k)))
+    }
+
+    /// Of the found pairs (in `count` groups, `group_of` each pair's), those with a corner point
+    /// of A's triangles that another group's pair has too, and one of B's.
+    fn sharing_corners(&self, found: &[Found], count: usize, group_of: &[usize]) -> Vec<bool> {
+        if count < 2 {
+            return vec![false; found.len()];
+        }
+        let lists = [self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists()];
+        // Per mesh, the first group at each corner point, marked once another group has it
+        // (about one point per pair); and the groups that share a point with another.
+        let mut groups_sharing = [vec![false; count], vec![false; count]];
+        let tables = [0, 1].map(|side| {
+            let mut first_group = KeyTable::new(found.len());
+            // A triangle's pairs come one after another, mostly of one group: looked up once.
+            let mut previous = None;
+            for (f, &g) in found.iter().zip(group_of) {
+                let t = f.at[side];
+                if previous.replace((t, g)) == Some((t, g)) {
+                    continue;
+                }
+                for point in lists[side].corner_points(t) {
+                    let h = first_group.get_or_insert(point as u64, g);
+                    if h & !SHARED != g {
+                        (groups_sharing[side][g], groups_sharing[side][h & !SHARED]) = (true, true);
+                        if h & SHARED == 0 {
+                            first_group.insert(point as u64, h | SHARED);
+                        }
+                    }
+                }
+            }
+            first_group
+        });
+        // Only the pairs of groups sharing points of both meshes are looked at again.
+        let mut sharing: Vec<bool> =
+            group_of.iter().map(|&g| groups_sharing[0][g] && groups_sharing[1][g]).collect();
+        if !sharing.contains(&true) {
+            return sharing;
+        }
+        for (side, first_group) in tables.iter().enumerate() {
+            let mut previous = None;
+            for k in 0..found.len() {
+                if !sharing[k] {
+                    continue;
+                }
+                let t = found[k].at[side];
+                let shared = match previous {
+                    Some((u, shared)) if u == t => shared,
+                    _ => lists[side]
+                        .corner_points(t)
+                        .iter()
+                        .any(|&p| first_group.get(p as u64).is_some_and(|h| h & SHARED != 0)),
+                };
+                previous = Some((t, shared));
+                sharing[k] = shared;
+            }
+        }
+        sharing
+    }
+
+    /// Joins the found pairs `candidates` (increasing indices into `found`) where their
+    /// triangles are the same or share a corner on both meshes.
+    fn corner_joins(
+        &self,
+        found: &[Found],
+        candidates: impl Iterator<Item = usize> + Clone,
+        joined: &mut UnionFind,
+    ) {
         // Two pairs share a corner on both meshes exactly when they share a pair of corner
         // points, one of each mesh: each pair joins the first pair with each of its nine.
         // Neighbouring pairs share most of their keys: about three new ones per pair.
-        let mut first_with = KeyTable::new(3 * found.len());
+        let mut first_with = KeyTable::new(3 * candidates.clone().count());
         let (lists_a, lists_b) = (self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists());
-        let mut previous = ([u32::MAX; 3], [u32::MAX; 3]);
-        for (k, f) in found.iter().enumerate() {
-            let [i, j] = f.at;
+        let mut previous = (usize::MAX, [u32::MAX; 3], [u32::MAX; 3]);
+        for k in candidates {
+            let [i, j] = found[k].at;
             let (on_a, on_b) = (lists_a.corner_points(i), lists_b.corner_points(j));
             // The keys the previous pair has too lead where its own did: joined to it instead
             // of looked up (the traversal finds a triangle's pairs one after another).
-            let (in_a, in_b) = (on_a.map(|u| previous.0.contains(&u)), on_b.map(|w| previous.1.contains(&w)));
-            previous = (on_a, on_b);
+            let (in_a, in_b) = (on_a.map(|u| previous.1.contains(&u)), on_b.map(|w| previous.2.contains(&w)));
             if in_a.contains(&true) && in_b.contains(&true) {
-                joined.union(k, k - 1);
+                joined.union(k, previous.0);
             }
+            previous = (k, on_a, on_b);
             // A pair's keys mostly lead to the same one or two earlier pairs: each joined once.
             let (mut earlier, mut count) = ([0; 9], 0);
             for (u, u_before) in on_a.into_iter().zip(in_a) {
@@ -266,7 +355,6 @@ where
                 joined.union(k, m);
             }
         }
-        joined
     }
 
     /// One region from its pairs; `insides` find what lies inside the other mesh (closed
@@ -382,27 +470,14 @@ where
     }
 }
 
-/// The found pairs' indices grouped into regions: `joined` (the pairs joined through shared
-/// corners) joined further where the pairs' intersections share a point.
-fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Runs<usize> {
-    // Pairs whose intersections share a point join too: across a crack or a T-junction, where
-    // the triangles on either side share no corner point, the curve still joins.
-    let mut first_at = vec![usize::MAX; snapped.points.len()];
-    for k in 0..snapped.found.len() {
-        for &end in snapped.ends.get(k) {
-            if first_at[end] == usize::MAX {
-                first_at[end] = k;
-            } else {
-                joined.union(k, first_at[end]);
-            }
-        }
-    }
-    // Each group's root is its least member: numbered in the order of their roots, the groups
-    // come sorted, each with its members in increasing order. A root comes before its members,
-    // so each pair's group is known by the time its members ask.
-    let mut group_of = vec![0; snapped.found.len()];
+/// Each of the `len` items' group, numbered in the order of the groups' roots, and how many
+/// there are. Each group's root is its least member: the groups come sorted, each with its
+/// members in increasing order. A root comes before its members, so each item's group is known
+/// by the time its members ask.
+fn numbered(joined: &mut UnionFind, len: usize) -> (usize, Vec<usize>) {
+    let mut group_of = vec![0; len];
     let mut count = 0;
-    for k in 0..group_of.len() {
+    for k in 0..len {
         let r = joined.root(k);
         group_of[k] = if r == k {
             count += 1;
@@ -411,7 +486,7 @@ fn groups(joined: &mut UnionFind, snapped: &Snapped<'_>) -> Runs<usize> {
             group_of[r]
         };
     }
-    Runs::gathered(count, group_of.iter().enumerate().map(|(k, &g)| (g, k)))
+    (count, group_of)
 }
 
 /// Lists kept one after another in one list (a list per pair or per region, without a vector
@@ -799,8 +874,8 @@ mod tests {
         TriMesh::new(vertices, triangles).unwrap()
     }
 
-    /// The groups are the connected components of the joining rule, whatever keys the corner
-    /// joins skip or look up: against a union of every two found pairs the rule joins. Among the
+    /// The groups are the connected components of the joining rule, whichever pairs the corner
+    /// joins look at: against a union of every two found pairs the rule joins. Among the
     /// poses are contacts whose curves join only through corners (rods through both the roof
     /// and the floor of a prism, whose faces share corners), and contacts side by side that
     /// stay apart.
@@ -840,7 +915,7 @@ mod tests {
             let found = query.collect(0.0, &mut (), Found::of);
             let (snap, ends) = query.snapped_ends(&found);
             let snapped = Snapped { found: &found, ends: &ends, points: &snap.points };
-            let groups = groups(&mut query.corner_joins(&found), &snapped);
+            let groups = query.groups(&snapped);
             let mut by_ends = UnionFind::new(found.len());
             let mut expected = UnionFind::new(found.len());
             for k in 0..found.len() {
