@@ -323,8 +323,8 @@ where
     ) {
         // Two pairs share a corner on both meshes exactly when they share a pair of corner
         // points, one of each mesh: each pair joins the first pair with each of its nine.
-        // Neighbouring pairs share most of their keys: about three new ones per pair.
-        let mut first_with = KeyTable::new(3 * candidates.clone().count());
+        // Neighbouring pairs share most of their keys: three to six new ones per pair.
+        let mut first_with = KeyTable::new(6 * candidates.clone().count());
         let (lists_a, lists_b) = (self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists());
         let mut previous = (usize::MAX, [u32::MAX; 3], [u32::MAX; 3]);
         for k in candidates {
