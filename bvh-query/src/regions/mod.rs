@@ -78,9 +78,6 @@ impl ContactRegion {
     }
 }
 
-/// Marks a group number as met at a corner point by another group too.
-const SHARED: usize = 1 << (usize::BITS - 1);
-
 /// The intersecting pairs from which [`Query::contact_regions_parallel`] builds the regions on
 /// several threads.
 const SPLIT_REGIONS_FROM: usize = 512;
@@ -261,6 +258,8 @@ where
         if count < 2 {
             return vec![false; found.len()];
         }
+        // Marks a point's first group as met there by another group too.
+        const SHARED: usize = 1 << (usize::BITS - 1);
         let lists = [self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists()];
         // Per mesh, the first group at each corner point, marked once another group has it
         // (about one point per pair); and the groups that share a point with another.
@@ -918,10 +917,10 @@ mod tests {
             let groups = query.groups(&snapped);
             let mut by_ends = UnionFind::new(found.len());
             let mut expected = UnionFind::new(found.len());
+            let shares = |x: [u32; 3], y: [u32; 3]| x.iter().any(|u| y.contains(u));
             for k in 0..found.len() {
                 for m in 0..k {
                     let shared_end = ends.get(k).iter().any(|e| ends.get(m).contains(e));
-                    let shares = |x: [u32; 3], y: [u32; 3]| x.iter().any(|u| y.contains(u));
                     let [[i, j], [i2, j2]] = [found[k].at, found[m].at];
                     let shared_corners = shares(lists_a.corner_points(i), lists_a.corner_points(i2))
                         && shares(lists_b.corner_points(j), lists_b.corner_points(j2));
