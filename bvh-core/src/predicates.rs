@@ -6,7 +6,6 @@
 //! first, so exactness costs a few comparisons unless a configuration is (nearly) degenerate.
 
 use crate::math::{Point, Real};
-use crate::triangle::Triangle;
 use std::cmp::Ordering;
 
 /// Shewchuk's bound on the relative error of a 3×3 determinant evaluated as a sum of three
@@ -17,13 +16,14 @@ const ORIENT3D_ERROR_BOUND: f64 = (7.0 + 56.0 * f64::EPSILON / 2.0) * (f64::EPSI
 /// `(a, b, c)` that its right-handed normal points to; zero exactly when the four are coplanar.
 #[inline]
 pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> Ordering {
-    PlaneSide::new(a, b, c).side(d).0
+    let [a, b, c, d] = [a, b, c, d].map(lift);
+    PlaneSide::new(&a, &b, &c).side(&d).sign
 }
 
 /// [`orient3d`] without the floating-point filter: Shewchuk's adaptive evaluation.
 #[cold]
 #[inline(never)]
-fn orient3d_exact(a: &Point, b: &Point, c: &Point, d: &Point) -> Ordering {
+fn orient3d_exact(a: &Lifted, b: &Lifted, c: &Lifted, d: &Lifted) -> Ordering {
     // `robust` evaluates det[a-d, b-d, c-d], which is the negation of our convention.
     let r = robust::orient3d(coord3(a), coord3(b), coord3(c), coord3(d));
     0.0.partial_cmp(&r).unwrap_or(Ordering::Equal)
@@ -51,86 +51,88 @@ pub fn project(p: &Point, axis: usize) -> [Real; 2] {
     [p[(axis + 1) % 3], p[(axis + 2) % 3]]
 }
 
+/// An `f32` point's coordinates in `f64`, where they are exact: lifted once for every test a
+/// triangle takes part in.
+pub(crate) type Lifted = [f64; 3];
+
 /// The plane of one triangle, prepared for many side tests: the normal is computed once in `f64`
 /// together with the magnitudes that bound its rounding error. The corners are borrowed, for the
 /// exact test only (copies were the largest part of making one).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PlaneSide<'p> {
-    a: &'p Point,
-    b: &'p Point,
-    c: &'p Point,
-    origin: [f64; 3],
+    a: &'p Lifted,
+    b: &'p Lifted,
+    c: &'p Lifted,
     normal: [f64; 3],
     /// Per component, the sum of the absolute values of the two products forming the normal.
     normal_magnitude: [f64; 3],
 }
 
+/// Where a point lies against a plane ([`PlaneSide::side`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Side {
+    /// The exact side, as [`orient3d`].
+    pub(crate) sign: Ordering,
+    /// The determinant in `f64` (a signed distance scaled by the normal's length), of the same
+    /// sign: only to interpolate crossings.
+    pub(crate) value: f64,
+    /// A bound on how far `value` may be from the exact determinant.
+    pub(crate) error: f64,
+}
+
 impl<'p> PlaneSide<'p> {
     #[inline]
-    pub(crate) fn new(a: &'p Point, b: &'p Point, c: &'p Point) -> Self {
-        let origin = lift(a);
-        let u = sub(&lift(b), &origin);
-        let v = sub(&lift(c), &origin);
+    pub(crate) fn new(a: &'p Lifted, b: &'p Lifted, c: &'p Lifted) -> Self {
+        let u = sub(b, a);
+        let v = sub(c, a);
         let normal = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
         let normal_magnitude = [
             (u[1] * v[2]).abs() + (u[2] * v[1]).abs(),
             (u[2] * v[0]).abs() + (u[0] * v[2]).abs(),
             (u[0] * v[1]).abs() + (u[1] * v[0]).abs(),
         ];
-        Self { a, b, c, origin, normal, normal_magnitude }
+        Self { a, b, c, normal, normal_magnitude }
     }
 
-    /// Exact side of `p` (as [`orient3d`]`(a, b, c, p)`) and an approximate signed distance
-    /// scaled by the normal's length, of the same sign, used only to interpolate crossings: the
-    /// determinant in `f64`, within [`PlaneSide::error`] of the exact one.
+    /// The side of `p` (as [`orient3d`]`(a, b, c, p)`), exact, with the determinant in `f64` and
+    /// its error bound: the relative bound times the permanent (the determinant with every
+    /// product's absolute value).
     #[inline]
-    pub(crate) fn side(&self, p: &Point) -> (Ordering, f64) {
-        let w = sub(&lift(p), &self.origin);
+    pub(crate) fn side(&self, p: &Lifted) -> Side {
+        let w = sub(p, self.a);
         let value = w[0] * self.normal[0] + w[1] * self.normal[1] + w[2] * self.normal[2];
-        if value.abs() > self.error_at(&w) {
-            // The bound is non-negative, so the value is not zero here.
-            (if value > 0.0 { Ordering::Greater } else { Ordering::Less }, value)
-        } else {
-            self.exact_side(p, value)
-        }
-    }
-
-    /// [`PlaneSide::side`] of each vertex of `t` (written out: through `array::map` the
-    /// compiler kept `side` out of line).
-    #[inline]
-    pub(crate) fn sides(&self, t: &Triangle) -> [(Ordering, f64); 3] {
-        [self.side(&t.a), self.side(&t.b), self.side(&t.c)]
-    }
-
-    /// The bound on the error of [`PlaneSide::side`]'s value for `p`.
-    #[inline]
-    pub(crate) fn error(&self, p: &Point) -> f64 {
-        self.error_at(&sub(&lift(p), &self.origin))
-    }
-
-    /// The error bound for the point `w` from the origin: the relative bound times the
-    /// permanent (the determinant with every product's absolute value).
-    #[inline]
-    fn error_at(&self, w: &[f64; 3]) -> f64 {
         let permanent = w[0].abs() * self.normal_magnitude[0]
             + w[1].abs() * self.normal_magnitude[1]
             + w[2].abs() * self.normal_magnitude[2];
-        ORIENT3D_ERROR_BOUND * permanent
+        let error = ORIENT3D_ERROR_BOUND * permanent;
+        if value.abs() > error {
+            // The bound is non-negative, so the value is not zero here.
+            Side { sign: if value > 0.0 { Ordering::Greater } else { Ordering::Less }, value, error }
+        } else {
+            self.exact_side(p, value, error)
+        }
+    }
+
+    /// [`PlaneSide::side`] of each of three points (written out: through `array::map` the
+    /// compiler kept `side` out of line).
+    #[inline]
+    pub(crate) fn sides(&self, t: &[Lifted; 3]) -> [Side; 3] {
+        [self.side(&t[0]), self.side(&t[1]), self.side(&t[2])]
     }
 
     /// [`PlaneSide::side`] where the filter could not fix the sign (near-coplanar input).
     #[cold]
     #[inline(never)]
-    fn exact_side(&self, p: &Point, value: f64) -> (Ordering, f64) {
-        let exact = orient3d_exact(self.a, self.b, self.c, p);
+    fn exact_side(&self, p: &Lifted, value: f64, error: f64) -> Side {
+        let sign = orient3d_exact(self.a, self.b, self.c, p);
         // Keep the value's sign consistent with the exact one, for interpolation: it moves
         // towards the exact determinant, so stays within the error bound of it.
-        let value = match exact {
+        let value = match sign {
             Ordering::Equal => 0.0,
             Ordering::Greater => value.max(f64::MIN_POSITIVE),
             Ordering::Less => value.min(-f64::MIN_POSITIVE),
         };
-        (exact, value)
+        Side { sign, value, error }
     }
 
     /// The normal `(b - a) × (c - a)` in `f64` (rounded, never used to decide a sign).
@@ -140,8 +142,8 @@ impl<'p> PlaneSide<'p> {
 }
 
 #[inline]
-fn coord3(p: &Point) -> robust::Coord3D<f64> {
-    robust::Coord3D { x: p.x as f64, y: p.y as f64, z: p.z as f64 }
+fn coord3(p: &Lifted) -> robust::Coord3D<f64> {
+    robust::Coord3D { x: p[0], y: p[1], z: p[2] }
 }
 
 #[inline]
@@ -150,7 +152,7 @@ fn coord2(p: [Real; 2]) -> robust::Coord<f64> {
 }
 
 #[inline]
-pub(crate) fn lift(p: &Point) -> [f64; 3] {
+pub(crate) fn lift(p: &Point) -> Lifted {
     [p.x as f64, p.y as f64, p.z as f64]
 }
 
@@ -181,13 +183,14 @@ mod tests {
         // Points on, a hair off and well off a skew plane: the filter answers only where it is
         // sure, and defers to the exact predicate elsewhere.
         let (a, b, c) = (p(0.1, 0.2, 0.3), p(1.7, 0.9, -0.4), p(-0.6, 1.3, 0.8));
-        let plane = PlaneSide::new(&a, &b, &c);
+        let [la, lb, lc] = [a, b, c].map(|p| lift(&p));
+        let plane = PlaneSide::new(&la, &lb, &lc);
         for i in 0..2000 {
             let t = i as Real / 2000.0;
             let q = a + (b - a) * t + (c - a) * (1.0 - t) * 0.5;
             for dz in [0.0, Real::EPSILON, -Real::EPSILON, 1e-30, 1e-4, -0.5] {
-                let probe = q + Vector3::new(0.0, 0.0, dz);
-                assert_eq!(plane.side(&probe).0, orient3d_exact(&a, &b, &c, &probe));
+                let probe = lift(&(q + Vector3::new(0.0, 0.0, dz)));
+                assert_eq!(plane.side(&probe).sign, orient3d_exact(&la, &lb, &lc, &probe));
             }
         }
     }
@@ -219,8 +222,8 @@ mod tests {
             let t = (round % 97) as Real / 97.0;
             let near = a + (b - a) * t + (c - a) * (1.0 - t) * 0.5;
             let d = p(snap(near.x), snap(near.y), snap(near.z + (round % 5) as Real / 65_536.0));
-            let plane = PlaneSide::new(&a, &b, &c);
-            let (value, error) = (plane.side(&d).1, plane.error(&d));
+            let [la, lb, lc, ld] = [a, b, c, d].map(|p| lift(&p));
+            let Side { value, error, .. } = PlaneSide::new(&la, &lb, &lc).side(&ld);
             let det = exact(&a, &b, &c, &d);
             assert!(
                 (value - det).abs() <= error + f64::EPSILON * det.abs(),

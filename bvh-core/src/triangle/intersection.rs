@@ -16,7 +16,7 @@ use super::segment::{
 };
 use super::{Segment, Triangle};
 use crate::math::{Point, Real};
-use crate::predicates::{PlaneSide, lift};
+use crate::predicates::{Lifted, PlaneSide, Side, lift};
 use std::cmp::Ordering::{self, Equal, Greater};
 
 /// Exact: `true` when the two closed triangles share a point.
@@ -29,9 +29,10 @@ pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
 /// the verdict, which it rarely follows, so as not to crowd the verdict's registers.
 #[inline(never)]
 pub(super) fn intersect_exactly(t1: &Triangle, t2: &Triangle) -> bool {
-    match classify(t1, t2) {
+    let (v1, v2) = (lifted(t1), lifted(t2));
+    match classify(t1, t2, &v1, &v2) {
         Relation::Disjoint => false,
-        Relation::Crossing(pair, _) => pair.intervals_overlap(),
+        Relation::Crossing(pair) => pair.intervals_overlap(),
         Relation::Coplanar => coplanar_intersect(t1, t2),
         Relation::FirstDegenerate => degenerate_intersects(t1, t2),
         Relation::SecondDegenerate => degenerate_intersects(t2, t1),
@@ -137,9 +138,10 @@ fn meet(
     with_edges: bool,
 ) -> Option<(TriangleIntersection, Option<EdgeCrossings>)> {
     let mut edges = None;
-    let geometry = match classify(t1, t2) {
+    let (v1, v2) = (lifted(t1), lifted(t2));
+    let geometry = match classify(t1, t2, &v1, &v2) {
         Relation::Disjoint => return None,
-        Relation::Crossing(pair, planes) => {
+        Relation::Crossing(pair) => {
             if with_edges {
                 let x = pair.overlapping_apex_orientations()?;
                 edges = pair.edge_crossings(&x);
@@ -149,7 +151,7 @@ fn meet(
             // Where rounding cannot order the interval ends, or the plane values were too
             // ill-conditioned to place them (slivers, an edge in the other plane), the closest
             // points (computed from the coordinates) give a point of the contact.
-            let segment = pair.shared_segment(t1, t2, &planes);
+            let segment = pair.shared_segment(t1, t2);
             TriangleIntersection::Segment(segment.unwrap_or_else(|| touching_point(t1, t2)))
         }
         Relation::Coplanar => {
@@ -184,9 +186,8 @@ fn meet(
 enum Relation<'t> {
     /// One triangle lies strictly on one side of the other's plane.
     Disjoint,
-    /// Neither is degenerate, they are not coplanar, and each meets the other's plane; with
-    /// the two planes, first triangle's first (what the crossing's ends are placed by).
-    Crossing(CanonicalPair, [PlaneSide<'t>; 2]),
+    /// Neither is degenerate, they are not coplanar, and each meets the other's plane.
+    Crossing(CanonicalPair<'t>),
     /// Both non-degenerate, in one plane.
     Coplanar,
     /// The first triangle has zero area.
@@ -195,16 +196,16 @@ enum Relation<'t> {
     SecondDegenerate,
 }
 
-/// How the triangles stand. Inlined into its callers: returned through memory, a crossing pair
-/// was written and read back at once.
+/// How the triangles `t1` and `t2`, lifted to `v1` and `v2`, stand. Inlined into its callers:
+/// returned through memory, a crossing pair was written and read back at once.
 #[inline(always)]
-fn classify<'t>(t1: &'t Triangle, t2: &'t Triangle) -> Relation<'t> {
-    let plane1 = PlaneSide::new(&t1.a, &t1.b, &t1.c);
-    let d2 = plane1.sides(t2);
+fn classify<'t>(t1: &Triangle, t2: &Triangle, v1: &'t [Lifted; 3], v2: &'t [Lifted; 3]) -> Relation<'t> {
+    let plane1 = PlaneSide::new(&v1[0], &v1[1], &v1[2]);
+    let d2 = plane1.sides(v2);
     if one_side(&d2) {
         return Relation::Disjoint;
     }
-    if d2.iter().all(|d| d.0 == Equal) {
+    if d2.iter().all(|d| d.sign == Equal) {
         // Either t1 spans no plane, or t2 lies in t1's plane.
         return if t1.is_degenerate() {
             Relation::FirstDegenerate
@@ -214,21 +215,26 @@ fn classify<'t>(t1: &'t Triangle, t2: &'t Triangle) -> Relation<'t> {
             Relation::Coplanar
         };
     }
-    let plane2 = PlaneSide::new(&t2.a, &t2.b, &t2.c);
-    let d1 = plane2.sides(t1);
+    let plane2 = PlaneSide::new(&v2[0], &v2[1], &v2[2]);
+    let d1 = plane2.sides(v1);
     if one_side(&d1) {
         return Relation::Disjoint;
     }
-    if d1.iter().all(|d| d.0 == Equal) {
+    if d1.iter().all(|d| d.sign == Equal) {
         // t1 is in t2's plane but t2 is not in t1's: t2 spans no plane.
         return Relation::SecondDegenerate;
     }
-    Relation::Crossing(CanonicalPair::new(t1, d1, t2, d2), [plane1, plane2])
+    Relation::Crossing(CanonicalPair::new(v1, d1, v2, d2))
+}
+
+/// A triangle's corners in `f64`.
+fn lifted(t: &Triangle) -> [Lifted; 3] {
+    [lift(&t.a), lift(&t.b), lift(&t.c)]
 }
 
 /// All three vertices strictly on the same side.
-fn one_side(d: &[(Ordering, f64); 3]) -> bool {
-    d[0].0 != Equal && d[0].0 == d[1].0 && d[1].0 == d[2].0
+fn one_side(d: &[Side; 3]) -> bool {
+    d[0].sign != Equal && d[0].sign == d[1].sign && d[1].sign == d[2].sign
 }
 
 /// Two crossing triangles rotated so that each one's first vertex (its apex) is alone on its
@@ -236,9 +242,9 @@ fn one_side(d: &[(Ordering, f64); 3]) -> bool {
 /// Each triangle then meets the line common to both planes in an interval whose ends are
 /// ordered the same way, and the triangles intersect iff the intervals overlap: two orientation
 /// signs (Guigue & Devillers 2003, §3).
-struct CanonicalPair {
-    t1: [Point; 3],
-    t2: [Point; 3],
+struct CanonicalPair<'t> {
+    t1: [&'t Lifted; 3],
+    t2: [&'t Lifted; 3],
     /// Each triangle's edges from its apex, as `[p q, p r]`, by their indices in the input
     /// triangle (edge `k` runs from corner `k` to corner `k + 1`).
     apex_edges: [[usize; 2]; 2],
@@ -246,12 +252,15 @@ struct CanonicalPair {
     /// canonical orientation (for the interval ends only).
     d1: [f64; 3],
     d2: [f64; 3],
+    /// The side values' error bounds.
+    errors_1: [f64; 3],
+    errors_2: [f64; 3],
 }
 
-impl CanonicalPair {
-    fn new(t1: &Triangle, d1: [(Ordering, f64); 3], t2: &Triangle, d2: [(Ordering, f64); 3]) -> Self {
-        let (mut v1, mut s1, flip2, apex1) = apex_first(t1.vertices(), d1);
-        let (mut v2, mut s2, flip1, apex2) = apex_first(t2.vertices(), d2);
+impl<'t> CanonicalPair<'t> {
+    fn new(t1: &'t [Lifted; 3], d1: [Side; 3], t2: &'t [Lifted; 3], d2: [Side; 3]) -> Self {
+        let (mut v1, mut s1, mut errors_1, flip2, apex1) = apex_first(t1, d1);
+        let (mut v2, mut s2, mut errors_2, flip1, apex2) = apex_first(t2, d2);
         // Edge `apex` leads to the next corner, edge `apex + 2` comes from the one before.
         let edges = |apex: usize, swapped: bool| {
             let (next, before) = (apex, (apex + 2) % 3);
@@ -261,14 +270,17 @@ impl CanonicalPair {
         if flip2 {
             v2.swap(1, 2);
             s2.swap(1, 2);
+            errors_2.swap(1, 2);
             s1 = s1.map(|x| -x);
         }
         if flip1 {
             v1.swap(1, 2);
             s1.swap(1, 2);
+            errors_1.swap(1, 2);
             s2 = s2.map(|x| -x);
         }
-        Self { t1: v1, t2: v2, apex_edges: [edges(apex1, flip1), edges(apex2, flip2)], d1: s1, d2: s2 }
+        let apex_edges = [edges(apex1, flip1), edges(apex2, flip2)];
+        Self { t1: v1, t2: v2, apex_edges, d1: s1, d2: s2, errors_1, errors_2 }
     }
 
     /// The exact overlap test of the two intervals on the common line (see
@@ -282,9 +294,9 @@ impl CanonicalPair {
     /// order the four ends of the intervals on the common line – when the intervals overlap;
     /// `None` when they do not (most candidate pairs), known from the first one or two.
     fn overlapping_apex_orientations(&self) -> Option<[[Ordering; 2]; 2]> {
-        let [_, q2, r2] = &self.t2;
+        let [_, q2, r2] = self.t2;
         let ([along_q, along_r], [qq, rr]) = self.overlap_planes()?;
-        Some([[qq, along_q.side(r2).0], [along_r.side(q2).0, rr]])
+        Some([[qq, along_q.side(r2).sign], [along_r.side(q2).sign, rr]])
     }
 
     /// If the intervals overlap, the planes `p₁ q₁ p₂` and `p₁ r₁ p₂` (each prepared once for
@@ -293,16 +305,16 @@ impl CanonicalPair {
     /// second plane is made only if the first orientation leaves the question open. Inlined,
     /// as `classify` is: the plain test keeps nothing of the planes.
     #[inline(always)]
-    fn overlap_planes(&self) -> Option<([PlaneSide<'_>; 2], [Ordering; 2])> {
-        let [p1, q1, r1] = &self.t1;
-        let [p2, q2, r2] = &self.t2;
+    fn overlap_planes(&self) -> Option<([PlaneSide<'t>; 2], [Ordering; 2])> {
+        let [p1, q1, r1] = self.t1;
+        let [p2, q2, r2] = self.t2;
         let along_q = PlaneSide::new(p1, q1, p2);
-        let qq = along_q.side(q2).0;
+        let qq = along_q.side(q2).sign;
         if qq == Greater {
             return None;
         }
         let along_r = PlaneSide::new(p1, r1, p2);
-        let rr = along_r.side(r2).0;
+        let rr = along_r.side(r2).sign;
         (rr != Ordering::Less).then_some(([along_q, along_r], [qq, rr]))
     }
 
@@ -336,16 +348,9 @@ impl CanonicalPair {
     /// ends' error bounds keep them well within the tolerance, that is known without measuring;
     /// otherwise each end is measured against the triangle it was not interpolated on (it lies
     /// on the other's edge).
-    fn shared_segment(
-        &self,
-        t1: &Triangle,
-        t2: &Triangle,
-        [plane1, plane2]: &[PlaneSide; 2],
-    ) -> Option<Segment> {
-        // The side values' error bounds, from the planes that gave them.
-        let (errors_1, errors_2) = (self.t1.map(|p| plane2.error(&p)), self.t2.map(|p| plane1.error(&p)));
-        let (i1, j1, placed_1) = plane_crossing_ends(&self.t1, &self.d1, &errors_1);
-        let (i2, j2, placed_2) = plane_crossing_ends(&self.t2, &self.d2, &errors_2);
+    fn shared_segment(&self, t1: &Triangle, t2: &Triangle) -> Option<Segment> {
+        let (i1, j1, placed_1) = plane_crossing_ends(&self.t1, &self.d1, &self.errors_1);
+        let (i2, j2, placed_2) = plane_crossing_ends(&self.t2, &self.d2, &self.errors_2);
         // The four ends lie on one line. Order them along the longer interval itself: the
         // planes' cross product is ill-conditioned when an edge lies in the other plane.
         let (e1, e2) = (sub(&j1, &i1), sub(&j2, &i2));
@@ -379,19 +384,27 @@ impl CanonicalPair {
     }
 }
 
-/// Rotates the vertices so the one alone on its side comes first. The flag says whether the
-/// other triangle must be reversed to put that apex on the non-negative side.
+/// Rotates the vertices, with their side values and those values' error bounds, so the one alone
+/// on its side comes first. The flag says whether the other triangle must be reversed to put
+/// that apex on the non-negative side.
 #[inline]
-fn apex_first(v: [Point; 3], d: [(Ordering, f64); 3]) -> ([Point; 3], [f64; 3], bool, usize) {
+#[allow(clippy::type_complexity)]
+fn apex_first(v: &[Lifted; 3], d: [Side; 3]) -> ([&Lifted; 3], [f64; 3], [f64; 3], bool, usize) {
     // `Ordering` is `repr(i8)` with `Less = -1, Equal = 0, Greater = 1`.
     let code = |o: Ordering| (o as i8 + 1) as usize;
-    let (apex, flip) = APEX[9 * code(d[0].0) + 3 * code(d[1].0) + code(d[2].0)];
+    let (apex, flip) = APEX[9 * code(d[0].sign) + 3 * code(d[1].sign) + code(d[2].sign)];
     let [a, b, c] = match apex {
         0 => [0, 1, 2],
         1 => [1, 2, 0],
         _ => [2, 0, 1],
     };
-    ([v[a], v[b], v[c]], [d[a].1, d[b].1, d[c].1], flip, apex)
+    (
+        [&v[a], &v[b], &v[c]],
+        [d[a].value, d[b].value, d[c].value],
+        [d[a].error, d[b].error, d[c].error],
+        flip,
+        apex,
+    )
 }
 
 /// [`apex_rule`] for every combination of three signs, indexed by `9 s0 + 3 s1 + s2` with each
@@ -449,10 +462,10 @@ const fn apex_rule(sign: [usize; 3]) -> (usize, bool) {
 /// magnitude `M`). With the parameter's bound below `2⁻²⁶` that is `10⁻⁷ M`; an interval end
 /// chosen from two nearly equal ones strays by a few times that, still an order of magnitude
 /// inside the tolerance `64 ε₃₂ M`.
-fn plane_crossing_ends(v: &[Point; 3], d: &[f64; 3], e: &[f64; 3]) -> ([f64; 3], [f64; 3], bool) {
-    let p = lift(&v[0]);
+fn plane_crossing_ends(v: &[&Lifted; 3], d: &[f64; 3], e: &[f64; 3]) -> ([f64; 3], [f64; 3], bool) {
+    let p = *v[0];
     let end = |k: usize| {
-        let q = lift(&v[k]);
+        let q = *v[k];
         let denom = d[0] - d[k];
         if denom == 0.0 {
             // Both values zero: both corners lie in the plane, exactly.
@@ -487,8 +500,8 @@ fn degenerate_intersects(degenerate: &Triangle, other: &Triangle) -> bool {
 /// The overlap polygon of two coplanar triangles: `t2` clipped by the three half-planes of
 /// `t1`'s edges (Sutherland–Hodgman, in `f64`).
 fn coplanar_overlap(t1: &Triangle, t2: &Triangle) -> TriangleIntersection {
-    let n = PlaneSide::new(&t1.a, &t1.b, &t1.c).normal();
-    let v1 = t1.vertices().map(|p| lift(&p));
+    let v1 = lifted(t1);
+    let n = PlaneSide::new(&v1[0], &v1[1], &v1[2]).normal();
     let mut poly: Vec<[f64; 3]> = t2.vertices().iter().map(lift).collect();
     for k in 0..3 {
         let (a, b) = (v1[k], v1[(k + 1) % 3]);
@@ -575,7 +588,8 @@ mod tests {
     /// itself the crossing.
     #[test]
     fn crossings_are_vouched_for_by_their_error_bounds() {
-        let corners = [Point::new(0.0, 0.0, 1.0), Point::new(2.0, 0.0, -1.0), Point::new(0.0, 2.0, -3.0)];
+        let corners = [[0.0, 0.0, 1.0], [2.0, 0.0, -1.0], [0.0, 2.0, -3.0]];
+        let corners = [&corners[0], &corners[1], &corners[2]];
         // Values 1, -1, -3: the parameters 1/2 and 1/4, each off by at most 2 (e₀ + eₖ) / |d₀ − dₖ|.
         let ends = |error: f64| plane_crossing_ends(&corners, &[1.0, -1.0, -3.0], &[error; 3]);
         let (i, j, placed) = ends(1e-12);

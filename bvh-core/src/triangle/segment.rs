@@ -3,7 +3,7 @@
 
 use super::Triangle;
 use crate::math::{Point, Real};
-use crate::predicates::{PlaneSide, orient2d, orient3d, project};
+use crate::predicates::{PlaneSide, lift, orient2d, orient3d, project};
 use std::cmp::Ordering::{self, Equal, Greater, Less};
 
 /// A closed segment between two points (a point when they coincide).
@@ -45,8 +45,9 @@ pub fn segment_intersects_triangle(s: &Segment, tri: &Triangle) -> bool {
     if tri.is_degenerate() {
         return tri.edges().iter().any(|e| segments_intersect(s, e));
     }
-    let plane = PlaneSide::new(&tri.a, &tri.b, &tri.c);
-    let (sa, sb) = (plane.side(&s.a).0, plane.side(&s.b).0);
+    let [a, b, c, sa, sb] = [tri.a, tri.b, tri.c, s.a, s.b].map(|p| lift(&p));
+    let plane = PlaneSide::new(&a, &b, &c);
+    let (sa, sb) = (plane.side(&sa).sign, plane.side(&sb).sign);
     if sa == sb && sa != Equal {
         return false;
     }
