@@ -258,6 +258,7 @@ struct CanonicalPair<'t> {
 }
 
 impl<'t> CanonicalPair<'t> {
+    #[inline(always)]
     fn new(t1: &'t [Lifted; 3], d1: [Side; 3], t2: &'t [Lifted; 3], d2: [Side; 3]) -> Self {
         let (mut v1, mut s1, mut errors_1, flip2, apex1) = apex_first(t1, d1);
         let (mut v2, mut s2, mut errors_2, flip1, apex2) = apex_first(t2, d2);
