@@ -259,7 +259,7 @@ where
             return vec![false; found.len()];
         }
         // Marks a point's first group as met there by another group too.
-        const SHARED: usize = 1 << (usize::BITS - 1);
+        const SHARED: u32 = 1 << 31;
         let lists = [self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists()];
         // Per mesh, the first group at each corner point, marked once another group has it
         // (about one point per pair); and the groups that share a point with another.
@@ -274,11 +274,13 @@ where
                     continue;
                 }
                 for point in lists[side].corner_points(t) {
-                    let h = first_group.get_or_insert(point as u64, g);
-                    if h & !SHARED != g {
-                        (groups_sharing[side][g], groups_sharing[side][h & !SHARED]) = (true, true);
+                    // Fewer groups than pairs, far fewer than 2³¹.
+                    let h = first_group.get_or_insert(point, g as u32);
+                    let first = (h & !SHARED) as usize;
+                    if first != g {
+                        (groups_sharing[side][g], groups_sharing[side][first]) = (true, true);
                         if h & SHARED == 0 {
-                            first_group.insert(point as u64, h | SHARED);
+                            first_group.insert(point, h | SHARED);
                         }
                     }
                 }
@@ -303,7 +305,7 @@ where
                     _ => lists[side]
                         .corner_points(t)
                         .iter()
-                        .any(|&p| first_group.get(p as u64).is_some_and(|h| h & SHARED != 0)),
+                        .any(|&p| first_group.get(p).is_some_and(|h| h & SHARED != 0)),
                 };
                 previous = Some((t, shared));
                 sharing[k] = shared;
@@ -343,7 +345,8 @@ where
                     if u_before && w_before {
                         continue;
                     }
-                    let m = first_with.get_or_insert((u as u64) << 32 | w as u64, k);
+                    // Fewer pairs than 2³²: each is tens of bytes in memory.
+                    let m = first_with.get_or_insert((u as u64) << 32 | w as u64, k as u32) as usize;
                     if m != k && !earlier[..count].contains(&m) {
                         earlier[count] = m;
                         count += 1;
@@ -644,7 +647,7 @@ struct Snap {
     cells_per_unit: f64,
     points: Vec<Point>,
     /// The last point numbered in each grid cell, by the cell's key.
-    last_in: KeyTable,
+    last_in: KeyTable<u32>,
     /// Each point's predecessor in its cell's chain (`usize::MAX` for the first). Two cells
     /// whose keys collide share a chain: the distance check keeps them apart.
     before: Vec<usize>,
@@ -688,10 +691,12 @@ impl Snap {
         // call to `floor` (the cell around zero is twice as wide), and a rounded product by a
         // positive number never decreases either.
         let cell = |c: f64| (c * self.cells_per_unit) as i64;
+        // The high half of a product mixes all of a coordinate's bits.
         let key = |x: i64, y: i64, z: i64| {
-            (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            let mixed = (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 ^ (y as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-                ^ (z as u64).wrapping_mul(0x1656_67b1_9e37_79f9)
+                ^ (z as u64).wrapping_mul(0x1656_67b1_9e37_79f9);
+            (mixed >> 32) as u32
         };
         let t = self.tolerance as f64;
         let [x, y, z] = [p.x as f64, p.y as f64, p.z as f64];
@@ -699,7 +704,7 @@ impl Snap {
         // The first numbered of those within the tolerance, whichever cell it is in.
         let mut first = usize::MAX;
         let mut look_in = |[cx, cy, cz]: [i64; 3]| {
-            let mut k = self.last_in.get(key(cx, cy, cz)).unwrap_or(usize::MAX);
+            let mut k = self.last_in.get(key(cx, cy, cz)).map_or(usize::MAX, |k| k as usize);
             while k != usize::MAX {
                 if (self.points[k] - p).norm() <= self.tolerance {
                     first = first.min(k);
@@ -724,8 +729,9 @@ impl Snap {
         }
         let id = self.points.len();
         self.points.push(p);
-        let last = self.last_in.insert(key(cell(x), cell(y), cell(z)), id);
-        self.before.push(last.unwrap_or(usize::MAX));
+        // Fewer points than 2³² (two per intersecting pair at most, or six for coplanar ones).
+        let last = self.last_in.insert(key(cell(x), cell(y), cell(z)), id as u32);
+        self.before.push(last.map_or(usize::MAX, |k| k as usize));
         id
     }
 }
