@@ -243,17 +243,18 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         // crossings are searched for from the last one's on.
         let mut start = 0;
         for &t in region {
-            let triangle = self.triangle(t);
+            // Placed only where needed: about one corner per triangle is new, and most crossings
+            // come with their edges known.
+            let unplaced = self.tree.triangle(t).vertices();
             let ids = lists.corner_points(t);
             let at: [usize; 3] = [0, 1, 2].map(|k| {
                 let slot = &mut flood.corner_at[ids[k] as usize];
                 if *slot == 0 {
-                    corners.push((ids[k], triangle.vertices()[k]));
+                    corners.push((ids[k], self.place(unplaced[k])));
                     *slot = forest.add() as u32 + 1;
                 }
                 *slot as usize - 1
             });
-            let points = triangle.vertices();
             // Edge `k` (corner `k` to `k + 1`) crosses the surface an odd number of times, or
             // touches it (`None`).
             let mut flips = [Some(false); 3];
@@ -265,7 +266,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                     }
                     continue;
                 }
-                let c = other(crossing.there);
+                let (c, points) = (other(crossing.there), self.triangle(t).vertices());
                 let sides = points.map(|p| orient3d(&c.a, &c.b, &c.c, &p));
                 for (k, flip) in flips.iter_mut().enumerate() {
                     let (u, v) = (k, (k + 1) % 3);
