@@ -276,11 +276,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                     *flip = flip.and_then(|odd| Some(odd ^ crosses()?));
                 }
             }
-            for (k, flip) in flips.into_iter().enumerate() {
-                if let Some(flips) = flip {
-                    forest.join(at[k], at[(k + 1) % 3], flips);
-                }
-            }
+            forest.join_around(at, flips);
         }
         // The region's corners and about as many beyond them.
         let mut found: Vec<Point> = Vec::with_capacity(2 * corners.len());
@@ -443,15 +439,25 @@ impl ParityForest {
         (root, flips)
     }
 
-    /// Records that `u` and `v` are on other sides when `flips`, on the same side otherwise.
-    fn join(&mut self, u: usize, v: usize, flips: bool) {
-        let ((ru, fu), (rv, fv)) = (self.find(u), self.find(v));
-        if ru == rv {
-            self.corners[ru].consistent &= fu ^ fv == flips;
-        } else {
-            let consistent = self.corners[ru].consistent;
-            (self.corners[ru].parent, self.corners[ru].flip) = (rv as u32, fu ^ fv ^ flips);
+    /// Records, for each edge of a triangle with corners `at` whose parity is known (`flips[k]`
+    /// for the edge from corner `k` to `k + 1`), that its ends are on other sides when it flips,
+    /// on the same side otherwise. Each corner's root is found once, then followed as the
+    /// edges join their groups.
+    fn join_around(&mut self, at: [usize; 3], flips: [Option<bool>; 3]) {
+        let mut roots = at.map(|c| self.find(c));
+        for (k, flips) in flips.into_iter().enumerate() {
+            let Some(flips) = flips else { continue };
+            let ((ru, fu), (rv, fv)) = (roots[k], roots[(k + 1) % 3]);
+            if ru == rv {
+                self.corners[ru].consistent &= fu ^ fv == flips;
+                continue;
+            }
+            let (consistent, link) = (self.corners[ru].consistent, fu ^ fv ^ flips);
+            (self.corners[ru].parent, self.corners[ru].flip) = (rv as u32, link);
             self.corners[rv].consistent &= consistent;
+            for (root, flip) in roots.iter_mut().filter(|(root, _)| *root == ru) {
+                (*root, *flip) = (rv, *flip ^ link);
+            }
         }
     }
 }

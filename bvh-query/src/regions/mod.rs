@@ -544,8 +544,11 @@ impl<T> Runs<T> {
     }
 }
 
+/// The distinct `items`, in increasing order.
 fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut v: Vec<usize> = items.collect();
+    // The traversal finds a triangle's pairs one after another: fewer to sort once those are one.
+    v.dedup();
     radix::sort_by_key(&mut v, |&x| x as u64);
     v.dedup();
     v
