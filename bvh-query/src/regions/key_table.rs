@@ -13,30 +13,25 @@ pub(super) struct KeyTable<K> {
 }
 
 /// An integer a [`KeyTable`] takes as its key.
-pub(super) trait Key: Copy + Eq + Default {
+pub(super) trait Key: Copy + Eq + Default + Into<u64> {
     /// The stored form of the key: never zero.
     fn stored(self) -> Self;
+
     /// The key's bits spread over a word, to pick its first slot from.
-    fn spread(self) -> usize;
+    fn spread(self) -> usize {
+        (self.into().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
+    }
 }
 
 impl Key for u32 {
     fn stored(self) -> Self {
         self.min(u32::MAX - 1) + 1
     }
-
-    fn spread(self) -> usize {
-        (u64::from(self).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
-    }
 }
 
 impl Key for u64 {
     fn stored(self) -> Self {
         self.min(u64::MAX - 1) + 1
-    }
-
-    fn spread(self) -> usize {
-        (self.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
     }
 }
 
