@@ -2,6 +2,7 @@
 //! another mesh can take a patch no other surface crosses whole, reading its points in one
 //! sweep, instead of going triangle by triangle through memory all over the mesh.
 
+use crate::aabb::Aabb;
 use crate::math::Point;
 use crate::union_find::UnionFind;
 
@@ -28,6 +29,9 @@ pub struct Patches {
     /// The other patches each boundary point lies on, each once: a walk that has taken a patch
     /// whole goes on patch by patch, not triangle by triangle around its boundary.
     others: Vec<u32>,
+    /// The box around each patch's inner points: a walk that wants only the farthest point
+    /// along a direction passes a patch's inner points by unread when the box cannot beat it.
+    inner_bounds: Vec<Aabb>,
 }
 
 /// One point of a patch: its number and where it is, side by side – a walk taking a patch whole
@@ -116,7 +120,9 @@ impl Patches {
                 others_start.push(others.len());
             }
         }
-        Self { patch_of, starts, points, others_start, others }
+        let mut patches = Self { patch_of, starts, points, others_start, others, inner_bounds: Vec::new() };
+        patches.bound_inner_points();
+        patches
     }
 
     /// Moves every listed point to `position(point number)`.
@@ -124,6 +130,14 @@ impl Patches {
         for at in &mut self.points {
             at.position = position(at.point);
         }
+        self.bound_inner_points();
+    }
+
+    /// Boxes each patch's inner points where they are now.
+    fn bound_inner_points(&mut self) {
+        self.inner_bounds = (0..self.count())
+            .map(|patch| Aabb::from_points(self.points(patch).0.iter().map(|at| &at.position)))
+            .collect();
     }
 
     /// How many patches there are: every patch number is below it.
@@ -143,6 +157,12 @@ impl Patches {
     pub fn points(&self, patch: usize) -> (&[PatchPoint], &[PatchPoint]) {
         let [start, boundary, end] = span(&self.starts, self.points.len(), patch);
         (&self.points[start..boundary], &self.points[boundary..end])
+    }
+
+    /// The smallest box around the inner points of patch `patch` (empty if it has none).
+    #[inline]
+    pub fn inner_bounds(&self, patch: usize) -> &Aabb {
+        &self.inner_bounds[patch]
     }
 
     /// The boundary points of patch `patch`, each with the other patches it lies on.
@@ -165,7 +185,7 @@ fn span(starts: &[[usize; 2]], listed: usize, patch: usize) -> [usize; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{Point, Vector};
+    use crate::math::{Point, Real, Vector};
     use crate::mesh::TriMesh;
     use crate::neighbours::TriangleNeighbours;
 
@@ -216,6 +236,14 @@ mod tests {
         assert!(patches.count() >= 2 * count.div_ceil(PATCH_CHUNK) - 1);
         for patch in 0..patches.count() {
             let (inner, boundary) = patches.points(patch);
+            // The inner points' box holds them all and touches them on every side.
+            let bounds = patches.inner_bounds(patch);
+            assert_eq!(bounds.is_empty(), inner.is_empty(), "patch {patch}");
+            assert!(inner.iter().all(|at| bounds.contains_point(&at.position)), "patch {patch}");
+            for axis in 0..3 {
+                let touches = |side: Real| inner.iter().any(|at| at.position[axis] == side);
+                assert!(inner.is_empty() || touches(bounds.mins[axis]) && touches(bounds.maxs[axis]));
+            }
             let own: Vec<usize> = (0..count).filter(|&t| patches.patch_of(t) == patch).collect();
             let mut expected: Vec<u32> = own.iter().flat_map(|&t| n.corner_points(t)).collect();
             expected.sort_unstable();
@@ -256,6 +284,7 @@ mod tests {
         for at in &mut shifted.points {
             at.position = shift(&at.position);
         }
+        shifted.bound_inner_points();
         assert_eq!(same.patches(), &shifted);
     }
 }

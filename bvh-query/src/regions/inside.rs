@@ -7,7 +7,27 @@ use crate::workspace;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::parallel::join;
 use bvh_core::predicates::orient3d;
-use bvh_core::{EdgeCrossings, PatchPoint, Point, RelativePose, Triangle, TriangleNeighbours};
+use bvh_core::{Aabb, EdgeCrossings, PatchPoint, Point, RelativePose, Triangle, TriangleNeighbours};
+
+/// What a walk keeps of the points it finds inside the other mesh, taken in the order found.
+pub(super) trait Keep {
+    fn keep(&mut self, p: Point);
+
+    /// Whether any point in `bounds` (in the walked mesh's frame, placed in A's by `pose`) could
+    /// change what is kept: if not, the walk passes such points by unread.
+    fn could_take(&self, bounds: &Aabb, pose: Option<&RelativePose>) -> bool;
+}
+
+/// Every point.
+impl Keep for Vec<Point> {
+    fn keep(&mut self, p: Point) {
+        self.push(p);
+    }
+
+    fn could_take(&self, _: &Aabb, _: Option<&RelativePose>) -> bool {
+        true
+    }
+}
 
 /// Both meshes of a query, for finding what of each lies inside the other around a region.
 /// Both are seen in A's frame, B placed there as the traversal placed it: the edge crossings
@@ -68,25 +88,21 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
         Self { a, b, a_in_b: b_in_a.inverse(), split }
     }
 
-    /// Whether a region of `triangles` (both meshes' together) is large enough to have its
-    /// work shared between threads: a small region's parts cost less than handing one to
-    /// another thread.
-    pub(super) fn splits(&self, triangles: usize) -> bool {
-        self.split && triangles >= SPLIT_FROM
-    }
-
     pub(super) fn scratch(&self) -> Scratch {
         Scratch { a: self.a.flood(), b: self.b.flood() }
     }
 
-    /// The vertices of A inside B around the region of A's triangles `region_a` and B's
-    /// `region_b`, and those of B inside A, all in A's frame (see [`Side::inside_part`]).
-    pub(super) fn parts(
+    /// Gives `keep_a` the vertices of A inside B around the region of A's triangles `region_a`
+    /// and B's `region_b`, and `keep_b` those of B inside A, all in A's frame (see
+    /// [`Side::inside_part`]).
+    pub(super) fn parts<K: Keep + Send>(
         &self,
         scratch: &mut Scratch,
         region_a: &[usize],
         region_b: &[usize],
-    ) -> (Vec<Point>, Vec<Point>) {
+        keep_a: &mut K,
+        keep_b: &mut K,
+    ) {
         let a_in_b = self.a_in_b;
         let Scratch { a: flood_a, b: flood_b } = scratch;
         let mut inside_a = move || {
@@ -95,21 +111,30 @@ impl<'s, VA: NodeVolume, VB: NodeVolume> Insides<'s, VA, VB> {
                 region_a,
                 |j| self.b.triangle(j),
                 |p| inside(self.b.tree, &a_in_b.transform_point(p)),
+                keep_a,
             )
         };
         let mut inside_b = move || {
-            self.b.inside_part(flood_b.as_mut(), region_b, |i| self.a.triangle(i), |p| inside(self.a.tree, p))
+            self.b.inside_part(
+                flood_b.as_mut(),
+                region_b,
+                |i| self.a.triangle(i),
+                |p| inside(self.a.tree, p),
+                keep_b,
+            )
         };
-        if self.splits(region_a.len() + region_b.len()) {
-            join(inside_a, inside_b)
+        if self.split && region_a.len() + region_b.len() >= SPLIT_FROM {
+            join(inside_a, inside_b);
         } else {
-            (inside_a(), inside_b())
+            inside_a();
+            inside_b();
         }
     }
 }
 
 /// The region triangles (both meshes' together) from which [`Insides::parts`] may find the
-/// two sides on two threads.
+/// two sides on two threads: a small region's parts cost less than handing one to another
+/// thread.
 const SPLIT_FROM: usize = 256;
 
 /// An intersecting pair seen from one mesh: its triangle here, the other mesh's, and which of
@@ -213,10 +238,11 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         self.pose.map_or(*triangle, |pose| triangle.placed(&pose))
     }
 
-    /// The vertices of this mesh (in A's frame) that lie inside the other around the region of
-    /// triangles `region`, each once, in the order the walk finds them; `other` gives a triangle of
-    /// the other mesh in A's frame, `is_inside` casts a ray; none where this side's inside part
-    /// is not found (then it has no `flood`).
+    /// Gives `keep` the vertices of this mesh (in A's frame) that lie inside the other around
+    /// the region of triangles `region`, each once, in the order the walk finds them – but for
+    /// a whole patch's inner points that `keep` has no use for; `other` gives a triangle of the
+    /// other mesh in A's frame, `is_inside` casts a ray; none where this side's inside part is
+    /// not found (then it has no `flood`).
     ///
     /// The region's own triangles' corners first: two corners joined by an edge are on the same
     /// side when the edge crosses the other mesh's surface an even number of times (it can
@@ -231,9 +257,10 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         region: &[usize],
         other: impl Fn(usize) -> Triangle,
         is_inside: impl Fn(&Point) -> bool,
-    ) -> Vec<Point> {
+        keep: &mut impl Keep,
+    ) {
         let (Some(crossed), Some(flood)) = (&self.crossed, flood) else {
-            return Vec::new();
+            return;
         };
         let lists = self.tree.neighbour_lists();
         // Neighbouring triangles share most corners: about one new corner per triangle.
@@ -278,8 +305,6 @@ impl<'s, V: NodeVolume> Side<'s, V> {
             }
             forest.join_around(at, flips);
         }
-        // The region's corners and about as many beyond them.
-        let mut found: Vec<Point> = Vec::with_capacity(2 * corners.len());
         let mut stack: Vec<u32> = Vec::with_capacity(corners.len());
         let mut root_inside: Vec<Option<bool>> = vec![None; corners.len()];
         for (c, &(id, p)) in corners.iter().enumerate() {
@@ -291,7 +316,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 is_inside(&p)
             };
             if here && flood.inside.insert(id as usize) {
-                found.push(p);
+                keep.keep(p);
                 stack.push(id);
             }
         }
@@ -308,11 +333,15 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         loop {
             if let Some(patch) = whole.pop() {
                 let (inner, _) = patches.points(patch as usize);
-                found.extend(inner.iter().map(corner));
+                if !inner.is_empty()
+                    && keep.could_take(patches.inner_bounds(patch as usize), self.pose.as_ref())
+                {
+                    inner.iter().for_each(|at| keep.keep(corner(at)));
+                }
                 for (at, others) in patches.boundary(patch as usize) {
                     let new = flood.inside.insert(at.point as usize);
                     if new {
-                        found.push(corner(at));
+                        keep.keep(corner(at));
                     }
                     let mut meets_crossed = false;
                     for &other in others {
@@ -353,7 +382,7 @@ impl<'s, V: NodeVolume> Side<'s, V> {
                 for (k, id) in lists.corner_points(next).into_iter().enumerate() {
                     if flood.inside.insert(id as usize) {
                         let corners = corners.get_or_insert_with(|| self.tree.triangle(next).vertices());
-                        found.push(self.place(corners[k]));
+                        keep.keep(self.place(corners[k]));
                         walk_from(&mut stack, lists, id);
                     }
                 }
@@ -362,7 +391,6 @@ impl<'s, V: NodeVolume> Side<'s, V> {
         flood.seen.clear();
         flood.patches.clear();
         flood.inside.clear();
-        found
     }
 }
 

@@ -2,6 +2,7 @@
 //! meet, each with one normal, one depth and a few contact points – what a solver or a haptic
 //! loop can use, and stable when the meshes are tessellated differently.
 
+mod farthest;
 mod inside;
 mod key_table;
 mod radix;
@@ -17,6 +18,7 @@ use bvh_core::{
     CoplanarPolygon, EdgeCrossings, Point, QuickSet, Real, Triangle, TriangleIntersection, UnionFind, Vector,
     triangle_intersection_with_edges,
 };
+use farthest::Farthest;
 pub(crate) use inside::Flood;
 use inside::{Insides, Scratch};
 use key_table::KeyTable;
@@ -406,9 +408,7 @@ where
         let at = |k: &usize| snapped.found[*k].at;
         let region_a: Vec<usize> = sorted_unique(members.iter().map(|k| at(k)[0]));
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|k| at(k)[1]));
-        // The faces, the curve and the pair list need no inside parts: for a large region, made
-        // on another thread while those are found.
-        let mut curve_and_faces = || {
+        let (faces_a, faces_b, mut polylines, pairs) = {
             let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
             let faces_b: Vec<Vector> =
                 region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
@@ -429,31 +429,43 @@ where
             radix::sort_by_key(&mut pairs, |p| (p.a as u64) << 32 | p.b as u64);
             (faces_a, faces_b, polylines, pairs)
         };
-        // Each side's part of the region: the curve, and what of it lies inside the other mesh.
-        let ((inside_a, inside_b), (faces_a, faces_b, mut polylines, pairs)) = match insides {
-            Some((insides, scratch)) if insides.splits(region_a.len() + region_b.len()) => {
-                join(|| insides.parts(scratch, &region_a, &region_b), curve_and_faces)
-            }
-            Some((insides, scratch)) => (insides.parts(scratch, &region_a, &region_b), curve_and_faces()),
-            None => ((Vec::new(), Vec::new()), curve_and_faces()),
-        };
-        let part_a = || on_curve.iter().chain(&inside_a);
-        let part_b = || on_curve.iter().chain(&inside_b);
-        let normal = curve_normal(&polylines, &faces_a, &faces_b).unwrap_or_else(|| {
-            // No closed curve to span a surface (surfaces that only touch, or a curve that runs
-            // off an open surface): of the region's face normals (A's, and B's reversed), the one
-            // along which B has least far to go.
-            // Each direction measured once: a mesh of flat faces repeats a handful of normals.
-            let mut seen: QuickSet<[i32; 3]> = QuickSet::default();
-            let directions = faces_a
-                .iter()
-                .chain(&faces_b)
-                .filter_map(|n| n.try_normalize(0.0))
-                .filter(|n| seen.insert(n.map(|c| (c * 1e4).round() as i32).into()));
-            least_depth_direction(directions, part_a(), part_b()).unwrap_or_else(Vector::zeros)
-        });
-        let (top, deepest_a) = extreme(part_a(), &normal);
-        let (bottom, deepest_b) = extreme(part_b(), &-normal);
+        // Each side's part of the region – the curve, and what of it lies inside the other mesh –
+        // reaches deepest at its farthest point along the normal.
+        let ((top, deepest_a), (bottom, deepest_b), normal) =
+            match curve_normal(&polylines, &faces_a, &faces_b) {
+                Some(normal) => {
+                    // Only the farthest inside points count: whole patches that cannot reach them
+                    // are passed by.
+                    let mut far_a = Farthest::along(normal).taking(on_curve.iter());
+                    let mut far_b = Farthest::along(-normal).taking(on_curve.iter());
+                    if let Some((insides, scratch)) = insides {
+                        insides.parts(scratch, &region_a, &region_b, &mut far_a, &mut far_b);
+                    }
+                    (far_a.reached(), far_b.reached(), normal)
+                }
+                None => {
+                    // No closed curve to span a surface (surfaces that only touch, or a curve that
+                    // runs off an open surface): of the region's face normals (A's, and B's
+                    // reversed), the one along which B has least far to go.
+                    let (mut inside_a, mut inside_b) = (Vec::new(), Vec::new());
+                    if let Some((insides, scratch)) = insides {
+                        insides.parts(scratch, &region_a, &region_b, &mut inside_a, &mut inside_b);
+                    }
+                    let part_a = || on_curve.iter().chain(&inside_a);
+                    let part_b = || on_curve.iter().chain(&inside_b);
+                    // Each direction measured once: a mesh of flat faces repeats a handful of normals.
+                    let mut seen: QuickSet<[i32; 3]> = QuickSet::default();
+                    let directions = faces_a
+                        .iter()
+                        .chain(&faces_b)
+                        .filter_map(|n| n.try_normalize(0.0))
+                        .filter(|n| seen.insert(n.map(|c| (c * 1e4).round() as i32).into()));
+                    let normal =
+                        least_depth_direction(directions, part_a(), part_b()).unwrap_or_else(Vector::zeros);
+                    let top = Farthest::along(normal).taking(part_a()).reached();
+                    (top, Farthest::along(-normal).taking(part_b()).reached(), normal)
+                }
+            };
         let depth = top + bottom;
         let to_world = |p: &Point| self.a.pose * p;
         for p in polylines.iter_mut().flat_map(|line| &mut line.points) {
@@ -622,14 +634,6 @@ fn by_height<'p>(points: impl Iterator<Item = &'p Point>, n: &Vector) -> Vec<(Re
     let mut keyed: Vec<(Real, Point)> = points.map(|p| (p.coords.dot(n), *p)).collect();
     keyed.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
     keyed
-}
-
-/// The farthest of `points` along `n`: its height `x·n` and the point.
-fn extreme<'p>(points: impl Iterator<Item = &'p Point>, n: &Vector) -> (Real, Point) {
-    points
-        .map(|p| (p.coords.dot(n), *p))
-        .max_by(|x, y| x.0.total_cmp(&y.0))
-        .unwrap_or((Real::NEG_INFINITY, Point::origin()))
 }
 
 /// The intersecting pairs with their intersections' ends snapped: `ends.get(k)` numbers pair
