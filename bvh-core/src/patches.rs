@@ -280,11 +280,14 @@ mod tests {
         let shift = |p: &Point| p + Vector::new(1.0, 2.0, 3.0);
         let moved: Vec<Point> = mesh.vertices().iter().map(shift).collect();
         let same = TriangleNeighbours::of(&TriMesh::new(moved, mesh.indices().to_vec()).unwrap());
-        let mut shifted = patches.clone();
-        for at in &mut shifted.points {
-            at.position = shift(&at.position);
+        // Moved as a refit moves them: the points and their boxes.
+        let mut position = vec![Point::origin(); n.point_count()];
+        for patch in 0..patches.count() {
+            let (inner, boundary) = patches.points(patch);
+            inner.iter().chain(boundary).for_each(|at| position[at.point as usize] = at.position);
         }
-        shifted.bound_inner_points();
+        let mut shifted = patches.clone();
+        shifted.move_points(|p| shift(&position[p as usize]));
         assert_eq!(same.patches(), &shifted);
     }
 }

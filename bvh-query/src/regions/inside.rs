@@ -11,6 +11,7 @@ use bvh_core::{Aabb, EdgeCrossings, PatchPoint, Point, RelativePose, Triangle, T
 
 /// What a walk keeps of the points it finds inside the other mesh, taken in the order found.
 pub(super) trait Keep {
+    /// Takes the next point found (in A's frame).
     fn keep(&mut self, p: Point);
 
     /// Whether any point in `bounds` (in the walked mesh's frame, placed in A's by `pose`) could

@@ -463,7 +463,8 @@ where
                     let normal =
                         least_depth_direction(directions, part_a(), part_b()).unwrap_or_else(Vector::zeros);
                     let top = Farthest::along(normal).taking(part_a()).reached();
-                    (top, Farthest::along(-normal).taking(part_b()).reached(), normal)
+                    let bottom = Farthest::along(-normal).taking(part_b()).reached();
+                    (top, bottom, normal)
                 }
             };
         let depth = top + bottom;
