@@ -408,27 +408,24 @@ where
         let at = |k: &usize| snapped.found[*k].at;
         let region_a: Vec<usize> = sorted_unique(members.iter().map(|k| at(k)[0]));
         let region_b: Vec<usize> = sorted_unique(members.iter().map(|k| at(k)[1]));
-        let (faces_a, faces_b, mut polylines, pairs) = {
-            let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
-            let faces_b: Vec<Vector> =
-                region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
-            // How far a segment, from its first end to its second, runs along the direction the
-            // curve takes where its pair's surfaces cross (A's normal × B's): the same way round
-            // every loop of the curve.
-            let along = |e: usize| {
-                let Found { at: [i, j], meet, .. } = &snapped.found[pair_of[e]];
-                let Meet::Segment([start, end]) = meet else { unreachable!("only segments are chained") };
-                let crossing = a
-                    .triangle(*i)
-                    .scaled_normal()
-                    .cross(&(self.b_in_a.rotation * b.triangle(*j).scaled_normal()));
-                (end - start).dot(&crossing)
-            };
-            let polylines = chain(&edges, &curve_ids, place, snapped.points, along);
-            let mut pairs: Vec<TrianglePair> = members.iter().map(|k| self.triangle_pair(at(k))).collect();
-            radix::sort_by_key(&mut pairs, |p| (p.a as u64) << 32 | p.b as u64);
-            (faces_a, faces_b, polylines, pairs)
+        let faces_a: Vec<Vector> = region_a.iter().map(|&i| a.triangle(i).scaled_normal()).collect();
+        let faces_b: Vec<Vector> =
+            region_b.iter().map(|&j| -(self.b_in_a.rotation * b.triangle(j).scaled_normal())).collect();
+        // How far a segment, from its first end to its second, runs along the direction the
+        // curve takes where its pair's surfaces cross (A's normal × B's): the same way round
+        // every loop of the curve.
+        let along = |e: usize| {
+            let Found { at: [i, j], meet, .. } = &snapped.found[pair_of[e]];
+            let Meet::Segment([start, end]) = meet else { unreachable!("only segments are chained") };
+            let crossing = a
+                .triangle(*i)
+                .scaled_normal()
+                .cross(&(self.b_in_a.rotation * b.triangle(*j).scaled_normal()));
+            (end - start).dot(&crossing)
         };
+        let mut polylines = chain(&edges, &curve_ids, place, snapped.points, along);
+        let mut pairs: Vec<TrianglePair> = members.iter().map(|k| self.triangle_pair(at(k))).collect();
+        radix::sort_by_key(&mut pairs, |p| (p.a as u64) << 32 | p.b as u64);
         // Each side's part of the region – the curve, and what of it lies inside the other mesh –
         // reaches deepest at its farthest point along the normal.
         let ((top, deepest_a), (bottom, deepest_b), normal) =
