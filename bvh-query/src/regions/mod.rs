@@ -642,6 +642,10 @@ struct Snapped<'s> {
     points: &'s [Point],
 }
 
+/// How many of the last points asked for [`Snap`] remembers: a leaf pair's triangles come one
+/// after another, so an end is mostly asked for again within a few pairs.
+const RECENT: usize = 4;
+
 /// Points numbered so that points within a tolerance of one already numbered take its number:
 /// where intersection segments of neighbouring pairs end at the same point of the curve, up to
 /// the rounding of computing it twice.
@@ -656,10 +660,10 @@ struct Snap {
     /// Each point's predecessor in its cell's chain (`usize::MAX` for the first). Two cells
     /// whose keys collide share a chain: the distance check keeps them apart.
     before: Vec<usize>,
-    /// The last two points asked for and their numbers: the same point asked for again (the
-    /// end two neighbouring pairs' segments share, computed alike) gets the same number – the
-    /// least within the tolerance, which later points cannot lower.
-    recent: [(Point, usize); 2],
+    /// The last points asked for and their numbers, latest first: the same point asked for
+    /// again (the end two neighbouring pairs' segments share, computed alike) gets the same
+    /// number – the least within the tolerance, which later points cannot lower.
+    recent: [(Point, usize); RECENT],
 }
 
 impl Snap {
@@ -673,7 +677,7 @@ impl Snap {
             last_in: KeyTable::new(expected),
             before: Vec::with_capacity(expected),
             // A NaN point equals none asked for.
-            recent: [(Point::new(Real::NAN, 0.0, 0.0), 0); 2],
+            recent: [(Point::new(Real::NAN, 0.0, 0.0), 0); RECENT],
         }
     }
 
@@ -684,7 +688,8 @@ impl Snap {
             return id;
         }
         let id = self.look_up(p);
-        self.recent = [(p, id), self.recent[0]];
+        self.recent.rotate_right(1);
+        self.recent[0] = (p, id);
         id
     }
 
@@ -882,6 +887,39 @@ mod tests {
             triangles.extend(part.indices().iter().map(|t| t.map(|k| k + n)));
         }
         TriMesh::new(vertices, triangles).unwrap()
+    }
+
+    /// Each point's number is the least of the points numbered before it within the tolerance,
+    /// or a new one (against a brute-force search), for points crowding the faces, edges and
+    /// corners of the grid's cells on both sides of zero – where the tolerance box reaches
+    /// into the neighbouring cells – and well inside them.
+    #[test]
+    fn snapping_finds_the_least_numbered_point_within_the_tolerance() {
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        let tolerance: Real = 1e-3;
+        let width = 32.0 * tolerance;
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut snap = Snap::new(tolerance, 16);
+        let mut numbered: Vec<Point> = Vec::new();
+        for _ in 0..4000 {
+            // Near a cell face (within two tolerances) on a third of the axes, anywhere in the cell
+            // on the rest.
+            let coordinate = |rng: &mut StdRng| {
+                let face = rng.gen_range(-3i32..=3) as Real * width;
+                match rng.gen_range(0..3) {
+                    0 => face + rng.gen_range(-2.0 * tolerance..2.0 * tolerance),
+                    _ => face + rng.gen_range(0.0..width),
+                }
+            };
+            let p = Point::new(coordinate(&mut rng), coordinate(&mut rng), coordinate(&mut rng));
+            let expected = numbered.iter().position(|q| (q - p).norm() <= tolerance).unwrap_or_else(|| {
+                numbered.push(p);
+                numbered.len() - 1
+            });
+            assert_eq!(snap.id(p), expected, "{p:?}");
+        }
+        assert_eq!(snap.points, numbered);
+        assert!(numbered.len() > 500, "{} points numbered apart", numbered.len());
     }
 
     /// The groups are the connected components of the joining rule, whichever pairs the corner
