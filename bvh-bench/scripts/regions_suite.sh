@@ -6,7 +6,8 @@
 # and FCL's alternate round after round, so the machine's drift falls on both alike: the table
 # gives the medians, and the median of the rounds' ratios. Needs ../shared beside the repository
 # and the FCL harness (../shared/anchors/build.sh builds it).
-# Usage: [ROUNDS=1] [FCL=/tmp/anchors-target/cpp/anchor-fcl] bvh-bench/scripts/regions_suite.sh [OUTDIR]
+# ONLY="bay500k env-rob" keeps those pairs alone.
+# Usage: [ROUNDS=1] [ONLY=PAIRS] [FCL=/tmp/anchors-target/cpp/anchor-fcl] bvh-bench/scripts/regions_suite.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/pose-suite}
@@ -21,6 +22,7 @@ record() {
 }
 while IFS=: read -r name scene part scale; do
   [ "$name" = scans ] && continue
+  [ -n "${ONLY:-}" ] && ! grep -qw -- "$name" <<< "$ONLY" && continue
   poses=$(pose_file "$name" "$scene" "$part" "$scale" random)
   for round in $(seq "${ROUNDS:-1}"); do
     for run in "regions" "regions --split" "all"; do
