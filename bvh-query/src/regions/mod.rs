@@ -263,11 +263,15 @@ where
         // Marks a point's first group as met there by another group too.
         const SHARED: u32 = 1 << 31;
         let lists = [self.a.bvh.neighbour_lists(), self.b.bvh.neighbour_lists()];
-        // Per mesh, the first group at each corner point, marked once another group has it
-        // (about one point per pair); and the groups that share a point with another.
+        // Per mesh, the first group at each corner point, marked once another group has it;
+        // and the groups that share a point with another.
         let mut groups_sharing = [vec![false; count], vec![false; count]];
         let tables = [0, 1].map(|side| {
-            let mut first_group = KeyTable::new(found.len());
+            // About one new point per triangle (neighbours share most corners), and a triangle's
+            // pairs come one after another: room for a point per run of one triangle's pairs – on
+            // a coarse mesh against a fine one, a small fraction of the pairs.
+            let runs = 1 + found.windows(2).filter(|w| w[0].at[side] != w[1].at[side]).count();
+            let mut first_group = KeyTable::new(runs);
             // A triangle's pairs come one after another, mostly of one group: looked up once.
             let mut previous = None;
             for (f, &g) in found.iter().zip(group_of) {
