@@ -266,12 +266,15 @@ where
         // Per mesh, the first group at each corner point, marked once another group has it;
         // and the groups that share a point with another.
         let mut groups_sharing = [vec![false; count], vec![false; count]];
+        // About one new point per triangle (neighbours share most corners), and a triangle's
+        // pairs come one after another: room on each mesh for a point per run of one triangle's
+        // pairs – on a coarse mesh against a fine one, a small fraction of the pairs. Both
+        // meshes' runs counted in one pass.
+        let runs = found.windows(2).fold([1, 1], |runs, w| {
+            [0, 1].map(|side| runs[side] + usize::from(w[0].at[side] != w[1].at[side]))
+        });
         let tables = [0, 1].map(|side| {
-            // About one new point per triangle (neighbours share most corners), and a triangle's
-            // pairs come one after another: room for a point per run of one triangle's pairs – on
-            // a coarse mesh against a fine one, a small fraction of the pairs.
-            let runs = 1 + found.windows(2).filter(|w| w[0].at[side] != w[1].at[side]).count();
-            let mut first_group = KeyTable::new(runs);
+            let mut first_group = KeyTable::new(runs[side]);
             // A triangle's pairs come one after another, mostly of one group: looked up once.
             let mut previous = None;
             for (f, &g) in found.iter().zip(group_of) {
