@@ -108,17 +108,14 @@ fn at_most(x: f64) -> Real {
 /// farther apart than they are large, as most pairs a search must rule out do), and a triangle
 /// wholly beyond the other's plane by the limit (facing surfaces, the common case near a mesh's
 /// nearest pair). Then a corner is projected only when its height over the other's plane is
-/// below the best so far, an edge pair measured only when its boxes are. Pairs no nearer than
+/// below the best so far, an edge pair measured only when its boxes are, and the measuring stops
+/// as soon as the slab across the nearest pair found settles the answer. Pairs no nearer than
 /// the limit give a lower bound on their distance: the gap that dismissed them, or as `beyond`
 /// asks, the limit or their distance.
 fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, beyond: Beyond) -> Result<(P64, P64), f64> {
-    let origin = a.v[0];
-    let sum = |t: &Tri64| t.v.iter().fold(Vector3::zeros(), |sum, p| sum + (p - origin));
-    let line = sum(b) - sum(a);
-    let along = |p: &P64| (p - origin).dot(&line);
-    let nearest_b = b.v.iter().map(along).fold(f64::INFINITY, f64::min);
-    let farthest_a = a.v.iter().map(along).fold(f64::NEG_INFINITY, f64::max);
-    let gap = nearest_b - farthest_a;
+    let corners = Offsets::new(a, b);
+    let line = corners.b.iter().sum::<Vector3<f64>>() - corners.a.iter().sum::<Vector3<f64>>();
+    let gap = corners.gap_along(&line);
     if gap > 0.0 && gap * gap >= limit_sq * line.norm_squared() {
         return Err(gap / line.norm());
     }
@@ -139,18 +136,21 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, beyond: Beyond) -> Result<(P64, P6
             return Err(beyond / plane.normal_sq.sqrt());
         }
     }
-    // With `Beyond::Distance`, measured against the nearest candidate so far, not the limit: a
-    // pair beyond the limit then comes back with its own distance.
-    let start = match beyond {
+    // With `Beyond::Limit` no candidate beyond the limit is worth measuring; with
+    // `Beyond::Distance` every one is, so that a pair beyond the limit comes back with its own
+    // distance. The nearest pair found is kept either way, for the slab that may settle it.
+    let reach = match beyond {
         Beyond::Limit => limit_sq,
         Beyond::Distance => f64::INFINITY,
     };
-    let mut best = (a.v[0], b.v[0], start);
+    let mut best = (a.v[0], b.v[0], f64::INFINITY);
     let consider = |best: &mut (P64, P64, f64), x: P64, y: P64| {
         let d = (x - y).norm_squared();
-        if d < best.2 {
+        let nearer = d < best.2;
+        if nearer {
             *best = (x, y, d);
         }
+        nearer
     };
     // The nearest corners: a pair of points of the triangles, so an upper bound that lets the
     // box tests below dismiss most edge pairs.
@@ -159,29 +159,101 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, beyond: Beyond) -> Result<(P64, P6
             consider(&mut best, p, q);
         }
     }
-    for ((corners, onto, swap), over) in [(a, b, false), (b, a, true)].into_iter().zip(&heights) {
+    for ((points, onto, swap), over) in [(a, b, false), (b, a, true)].into_iter().zip(&heights) {
         let Some((h, plane)) = over else { continue };
-        for (p, height) in corners.v.iter().zip(h) {
-            if height * height >= best.2 * plane.normal_sq {
+        for (p, height) in points.v.iter().zip(h) {
+            if height * height >= best.2.min(reach) * plane.normal_sq {
                 continue;
             }
             if let Some(q) = onto.projection_inside(p, plane) {
-                if swap { consider(&mut best, q, *p) } else { consider(&mut best, *p, q) }
+                if swap {
+                    consider(&mut best, q, *p)
+                } else {
+                    consider(&mut best, *p, q)
+                };
             }
         }
+    }
+    let rounding = corners.rounding();
+    if let Some(answer) = corners.settle(&best, rounding, limit_sq, beyond) {
+        return answer;
     }
     let boxes = |t: &Tri64| t.edges().map(|(p, q)| (p.coords.inf(&q.coords), p.coords.sup(&q.coords)));
     let (boxes_a, boxes_b) = (boxes(a), boxes(b));
     for ((p, q), (lo_a, hi_a)) in a.edges().into_iter().zip(boxes_a) {
         for ((u, v), (lo_b, hi_b)) in b.edges().into_iter().zip(boxes_b) {
             let gap = (lo_b - hi_a).sup(&(lo_a - hi_b)).sup(&Vector3::zeros());
-            if gap.norm_squared() < best.2 {
+            if gap.norm_squared() < best.2.min(reach) {
                 let (x, y) = segment_segment(&p, &q, &u, &v);
-                consider(&mut best, x, y);
+                if consider(&mut best, x, y) {
+                    if let Some(answer) = corners.settle(&best, rounding, limit_sq, beyond) {
+                        return answer;
+                    }
+                }
             }
         }
     }
-    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(best.2.min(start).sqrt()) }
+    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(best.2.min(reach).sqrt()) }
+}
+
+/// How near, relatively, a slab's width squared must come to a pair's distance squared for the
+/// pair to count as the nearest: far below what an `f32` answer can show.
+const SETTLED: f64 = 1e-12;
+
+/// Two triangles' corners relative to the first corner of the first, for the gaps between them
+/// along a line.
+struct Offsets {
+    a: [Vector3<f64>; 3],
+    b: [Vector3<f64>; 3],
+}
+
+impl Offsets {
+    fn new(a: &Tri64, b: &Tri64) -> Self {
+        let origin = a.v[0];
+        Self { a: a.v.map(|p| p - origin), b: b.v.map(|p| p - origin) }
+    }
+
+    /// How far the second triangle lies beyond the first along `line`, times its length.
+    #[inline]
+    fn gap_along(&self, line: &Vector3<f64>) -> f64 {
+        let nearest_b = self.b.iter().map(|p| p.dot(line)).fold(f64::INFINITY, f64::min);
+        let farthest_a = self.a.iter().map(|p| p.dot(line)).fold(f64::NEG_INFINITY, f64::max);
+        nearest_b - farthest_a
+    }
+
+    /// A bound on the rounding of [`Offsets::gap_along`] per unit of the line's length: a few
+    /// units in the last place of the largest offset.
+    fn rounding(&self) -> f64 {
+        let reach_sq = self.a.iter().chain(&self.b).map(|p| p.norm_squared()).fold(0.0, f64::max);
+        8.0 * f64::EPSILON * reach_sq.sqrt()
+    }
+
+    /// What the slab across the line through `best`, the nearest pair of points found so far,
+    /// proves: that the pair is the nearest, when no corner lies nearer the other triangle along
+    /// that line than the pair's own points (the measurement can stop there, as PQP's triangle
+    /// distance does), or, if `beyond` asks no more, that the triangles lie no nearer than the
+    /// limit. The slab is narrowed by the rounding of its products, so it never exceeds the
+    /// distance.
+    #[inline]
+    fn settle(
+        &self,
+        best: &(P64, P64, f64),
+        rounding: f64,
+        limit_sq: f64,
+        beyond: Beyond,
+    ) -> Option<Result<(P64, P64), f64>> {
+        let (x, y, distance_sq) = *best;
+        let width = self.gap_along(&(y - x)) - rounding * distance_sq.sqrt();
+        if width <= 0.0 {
+            return None;
+        }
+        // The slab's width squared: at most the distance squared.
+        let lower_sq = width * width / distance_sq * (1.0 - 4.0 * f64::EPSILON);
+        if lower_sq >= distance_sq * (1.0 - SETTLED) {
+            return Some(if distance_sq < limit_sq { Ok((x, y)) } else { Err(lower_sq.sqrt()) });
+        }
+        (beyond == Beyond::Limit && lower_sq >= limit_sq).then(|| Err(lower_sq.sqrt()))
+    }
 }
 
 /// A point two intersecting triangles share, up to rounding: where an edge of one comes
@@ -441,5 +513,38 @@ mod tests {
         }
         assert!(found > 3000 && dismissed > 6000, "{found} found, {dismissed} dismissed");
         assert!(measured_to_the_end > 500, "{measured_to_the_end} distances given back");
+    }
+
+    /// The slab across a pair's line settles it only when it is the nearest pair, and otherwise
+    /// still bounds the distance from below; far from the origin too.
+    #[test]
+    fn a_slab_settles_only_the_nearest_pair() {
+        for shift in [0.0, 1e4] {
+            let at = |x: f64, y: f64, z: f64| P64::new(x + shift, y - shift, z + shift);
+            let a = Tri64 { v: [at(0.0, 0.0, 0.0), at(1.0, 0.0, 0.0), at(0.0, 1.0, 0.0)] };
+            let b = Tri64 { v: [at(0.2, 0.2, 1.0), at(1.0, 0.2, 1.5), at(0.2, 1.0, 1.5)] };
+            let corners = Offsets::new(&a, &b);
+            let rounding = corners.rounding();
+            let pair = |x: P64, y: P64| (x, y, (y - x).norm_squared());
+            // B's lowest corner over its foot on A: the nearest pair, at distance one.
+            let nearest = pair(at(0.2, 0.2, 0.0), b.v[0]);
+            for beyond in [Beyond::Limit, Beyond::Distance] {
+                assert_eq!(
+                    corners.settle(&nearest, rounding, f64::INFINITY, beyond),
+                    Some(Ok((nearest.0, nearest.1)))
+                );
+                let far = corners.settle(&nearest, rounding, 0.25, beyond);
+                assert!(matches!(far, Some(Err(d)) if d <= 1.0 && d > 1.0 - 1e-9), "{far:?}");
+            }
+            // A corner pair is nearer than nothing but is not the nearest: the slab across it is
+            // 0.88 / |(0.2, 0.2, 1)| wide, a bound that dismisses the pair only below a limit.
+            let corner_pair = pair(a.v[0], b.v[0]);
+            let width = 0.88 / 1.08f64.sqrt();
+            assert_eq!(corners.settle(&corner_pair, rounding, f64::INFINITY, Beyond::Limit), None);
+            assert_eq!(corners.settle(&corner_pair, rounding, 0.5, Beyond::Distance), None);
+            let dismissed = corners.settle(&corner_pair, rounding, 0.5, Beyond::Limit);
+            assert!(matches!(dismissed, Some(Err(d)) if d <= width && d > width - 1e-9), "{dismissed:?}");
+            assert_eq!(corners.settle(&corner_pair, rounding, width * width * 1.01, Beyond::Limit), None);
+        }
     }
 }
