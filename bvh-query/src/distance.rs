@@ -209,7 +209,13 @@ where
                         }
                         Stats::triangle_test(stats);
                         // The first-contact search has proved every pair apart.
-                        let closest = match closest_points_apart_triangles(ta, tb, cutoff, beyond) {
+                        let closest = match closest_points_apart_triangles(
+                            ta,
+                            tb,
+                            cutoff,
+                            beyond,
+                            best.as_ref().map(|b| &b.closest),
+                        ) {
                             Ok(closest) => closest,
                             Err(apart) => {
                                 bound = bound.min(apart);
