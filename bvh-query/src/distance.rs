@@ -7,7 +7,7 @@ use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
 use crate::stats::Stats;
-use crate::traverse::Slab;
+use crate::traverse::{Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{Beyond, closest_points_apart_triangles};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles};
@@ -178,6 +178,8 @@ where
     ) {
         let Some(descent) = self.distance_descent() else { return };
         let (a, b) = (self.a.bvh, self.b.bvh);
+        // The warm start's pair, if any, gives the search its first line.
+        let nearer = best.as_ref().map(|b| b.closest.on_b - b.closest.on_a);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         // A front kept for the next frame, if B moves coherently, holds each leaf pair's bound:
         // a pair measured to the end gives its distance, which B's small motion then seldom
@@ -192,6 +194,7 @@ where
                 let mut cutoff = cutoff;
                 let mut bound = Real::INFINITY;
                 let mut nearest: Option<ClosestPoints> = None;
+                let mut nearer = None;
                 moved.clear();
                 moved.extend(b_corners.chunks_exact(3).map(|c| {
                     let t = Triangle::new(c[0], c[1], c[2]);
@@ -229,21 +232,22 @@ where
                         if closest.distance < cutoff {
                             cutoff = options.cutoff(closest.distance);
                             *best = Some(Best { positions: [i, j], closest });
+                            nearer = Some(closest.on_b - closest.on_a);
                         }
                     }
                 }
                 let slab = if coherent { slab_between(a, ra, b_corners, nearest.as_ref()) } else { None };
-                (cutoff, bound, slab)
+                Measured { cutoff, bound, slab, nearer }
             };
         match cache {
-            None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, &mut (), stats, leaves),
+            None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, nearer, &mut (), stats, leaves),
             Some(cache) => {
                 // Bounds measured at an earlier pose may be off by the rounding of placing B
                 // there, of placing it here, and of the measuring.
                 let slack = 3.0 * self.placement_slack(0.0);
                 let (due, mut kept) =
                     cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack);
-                descent.nearest(due.map(|d| d.iter().copied()), cutoff, &mut kept, stats, leaves);
+                descent.nearest(due.map(|d| d.iter().copied()), cutoff, nearer, &mut kept, stats, leaves);
                 cache.remember_distance_front();
             }
         }

@@ -245,17 +245,19 @@ where
     /// bound is no less than `cutoff` is dropped, and once the least bound put aside reaches it
     /// the search is over. `leaves` gets every pair of leaves reached – A's triangles by
     /// leaf-order positions, B's also as their corners placed in A's frame (placed once for all
-    /// the leaf's tests) – with the cutoff, and returns the new cutoff (it only shrinks as nearer
-    /// pairs are found), a lower bound on the leaves' distance and, if it can, a slab between
-    /// them. Every pair the search stops at goes to `front` with its bound: with the pairs not
-    /// started from, they cover every pair of leaves.
+    /// the leaf's tests) – with the cutoff, and returns what it measured ([`Measured`]). Node
+    /// pairs are tried first by the gap along the line of the nearest pair (`nearer`, from A's
+    /// closest point to B's, before the leaves find a nearer one). Every pair the search stops
+    /// at goes to `front` with its bound: with the pairs not started from, they cover every pair
+    /// of leaves.
     pub(crate) fn nearest<S: Stats>(
         &self,
         start: Option<impl Iterator<Item = (Pair, Real)>>,
         mut cutoff: Real,
+        nearer: Option<Vector>,
         front: &mut impl Front,
         stats: &mut S,
-        mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> (Real, Real, Option<Slab>),
+        mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> Measured,
     ) {
         let mut aside = BinaryHeap::from(workspace::take_heap());
         match start {
@@ -267,6 +269,7 @@ where
             ),
         }
         let mut walk = Walk::new(front);
+        walk.across = nearer.and_then(|line| self.across(&line));
         while let Some(Aside { bound, pair }) = aside.pop() {
             if bound >= cutoff {
                 self.stop_apart(&pair, bound, &mut walk, stats);
@@ -288,9 +291,12 @@ where
                     let b_corners = walk
                         .corners
                         .get(false, rb.clone(), |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
-                    let (next_cutoff, leaf_bound, slab) = leaves(ra, rb, b_corners, cutoff, stats);
-                    cutoff = next_cutoff;
-                    walk.stop_with_slab(&pair, leaf_bound.max(bound), slab, stats);
+                    let measured = leaves(ra, rb, b_corners, cutoff, stats);
+                    cutoff = measured.cutoff;
+                    if let Some(line) = measured.nearer {
+                        walk.across = self.across(&line);
+                    }
+                    walk.stop_with_slab(&pair, measured.bound.max(bound), measured.slab, stats);
                     break;
                 }
                 let split_a = self.splits_a(&pair.a, &pair.b);
@@ -356,6 +362,26 @@ where
         let normal = line * ((1.0 - 1e-6) / length);
         let reach_b = vb.half_width(&(self.b_in_a.rotation.transpose() * normal));
         Some(Slab { normal, gap: length - va.half_width(&normal) - reach_b - self.margin })
+    }
+
+    /// The line through the nearest pair's closest points (A's to B's), as a unit normal in both
+    /// trees' frames; `None` where it has no direction.
+    fn across(&self, line: &Vector) -> Option<Across> {
+        let length = line.norm();
+        // Shortened so that, rounded, it is no longer than one.
+        let normal = (length > 0.0).then(|| line * ((1.0 - 1e-6) / length))?;
+        Some(Across { normal, in_b: self.b_in_a.rotation.transpose() * normal, tries: 0, dismissed: 0 })
+    }
+
+    /// How far B's node `b` lies beyond A's node `a` along the line `across`: a lower bound on
+    /// their distance, narrowed by the margin and the rounding of its products.
+    #[inline]
+    fn gap_across(&self, a: usize, b: usize, across: &Across) -> Real {
+        let (va, vb) = (self.a.volume(a), self.b.volume(b));
+        let between = self.b_in_a.transform_point(&vb.center()) - va.center();
+        let (reach_a, reach_b) = (va.half_width(&across.normal), vb.half_width(&across.in_b));
+        let rounding = 4.0 * Real::EPSILON * (between.abs().sum() + reach_a + reach_b);
+        between.dot(&across.normal) - reach_a - reach_b - self.margin - rounding
     }
 
     /// [`Descent::pair_bound`], and for two leaves the distance between A's leaf box and the box
@@ -426,6 +452,14 @@ where
                 if boxes >= cutoff {
                     stats.volume_test(VolumeTest::NodeBox);
                     return boxes;
+                }
+                if let Some(across) = walk.across.as_mut().filter(|across| across.pays()) {
+                    let gap = self.gap_across(a, b, across);
+                    across.tried(gap >= cutoff);
+                    if gap >= cutoff {
+                        stats.volume_test(VolumeTest::Nodes);
+                        return gap;
+                    }
                 }
                 let volumes = self.with_a_volume(a, |va| {
                     va.distance_bound(self.b.volume(b), &self.b_in_a, walk.placed_b.slot(b), cutoff, stats)
@@ -702,6 +736,42 @@ pub(crate) struct Slab {
     pub(crate) gap: Real,
 }
 
+/// What measuring the triangles of two leaves tells a distance search.
+pub(crate) struct Measured {
+    /// The cutoff from now on.
+    pub(crate) cutoff: Real,
+    /// A lower bound on the leaves' distance.
+    pub(crate) bound: Real,
+    /// For a front that keeps slabs, a slab between the leaves.
+    pub(crate) slab: Option<Slab>,
+    /// The line from A's to B's closest point of the nearest pair so far, if it lies in these
+    /// leaves: most pairs that cannot beat it lie beyond it along that line.
+    pub(crate) nearer: Option<Vector>,
+}
+
+/// The line of a distance search's nearest pair, a unit normal in A's frame and in B's, and
+/// how often the gap along it has dismissed a pair of nodes.
+struct Across {
+    normal: Vector,
+    in_b: Vector,
+    tries: u32,
+    dismissed: u32,
+}
+
+impl Across {
+    /// Whether the gap is still worth trying before the volumes' own bound: where the near-ties
+    /// lie along one line (large triangles at a large distance) it dismisses most node pairs,
+    /// elsewhere few, and then it only adds to their test.
+    fn pays(&self) -> bool {
+        self.tries < 8 || self.dismissed * 8 >= self.tries
+    }
+
+    fn tried(&mut self, dismissed: bool) {
+        self.tries += 1;
+        self.dismissed += u32::from(dismissed);
+    }
+}
+
 /// What became of a pair in one step of the descent.
 enum Step {
     /// Its volumes are apart: nothing below it can touch.
@@ -722,6 +792,8 @@ struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     placed_b: PlacedNodes<VA::PlacedB>,
     /// Where to keep the pairs the descent stops at, if anywhere.
     front: &'f mut F,
+    /// A distance search's nearest pair's line, once it has one.
+    across: Option<Across>,
 }
 
 impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
@@ -734,6 +806,7 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
             placed_a: PlacedNodes::new(),
             placed_b: PlacedNodes::new(),
             front,
+            across: None,
         }
     }
 
