@@ -370,18 +370,36 @@ where
         let length = line.norm();
         // Shortened so that, rounded, it is no longer than one.
         let normal = (length > 0.0).then(|| line * ((1.0 - 1e-6) / length))?;
-        Some(Across { normal, in_b: self.b_in_a.rotation.transpose() * normal, tries: 0, dismissed: 0 })
+        Some(Across {
+            normal,
+            in_b: self.b_in_a.rotation.transpose() * normal,
+            nodes: Tally::default(),
+            leaves: Tally::default(),
+        })
     }
 
-    /// How far B's node `b` lies beyond A's node `a` along the line `across`: a lower bound on
-    /// their distance, narrowed by the margin and the rounding of its products.
+    /// How far a part of B centred at `centre_b` (B's frame) lies beyond a part of A centred at
+    /// `centre_a` along the line `across`, each reaching as far as given along it from its
+    /// centre: a lower bound on their distance, narrowed by the rounding of its products.
     #[inline]
-    fn gap_across(&self, a: usize, b: usize, across: &Across) -> Real {
-        let (va, vb) = (self.a.volume(a), self.b.volume(b));
-        let between = self.b_in_a.transform_point(&vb.center()) - va.center();
-        let (reach_a, reach_b) = (va.half_width(&across.normal), vb.half_width(&across.in_b));
+    fn gap_across(
+        &self,
+        across: &Across,
+        centre_a: &Point,
+        reach_a: Real,
+        centre_b: &Point,
+        reach_b: Real,
+    ) -> Real {
+        let between = self.b_in_a.transform_point(centre_b) - centre_a;
         let rounding = 4.0 * Real::EPSILON * (between.abs().sum() + reach_a + reach_b);
-        between.dot(&across.normal) - reach_a - reach_b - self.margin - rounding
+        between.dot(&across.normal) - reach_a - reach_b - rounding
+    }
+
+    /// [`Descent::gap_across`] of two nodes, less the margin.
+    #[inline]
+    fn nodes_across(&self, va: &VA, vb: &VB, across: &Across) -> Real {
+        let (reach_a, reach_b) = (va.half_width(&across.normal), vb.half_width(&across.in_b));
+        self.gap_across(across, &va.center(), reach_a, &vb.center(), reach_b) - self.margin
     }
 
     /// [`Descent::pair_bound`], and for two leaves the distance between A's leaf box and the box
@@ -425,6 +443,19 @@ where
                 let vb = self.b.volume(pair.b.node_index());
                 let leaf =
                     walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).inflated(self.margin));
+                if let Some(across) = walk.across.as_mut().filter(|across| across.leaves.pays()) {
+                    let reach_a = box_half_width(&leaf, &across.normal);
+                    let gap = self.gap_across(
+                        across,
+                        &leaf.center(),
+                        reach_a,
+                        &vb.center(),
+                        vb.half_width(&across.in_b),
+                    );
+                    if across.leaves.dismisses(gap, cutoff) {
+                        return gap;
+                    }
+                }
                 let boxed = vb.separation(&leaf, &self.a_in_b);
                 if boxed >= cutoff {
                     return boxed;
@@ -436,6 +467,20 @@ where
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb.clone()));
+                if let Some(across) = walk.across.as_mut().filter(|across| across.leaves.pays()) {
+                    let va = self.a.volume(pair.a.node_index());
+                    let reach_b = box_half_width(&leaf, &across.in_b);
+                    let gap = self.gap_across(
+                        across,
+                        &va.center(),
+                        va.half_width(&across.normal),
+                        &leaf.center(),
+                        reach_b,
+                    ) - self.margin;
+                    if across.leaves.dismisses(gap, cutoff) {
+                        return gap;
+                    }
+                }
                 self.with_a_volume(pair.a.node_index(), |va| {
                     let boxed = va.separation(&leaf, &self.b_in_a);
                     if boxed >= cutoff {
@@ -453,10 +498,9 @@ where
                     stats.volume_test(VolumeTest::NodeBox);
                     return boxes;
                 }
-                if let Some(across) = walk.across.as_mut().filter(|across| across.pays()) {
-                    let gap = self.gap_across(a, b, across);
-                    across.tried(gap >= cutoff);
-                    if gap >= cutoff {
+                if let Some(across) = walk.across.as_mut().filter(|across| across.nodes.pays()) {
+                    let gap = self.nodes_across(self.a.volume(a), self.b.volume(b), across);
+                    if across.nodes.dismisses(gap, cutoff) {
                         stats.volume_test(VolumeTest::Nodes);
                         return gap;
                     }
@@ -736,6 +780,11 @@ pub(crate) struct Slab {
     pub(crate) gap: Real,
 }
 
+/// How far a box reaches from its centre along the unit `direction`.
+fn box_half_width(b: &Aabb, direction: &Vector) -> Real {
+    b.half_extents().dot(&direction.abs())
+}
+
 /// What measuring the triangles of two leaves tells a distance search.
 pub(crate) struct Measured {
     /// The cutoff from now on.
@@ -750,25 +799,35 @@ pub(crate) struct Measured {
 }
 
 /// The line of a distance search's nearest pair, a unit normal in A's frame and in B's, and
-/// how often the gap along it has dismissed a pair of nodes.
+/// how often the gap along it has dismissed a pair of nodes, and a leaf against a node.
 struct Across {
     normal: Vector,
     in_b: Vector,
+    nodes: Tally,
+    leaves: Tally,
+}
+
+/// How often the gap along a line was tried on one kind of pair, and dismissed it.
+#[derive(Default)]
+struct Tally {
     tries: u32,
     dismissed: u32,
 }
 
-impl Across {
-    /// Whether the gap is still worth trying before the volumes' own bound: where the near-ties
-    /// lie along one line (large triangles at a large distance) it dismisses most node pairs,
+impl Tally {
+    /// Whether the gap is still worth trying before the pair's own bound: where the near-ties
+    /// lie along one line (large triangles at a large distance) it dismisses most pairs,
     /// elsewhere few, and then it only adds to their test.
     fn pays(&self) -> bool {
         self.tries < 8 || self.dismissed * 8 >= self.tries
     }
 
-    fn tried(&mut self, dismissed: bool) {
+    /// Whether `gap` dismisses a pair below `cutoff`, counted.
+    fn dismisses(&mut self, gap: Real, cutoff: Real) -> bool {
+        let dismissed = gap >= cutoff;
         self.tries += 1;
         self.dismissed += u32::from(dismissed);
+        dismissed
     }
 }
 
