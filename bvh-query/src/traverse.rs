@@ -245,11 +245,11 @@ where
     /// bound is no less than `cutoff` is dropped, and once the least bound put aside reaches it
     /// the search is over. `leaves` gets every pair of leaves reached – A's triangles by
     /// leaf-order positions, B's also as their corners placed in A's frame (placed once for all
-    /// the leaf's tests) – with the cutoff, and returns what it measured ([`Measured`]). Node
-    /// pairs are tried first by the gap along the line of the nearest pair (`nearer`, from A's
-    /// closest point to B's, before the leaves find a nearer one). Every pair the search stops
-    /// at goes to `front` with its bound: with the pairs not started from, they cover every pair
-    /// of leaves.
+    /// the leaf's tests) – with the cutoff, and returns what it measured ([`Measured`]). A node
+    /// against a node or a leaf is tried first by the gap along the line of the nearest pair
+    /// (`nearer`, from A's closest point to B's, until the leaves find a nearer one). Every pair
+    /// the search stops at goes to `front` with its bound: with the pairs not started from, they
+    /// cover every pair of leaves.
     pub(crate) fn nearest<S: Stats>(
         &self,
         start: Option<impl Iterator<Item = (Pair, Real)>>,
