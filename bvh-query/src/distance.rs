@@ -179,7 +179,7 @@ where
         let Some(descent) = self.distance_descent() else { return };
         let (a, b) = (self.a.bvh, self.b.bvh);
         // The warm start's pair, if any, gives the search its first line.
-        let nearer = best.as_ref().map(|b| b.closest.on_b - b.closest.on_a);
+        let first_line = best.as_ref().map(|b| b.closest.on_b - b.closest.on_a);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         // A front kept for the next frame, if B moves coherently, holds each leaf pair's bound:
         // a pair measured to the end gives its distance, which B's small motion then seldom
@@ -240,14 +240,14 @@ where
                 Measured { cutoff, bound, slab, nearer }
             };
         match cache {
-            None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, nearer, &mut (), stats, leaves),
+            None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, first_line, &mut (), stats, leaves),
             Some(cache) => {
                 // Bounds measured at an earlier pose may be off by the rounding of placing B
                 // there, of placing it here, and of the measuring.
                 let slack = 3.0 * self.placement_slack(0.0);
                 let (due, mut kept) =
                     cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack);
-                descent.nearest(due.map(|d| d.iter().copied()), cutoff, nearer, &mut kept, stats, leaves);
+                descent.nearest(due.map(|d| d.iter().copied()), cutoff, first_line, &mut kept, stats, leaves);
                 cache.remember_distance_front();
             }
         }

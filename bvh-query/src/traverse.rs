@@ -247,14 +247,14 @@ where
     /// leaf-order positions, B's also as their corners placed in A's frame (placed once for all
     /// the leaf's tests) – with the cutoff, and returns what it measured ([`Measured`]). A node
     /// against a node or a leaf is tried first by the gap along the line of the nearest pair
-    /// (`nearer`, from A's closest point to B's, until the leaves find a nearer one). Every pair
-    /// the search stops at goes to `front` with its bound: with the pairs not started from, they
-    /// cover every pair of leaves.
+    /// (from A's closest point to B's: `first_line`, until the leaves find a nearer pair). Every
+    /// pair the search stops at goes to `front` with its bound: with the pairs not started from,
+    /// they cover every pair of leaves.
     pub(crate) fn nearest<S: Stats>(
         &self,
         start: Option<impl Iterator<Item = (Pair, Real)>>,
         mut cutoff: Real,
-        nearer: Option<Vector>,
+        first_line: Option<Vector>,
         front: &mut impl Front,
         stats: &mut S,
         mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> Measured,
@@ -269,7 +269,7 @@ where
             ),
         }
         let mut walk = Walk::new(front);
-        walk.across = nearer.and_then(|line| self.across(&line));
+        walk.across = first_line.and_then(|line| self.across(&line));
         while let Some(Aside { bound, pair }) = aside.pop() {
             if bound >= cutoff {
                 self.stop_apart(&pair, bound, &mut walk, stats);
@@ -354,12 +354,7 @@ where
         let (va, vb) = (self.a.volume(pair.a.node_index()), self.b.volume(pair.b.node_index()));
         let centre_a = va.center();
         let line = self.b_in_a.transform_point(&vb.center()) - centre_a;
-        let length = line.norm();
-        if length == 0.0 {
-            return None;
-        }
-        // Shortened so that, rounded, it is no longer than one.
-        let normal = line * ((1.0 - 1e-6) / length);
+        let (normal, length) = shortened_unit(&line)?;
         let reach_b = vb.half_width(&(self.b_in_a.rotation.transpose() * normal));
         Some(Slab { normal, gap: length - va.half_width(&normal) - reach_b - self.margin })
     }
@@ -367,39 +362,20 @@ where
     /// The line through the nearest pair's closest points (A's to B's), as a unit normal in both
     /// trees' frames; `None` where it has no direction.
     fn across(&self, line: &Vector) -> Option<Across> {
-        let length = line.norm();
-        // Shortened so that, rounded, it is no longer than one.
-        let normal = (length > 0.0).then(|| line * ((1.0 - 1e-6) / length))?;
-        Some(Across {
-            normal,
-            in_b: self.b_in_a.rotation.transpose() * normal,
-            nodes: Tally::default(),
-            leaves: Tally::default(),
-        })
+        let (normal, _) = shortened_unit(line)?;
+        let in_b = self.b_in_a.rotation.transpose() * normal;
+        Some(Across { normal, in_b, tallies: Default::default() })
     }
 
-    /// How far a part of B centred at `centre_b` (B's frame) lies beyond a part of A centred at
-    /// `centre_a` along the line `across`, each reaching as far as given along it from its
-    /// centre: a lower bound on their distance, narrowed by the rounding of its products.
+    /// How far B's volume `vb` (in B's frame) lies beyond A's `va` along the line `across`: a
+    /// lower bound on their distance, narrowed by the rounding of its products (not by the
+    /// margin). A leaf's box is such a volume too.
     #[inline]
-    fn gap_across(
-        &self,
-        across: &Across,
-        centre_a: &Point,
-        reach_a: Real,
-        centre_b: &Point,
-        reach_b: Real,
-    ) -> Real {
-        let between = self.b_in_a.transform_point(centre_b) - centre_a;
+    fn gap_across(&self, across: &Across, va: &impl NodeVolume, vb: &impl NodeVolume) -> Real {
+        let between = self.b_in_a.transform_point(&vb.center()) - va.center();
+        let (reach_a, reach_b) = (va.half_width(&across.normal), vb.half_width(&across.in_b));
         let rounding = 4.0 * Real::EPSILON * (between.abs().sum() + reach_a + reach_b);
         between.dot(&across.normal) - reach_a - reach_b - rounding
-    }
-
-    /// [`Descent::gap_across`] of two nodes, less the margin.
-    #[inline]
-    fn nodes_across(&self, va: &VA, vb: &VB, across: &Across) -> Real {
-        let (reach_a, reach_b) = (va.half_width(&across.normal), vb.half_width(&across.in_b));
-        self.gap_across(across, &va.center(), reach_a, &vb.center(), reach_b) - self.margin
     }
 
     /// [`Descent::pair_bound`], and for two leaves the distance between A's leaf box and the box
@@ -443,18 +419,12 @@ where
                 let vb = self.b.volume(pair.b.node_index());
                 let leaf =
                     walk.last.get(true, ra.start, || leaf_box(self.a, ra.clone()).inflated(self.margin));
-                if let Some(across) = walk.across.as_mut().filter(|across| across.leaves.pays()) {
-                    let reach_a = box_half_width(&leaf, &across.normal);
-                    let gap = self.gap_across(
-                        across,
-                        &leaf.center(),
-                        reach_a,
-                        &vb.center(),
-                        vb.half_width(&across.in_b),
-                    );
-                    if across.leaves.dismisses(gap, cutoff) {
-                        return gap;
-                    }
+                // A's leaf box is grown by the margin already.
+                let across = walk.across.as_mut().and_then(|across| {
+                    across.dismisses(Against::Leaf, cutoff, |across| self.gap_across(across, &leaf, vb))
+                });
+                if let Some(gap) = across {
+                    return gap;
                 }
                 let boxed = vb.separation(&leaf, &self.a_in_b);
                 if boxed >= cutoff {
@@ -467,19 +437,14 @@ where
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = walk.last.get(false, rb.start, || leaf_box(self.b, rb.clone()));
-                if let Some(across) = walk.across.as_mut().filter(|across| across.leaves.pays()) {
-                    let va = self.a.volume(pair.a.node_index());
-                    let reach_b = box_half_width(&leaf, &across.in_b);
-                    let gap = self.gap_across(
-                        across,
-                        &va.center(),
-                        va.half_width(&across.normal),
-                        &leaf.center(),
-                        reach_b,
-                    ) - self.margin;
-                    if across.leaves.dismisses(gap, cutoff) {
-                        return gap;
-                    }
+                let va = self.a.volume(pair.a.node_index());
+                let across = walk.across.as_mut().and_then(|across| {
+                    across.dismisses(Against::Leaf, cutoff, |across| {
+                        self.gap_across(across, va, &leaf) - self.margin
+                    })
+                });
+                if let Some(gap) = across {
+                    return gap;
                 }
                 self.with_a_volume(pair.a.node_index(), |va| {
                     let boxed = va.separation(&leaf, &self.b_in_a);
@@ -498,12 +463,15 @@ where
                     stats.volume_test(VolumeTest::NodeBox);
                     return boxes;
                 }
-                if let Some(across) = walk.across.as_mut().filter(|across| across.nodes.pays()) {
-                    let gap = self.nodes_across(self.a.volume(a), self.b.volume(b), across);
-                    if across.nodes.dismisses(gap, cutoff) {
-                        stats.volume_test(VolumeTest::Nodes);
-                        return gap;
-                    }
+                let (va, vb) = (self.a.volume(a), self.b.volume(b));
+                let across = walk.across.as_mut().and_then(|across| {
+                    across.dismisses(Against::Node, cutoff, |across| {
+                        self.gap_across(across, va, vb) - self.margin
+                    })
+                });
+                if let Some(gap) = across {
+                    stats.volume_test(VolumeTest::Nodes);
+                    return gap;
                 }
                 let volumes = self.with_a_volume(a, |va| {
                     va.distance_bound(self.b.volume(b), &self.b_in_a, walk.placed_b.slot(b), cutoff, stats)
@@ -780,9 +748,11 @@ pub(crate) struct Slab {
     pub(crate) gap: Real,
 }
 
-/// How far a box reaches from its centre along the unit `direction`.
-fn box_half_width(b: &Aabb, direction: &Vector) -> Real {
-    b.half_extents().dot(&direction.abs())
+/// The direction of `line`, shortened so that, rounded, it is no longer than one, and the
+/// line's length; `None` for a line of no length.
+fn shortened_unit(line: &Vector) -> Option<(Vector, Real)> {
+    let length = line.norm();
+    (length > 0.0).then(|| (line * ((1.0 - 1e-6) / length), length))
 }
 
 /// What measuring the triangles of two leaves tells a distance search.
@@ -799,12 +769,32 @@ pub(crate) struct Measured {
 }
 
 /// The line of a distance search's nearest pair, a unit normal in A's frame and in B's, and
-/// how often the gap along it has dismissed a pair of nodes, and a leaf against a node.
+/// per kind of pair how often the gap along it was tried and dismissed the pair.
 struct Across {
     normal: Vector,
     in_b: Vector,
-    nodes: Tally,
-    leaves: Tally,
+    tallies: [Tally; 2],
+}
+
+/// What a node is tried against along the nearest pair's line: another node, or a leaf.
+#[derive(Clone, Copy)]
+enum Against {
+    Node,
+    Leaf,
+}
+
+impl Across {
+    /// The `gap` along the line, if the line is still worth trying on this kind of pair and
+    /// the gap dismisses the pair below `cutoff`; counted.
+    #[inline]
+    fn dismisses(&mut self, kind: Against, cutoff: Real, gap: impl FnOnce(&Self) -> Real) -> Option<Real> {
+        if !self.tallies[kind as usize].pays() {
+            return None;
+        }
+        let gap = gap(self);
+        self.tallies[kind as usize].count(gap >= cutoff);
+        (gap >= cutoff).then_some(gap)
+    }
 }
 
 /// How often the gap along a line was tried on one kind of pair, and dismissed it.
@@ -822,12 +812,10 @@ impl Tally {
         self.tries < 8 || self.dismissed * 8 >= self.tries
     }
 
-    /// Whether `gap` dismisses a pair below `cutoff`, counted.
-    fn dismisses(&mut self, gap: Real, cutoff: Real) -> bool {
-        let dismissed = gap >= cutoff;
+    /// One more try, and whether it dismissed the pair.
+    fn count(&mut self, dismissed: bool) {
         self.tries += 1;
         self.dismissed += u32::from(dismissed);
-        dismissed
     }
 }
 
