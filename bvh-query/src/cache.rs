@@ -265,10 +265,24 @@ impl PairCache {
         memory.next.clear();
         memory.due.clear();
         if from_front {
-            let motions: SmallVec<[Motion; DISTANCE_PULL_UP_EVERY]> =
-                memory.poses.iter().map(|then| Motion::between(then, b_in_a)).collect();
+            // Each frame's motion, and how far any point of B moved since (rounded up).
+            let motions: SmallVec<[(Motion, f64); DISTANCE_PULL_UP_EVERY]> = memory
+                .poses
+                .iter()
+                .map(|then| {
+                    let motion = Motion::between(then, b_in_a);
+                    let reach = motion.extent(extent).at_most * (1.0 + 4.0 * f64::EPSILON);
+                    (motion, reach)
+                })
+                .collect();
             for stop in &memory.front {
-                let bound = stop.bound(&motions[stop.frame as usize], &node_box(stop.pair.b_node()));
+                let (motion, reach) = &motions[stop.frame as usize];
+                // Most stops lie farther than any point of B moved: their own box is not needed.
+                if stop.gap as f64 - reach >= cutoff as f64 {
+                    memory.next.push(*stop);
+                    continue;
+                }
+                let bound = stop.bound(motion, &node_box(stop.pair.b_node()));
                 if bound < cutoff as f64 {
                     memory.due.push((stop.pair, bound.max(0.0) as Real));
                 } else {
