@@ -90,17 +90,26 @@ struct DistanceStop {
 }
 
 impl DistanceStop {
-    /// The stop's bound after B's `motion` since its frame, for B's side within `extent` (in
-    /// B's frame): the gap less how far those points moved, or the slab's gap plus how far they
-    /// moved along its normal, whichever is larger.
-    fn bound(&self, motion: &Motion, extent: &Aabb) -> f64 {
-        let (shift, spread) = motion.of(extent);
-        let isotropic = self.gap as f64 - shift.norm() - spread;
+    /// The stop's bound after B's points moved as `moved` says since its frame: the gap less
+    /// how far they moved, or the slab's gap plus how far they moved along its normal, whichever
+    /// is larger (the first alone once it reaches `cutoff`).
+    fn bound(&self, moved: &Displacement, cutoff: f64) -> f64 {
+        let isotropic = self.gap as f64 - moved.reach;
         match self.slab {
-            Some(slab) => isotropic.max(slab.gap as f64 + slab.normal.cast::<f64>().dot(&shift) - spread),
-            None => isotropic,
+            Some(slab) if isotropic < cutoff => {
+                isotropic.max(slab.gap as f64 + slab.normal.cast::<f64>().dot(&moved.shift) - moved.spread)
+            }
+            _ => isotropic,
         }
     }
+}
+
+/// How B's points in a box moved: `shift` the box centre's motion, `spread` how far any point
+/// moved beside it, and `reach` how far any moved at all; rounded up.
+struct Displacement {
+    shift: na::Vector3<f64>,
+    spread: f64,
+    reach: f64,
 }
 
 /// B's motion from one pose to another, in f64 (the poses are exact in it; the rounding of
@@ -118,26 +127,26 @@ impl Motion {
         Self { turn, turn_norm: turn.norm(), shift: (to.translation - from.translation).cast::<f64>() }
     }
 
-    /// How the points of B in `extent` (in B's frame) moved: the shift of its centre, and how
-    /// far any of them moved beside it (the Frobenius norm bounds any matrix's stretch, also of
-    /// rotations rounded off orthonormal), rounded up.
-    fn of(&self, extent: &Aabb) -> (na::Vector3<f64>, f64) {
+    /// How the points of B in `extent` (in B's frame) moved: the shift of its centre, how far
+    /// any of them moved beside it (the Frobenius norm bounds any matrix's stretch, also of
+    /// rotations rounded off orthonormal) and in all.
+    fn of(&self, extent: &Aabb) -> Displacement {
         let centre = extent.center().coords.cast::<f64>();
         let radius = extent.half_extents().cast::<f64>().norm();
         let shift = self.turn * centre + self.shift;
-        let spread = self.turn_norm * radius;
-        (shift, spread * (1.0 + 1e-9) + 1e-12 * (shift.norm() + centre.norm() + radius))
+        let shift_norm = shift.norm();
+        let spread = self.turn_norm * radius * (1.0 + 1e-9) + 1e-12 * (shift_norm + centre.norm() + radius);
+        Displacement { shift, spread, reach: (shift_norm + spread) * (1.0 + 4.0 * f64::EPSILON) }
     }
 
     /// How far the points of all of B, in `extent`, moved.
     fn extent(&self, extent: &Aabb) -> Moved {
-        let (shift, spread) = self.of(extent);
-        let shift = shift.norm();
+        let moved = self.of(extent);
         Moved {
-            at_most: shift + spread,
+            at_most: moved.reach,
             // A turn by θ moves a point at r by 2 sin(θ/2) r, √2 times less than the rotations'
             // difference in the Frobenius norm says.
-            about: shift + spread * std::f64::consts::FRAC_1_SQRT_2,
+            about: moved.reach - moved.spread * (1.0 - std::f64::consts::FRAC_1_SQRT_2),
             size: extent.half_extents().cast::<f64>().norm(),
         }
     }
@@ -265,24 +274,23 @@ impl PairCache {
         memory.next.clear();
         memory.due.clear();
         if from_front {
-            // Each frame's motion, and how far any point of B moved since (rounded up).
-            let motions: SmallVec<[(Motion, f64); DISTANCE_PULL_UP_EVERY]> = memory
+            // Each frame's motion, and how all of B moved since: that bounds how each node moved.
+            let motions: SmallVec<[(Motion, _); DISTANCE_PULL_UP_EVERY]> = memory
                 .poses
                 .iter()
                 .map(|then| {
                     let motion = Motion::between(then, b_in_a);
-                    let reach = motion.extent(extent).at_most * (1.0 + 4.0 * f64::EPSILON);
-                    (motion, reach)
+                    let whole = motion.of(extent);
+                    (motion, whole)
                 })
                 .collect();
             for stop in &memory.front {
-                let (motion, reach) = &motions[stop.frame as usize];
-                // Most stops lie farther than any point of B moved: their own box is not needed.
-                if stop.gap as f64 - reach >= cutoff as f64 {
-                    memory.next.push(*stop);
-                    continue;
+                let (motion, whole) = &motions[stop.frame as usize];
+                // Most stops stay clear however B's points moved: their own box is not needed.
+                let mut bound = stop.bound(whole, cutoff as f64);
+                if bound < cutoff as f64 {
+                    bound = stop.bound(&motion.of(&node_box(stop.pair.b_node())), cutoff as f64);
                 }
-                let bound = stop.bound(motion, &node_box(stop.pair.b_node()));
                 if bound < cutoff as f64 {
                     memory.due.push((stop.pair, bound.max(0.0) as Real));
                 } else {
