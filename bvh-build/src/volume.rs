@@ -164,11 +164,7 @@ impl NodeVolume for Obb {
     }
 
     fn hull_bound(&self, points: &[Point]) -> Real {
-        let mut local = Aabb::EMPTY;
-        for p in points {
-            local.take_point(&Point::from(self.axes.tr_mul(&(p - self.center))));
-        }
-        Aabb::from_half_extents(Point::origin(), self.half_extents).distance(&local) as Real
+        self.points_gap(points)
     }
 
     #[inline]

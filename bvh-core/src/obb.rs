@@ -4,6 +4,7 @@ use crate::aabb::Aabb;
 use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector, min};
 use crate::pca::principal_axes;
 use crate::sphere::next_up;
+use wide::f32x4;
 
 /// A box with its own orthonormal axes.
 ///
@@ -142,6 +143,29 @@ impl Obb {
     pub fn surface_area(&self) -> Real {
         let e = self.half_extents;
         8.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
+    }
+
+    /// The distance between the box and the box of `points` (in its frame) taken along its own
+    /// axes: a lower bound on the distance to their hull, infinite for no points. The points
+    /// are turned onto the axes four lanes at a time.
+    pub fn points_gap(&self, points: &[Point]) -> Real {
+        // Row `k`: component `k` of each axis, so that a point's offset turns in three products.
+        let rows =
+            [0, 1, 2].map(|k| f32x4::new([self.axes[(k, 0)], self.axes[(k, 1)], self.axes[(k, 2)], 0.0]));
+        let (mut lo, mut hi) = (f32x4::splat(Real::INFINITY), f32x4::splat(Real::NEG_INFINITY));
+        for p in points {
+            let d = p - self.center;
+            let local =
+                rows[0] * f32x4::splat(d.x) + rows[1] * f32x4::splat(d.y) + rows[2] * f32x4::splat(d.z);
+            lo = lo.fast_min(local);
+            hi = hi.fast_max(local);
+        }
+        let corner = |v: f32x4| {
+            let [x, y, z, _] = v.to_array();
+            Point::new(x, y, z)
+        };
+        let own = Aabb::from_half_extents(Point::origin(), self.half_extents);
+        own.distance(&Aabb::new(corner(lo), corner(hi))) as Real
     }
 
     /// Radius of the largest ball inside the box (its smallest half extent).
