@@ -2,6 +2,7 @@
 
 use crate::aabb::Aabb;
 use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector, min};
+use crate::overlap::{columns, lanes, times};
 use crate::pca::principal_axes;
 use crate::sphere::next_up;
 use wide::f32x4;
@@ -149,14 +150,11 @@ impl Obb {
     /// axes: a lower bound on the distance to their hull, infinite for no points. The points
     /// are turned onto the axes four lanes at a time.
     pub fn points_gap(&self, points: &[Point]) -> Real {
-        // Row `k`: component `k` of each axis, so that a point's offset turns in three products.
-        let rows =
-            [0, 1, 2].map(|k| f32x4::new([self.axes[(k, 0)], self.axes[(k, 1)], self.axes[(k, 2)], 0.0]));
+        // The transposed axes' columns: a point's offset turns onto the axes in three products.
+        let rows = columns(&self.axes.transpose());
         let (mut lo, mut hi) = (f32x4::splat(Real::INFINITY), f32x4::splat(Real::NEG_INFINITY));
         for p in points {
-            let d = p - self.center;
-            let local =
-                rows[0] * f32x4::splat(d.x) + rows[1] * f32x4::splat(d.y) + rows[2] * f32x4::splat(d.z);
+            let local = times(&rows, lanes(&(p - self.center)));
             lo = lo.fast_min(local);
             hi = hi.fast_max(local);
         }

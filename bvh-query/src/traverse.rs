@@ -474,7 +474,7 @@ where
                     return gap;
                 }
                 let volumes = self.with_a_volume(a, |va| {
-                    va.distance_bound(self.b.volume(b), &self.b_in_a, walk.placed_b.slot(b), cutoff, stats)
+                    va.distance_bound(vb, &self.b_in_a, walk.placed_b.slot(b), cutoff, stats)
                 });
                 volumes.max(boxes)
             }

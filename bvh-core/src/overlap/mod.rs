@@ -19,8 +19,8 @@ mod sphere_cube_aabb;
 mod sphere_obb;
 mod sphere_sphere;
 
-pub(crate) use obb_obb::turn;
 pub use obb_obb::{OBB_AXIS_PADDING, PlacedObb, SHORTEST_MEASURED_AXIS};
+pub(crate) use obb_obb::{columns, lanes, times, turn};
 pub use obb_prejudge::{PreJudge, obb_prejudge};
 
 use crate::math::RelativePose;

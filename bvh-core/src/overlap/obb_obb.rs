@@ -246,19 +246,19 @@ fn fold_separations(
 
 /// A matrix's columns, fourth lanes zero.
 #[inline(always)]
-fn columns(m: &Matrix) -> [f32x4; 3] {
+pub(crate) fn columns(m: &Matrix) -> [f32x4; 3] {
     [0, 1, 2].map(|j| f32x4::new([m[(0, j)], m[(1, j)], m[(2, j)], 0.0]))
 }
 
 /// The matrix of these `columns` times the vector `v` (its first three lanes).
 #[inline(always)]
-fn times(columns: &[f32x4; 3], v: f32x4) -> f32x4 {
+pub(crate) fn times(columns: &[f32x4; 3], v: f32x4) -> f32x4 {
     columns[0] * lane(v, 0) + columns[1] * lane(v, 1) + columns[2] * lane(v, 2)
 }
 
 /// A vector's three coordinates, fourth lane zero.
 #[inline(always)]
-fn lanes(v: &Vector) -> f32x4 {
+pub(crate) fn lanes(v: &Vector) -> f32x4 {
     f32x4::new([v.x, v.y, v.z, 0.0])
 }
 
