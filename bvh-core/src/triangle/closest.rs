@@ -74,15 +74,17 @@ pub enum Beyond {
 }
 
 /// [`closest_points_triangles`] for two triangles known not to meet (a search that has proved
-/// two meshes apart measures their pairs this way, without the intersection test), if they lie
-/// nearer than `below` (`Real::INFINITY`: always): a search only wants pairs that beat its best,
-/// and most candidates are dismissed by a cheap bound before they are measured. Otherwise the
-/// error holds a lower bound on their distance, at least `below`, as `beyond` asks. The
+/// two meshes apart measures their pairs this way, without the intersection test), if their
+/// distance rounds to less than `below` (`Real::INFINITY`: always): a search only wants pairs
+/// that beat its best, and most candidates are dismissed by a cheap bound before they are
+/// measured. If it rounds to more, the error holds a lower bound on their distance as rounded,
+/// at least `below`, as `beyond` asks; if to `below` itself, either (mostly the error). The
 /// distance is positive; for triangles that do meet it is meaningless.
 ///
 /// `across`, a search's nearest pair so far, gives the first line to try: near a search's
 /// answer, most pairs that cannot beat it lie beyond it along that line, which a few products
-/// show before anything is measured.
+/// show before anything is measured – also those that tie with it, as the triangles around a
+/// nearest corner do, since a tie cannot round to less than the distance it ties.
 pub fn closest_points_apart_triangles(
     t1: &Triangle,
     t2: &Triangle,
@@ -90,7 +92,7 @@ pub fn closest_points_apart_triangles(
     beyond: Beyond,
     across: Option<&ClosestPoints>,
 ) -> Result<ClosestPoints, Real> {
-    let limit = below as f64;
+    let limit = least_rounding_to(below);
     let line = across.map(|c| (c.on_b - c.on_a).cast::<f64>());
     let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit, beyond, line)
         .map_err(|bound| at_most(bound).max(below))?;
@@ -100,6 +102,17 @@ pub fn closest_points_apart_triangles(
         out.distance = Real::from_bits(1);
     }
     Ok(out)
+}
+
+/// A distance from which on every distance rounds to `below` or more: half a step below it, a
+/// little more for the rounding of the products compared with it (so a distance exactly half
+/// way, which may round either way, is measured).
+fn least_rounding_to(below: Real) -> f64 {
+    if !(below > 0.0 && below.is_finite()) {
+        return below as f64;
+    }
+    let step_below = Real::from_bits(below.to_bits() - 1) as f64;
+    (below as f64 + step_below) * 0.5 * (1.0 + 8.0 * f64::EPSILON)
 }
 
 /// The largest `f32` no greater than `x` (a non-negative bound).
@@ -429,6 +442,7 @@ fn to_f32(p: &P64) -> Point {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Vector;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -538,6 +552,49 @@ mod tests {
         }
         assert!(found > 9000 && dismissed > 18000, "{found} found, {dismissed} dismissed");
         assert!(measured_to_the_end > 1500, "{measured_to_the_end} distances given back");
+    }
+
+    /// The triangles around a nearest corner all lie as far from the triangle facing it: told
+    /// the first one's distance as the limit and its line, the measurement dismisses the others
+    /// by that line whichever way the distance rounded (all but those exactly half way between
+    /// two floats, which it measures), never finds one nearer, and finds each just above it.
+    #[test]
+    fn ties_with_the_limit_are_dismissed_by_its_line() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let (mut rounded_up, mut dismissed, mut measured) = (0, 0, 0);
+        for case in 0..2000 {
+            let origin = if case % 2 == 0 { 0.0 } else { 1e3 };
+            let mut offset = |s: Real| (rng.r#gen::<Real>() - 0.5) * s;
+            // A's corner `v` is the highest point of each triangle of its fan; B lies flat above,
+            // at a height whose float steps are coarser than the corner's, so distances round.
+            let v = Point::new(origin + offset(1.0), origin + offset(1.0), offset(0.02));
+            let height = v.z + 0.51 + offset(1.0);
+            let flat = |x: Real, y: Real| Point::new(v.x + x, v.y + y, height);
+            let b = Triangle::new(flat(-3.0, -3.0), flat(3.0, -3.0), flat(0.0, 3.0));
+            let mut below_v = || v + Vector::new(offset(2.0), offset(2.0), -0.5);
+            let fan: Vec<Triangle> = (0..6).map(|_| Triangle::new(v, below_v(), below_v())).collect();
+            let first = closest_points_triangles(&fan[0], &b);
+            let exact = (height as f64) - (v.z as f64);
+            rounded_up += usize::from((first.distance as f64) > exact);
+            for (i, t) in fan.iter().enumerate().skip(1) {
+                match closest_points_apart_triangles(t, &b, first.distance, Beyond::Limit, Some(&first)) {
+                    Ok(c) => {
+                        measured += 1;
+                        assert_eq!(c.distance, first.distance, "case {case}, triangle {i}");
+                    }
+                    Err(bound) => {
+                        dismissed += 1;
+                        assert!(bound >= first.distance && bound as f64 <= exact * (1.0 + 1e-6));
+                    }
+                }
+                let above = Real::from_bits(first.distance.to_bits() + 1);
+                let found = closest_points_apart_triangles(t, &b, above, Beyond::Limit, Some(&first));
+                assert_eq!(found.map(|c| c.distance), Ok(first.distance), "case {case}, triangle {i}");
+            }
+        }
+        // Half the distances rounded up: a limit taken as exact would have let those through.
+        assert!(rounded_up > 400, "{rounded_up} rounded up");
+        assert!(dismissed > 30 * measured, "{dismissed} dismissed, {measured} measured");
     }
 
     /// The slab across a pair's line settles it only when it is the nearest pair, and otherwise
