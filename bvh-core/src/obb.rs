@@ -146,24 +146,43 @@ impl Obb {
         8.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
     }
 
-    /// The distance between the box and the box of `points` (in its frame) taken along its own
-    /// axes: a lower bound on the distance to their hull, infinite for no points. The points
-    /// are turned onto the axes four lanes at a time.
-    pub fn points_gap(&self, points: &[Point]) -> Real {
+    /// A lower bound on the distance between the box and the nearest of the triangles whose
+    /// `corners` (in its frame) are given three by three; infinite for none. For each triangle,
+    /// the gap between the box and the triangle's corners' box along the box's axes, and while
+    /// that stays below `cutoff`, the gap along the line from the triangle's corner nearest the
+    /// box to the box's point nearest it: that point is the box's farthest along the line, so
+    /// the gap is the distance itself when the corner is the triangle's nearest point, as it
+    /// mostly is for a leaf's small triangles against a larger box. Once one triangle is nearer
+    /// than `cutoff`, the others get only the first gap. The corners are turned onto the axes
+    /// four lanes at a time.
+    pub fn triangles_gap(&self, corners: &[Point], cutoff: Real) -> Real {
         // The transposed axes' columns: a point's offset turns onto the axes in three products.
         let rows = columns(&self.axes.transpose());
-        let (mut lo, mut hi) = (f32x4::splat(Real::INFINITY), f32x4::splat(Real::NEG_INFINITY));
-        for p in points {
-            let local = times(&rows, lanes(&(p - self.center)));
-            lo = lo.fast_min(local);
-            hi = hi.fast_max(local);
+        let half = lanes(&self.half_extents);
+        let dot = |u: f32x4, v: f32x4| (u * v).reduce_add();
+        let mut nearest = Real::INFINITY;
+        for triangle in corners.chunks_exact(3) {
+            let local = [0, 1, 2].map(|i| times(&rows, lanes(&(triangle[i] - self.center))));
+            let [p, q, r] = local;
+            // Each gap's rounding: a few units in the last place of the offsets it multiplies.
+            let rounding =
+                8.0 * Real::EPSILON * (p.abs().fast_max(q.abs()).fast_max(r.abs()) + half).reduce_add();
+            let (lo, hi) = (p.fast_min(q).fast_min(r), p.fast_max(q).fast_max(r));
+            let apart = (lo - half).fast_max(-half - hi).fast_max(f32x4::ZERO);
+            let mut gap = dot(apart, apart).sqrt() - rounding;
+            if nearest >= cutoff && gap < cutoff {
+                let feet = local.map(|corner| corner.fast_max(-half).fast_min(half));
+                let lines = [0, 1, 2].map(|i| local[i] - feet[i]);
+                let lengths = lines.map(|line| dot(line, line));
+                let i = (0..3).fold(0, |i, j| if lengths[j] < lengths[i] { j } else { i });
+                if lengths[i] > 0.0 {
+                    let [x, y, z] = local.map(|v| dot(v - feet[i], lines[i]));
+                    gap = gap.max(x.min(y).min(z) / lengths[i].sqrt() - rounding);
+                }
+            }
+            nearest = nearest.min(gap);
         }
-        let corner = |v: f32x4| {
-            let [x, y, z, _] = v.to_array();
-            Point::new(x, y, z)
-        };
-        let own = Aabb::from_half_extents(Point::origin(), self.half_extents);
-        own.distance(&Aabb::new(corner(lo), corner(hi))) as Real
+        nearest.max(0.0)
     }
 
     /// Radius of the largest ball inside the box (its smallest half extent).

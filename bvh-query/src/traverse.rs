@@ -411,7 +411,7 @@ where
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(_), Some(_)) => 0.0,
             // A leaf's box in its own frame bounds flat geometry along that frame's axes well, its
-            // corners' box along the node's axes the rest; the second only when the first is not
+            // triangles placed in the node's frame the rest; the second only when the first is not
             // enough. The corners are placed in the other tree's frame once, against its nodes in
             // turn; A's are not grown by the margin, so the bound gives it up instead.
             (Some(ra), None) => {
@@ -432,7 +432,7 @@ where
                 }
                 let corners =
                     walk.corners.get(true, ra, |i| self.a.triangle(i).placed(&self.a_in_b).vertices());
-                boxed.max(vb.hull_bound(corners) - self.margin)
+                boxed.max(vb.triangles_bound(corners, cutoff + self.margin) - self.margin)
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::Leaf);
@@ -453,7 +453,7 @@ where
                     }
                     let corners =
                         walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
-                    boxed.max(va.hull_bound(corners))
+                    boxed.max(va.triangles_bound(corners, cutoff))
                 })
             }
             (None, None) => {
