@@ -330,8 +330,8 @@ mod tests {
         }
     }
 
-    /// Points filling a triangle (corners, edges and inside).
-    fn triangle_samples(t: &[Point; 3]) -> Vec<Point> {
+    /// Points filling a triangle given by its three corners (corners, edges and inside).
+    fn triangle_samples(t: &[Point]) -> Vec<Point> {
         let steps = 12;
         let mut out = Vec::new();
         for i in 0..=steps {
@@ -368,8 +368,7 @@ mod tests {
                 [centre + point(1.5).coords, centre + point(1.5).coords, centre + point(1.5).coords]
             };
             let corners = [triangle(), triangle()].concat();
-            let samples: Vec<Point> =
-                corners.chunks_exact(3).flat_map(|t| triangle_samples(&[t[0], t[1], t[2]])).collect();
+            let samples: Vec<Point> = corners.chunks_exact(3).flat_map(triangle_samples).collect();
             let nearest = |f: &dyn Fn(&Point) -> Real| samples.iter().map(f).fold(Real::INFINITY, Real::min);
             let sampled_obb = nearest(&to_obb);
             for cutoff in [Real::INFINITY, sampled_obb, Real::NEG_INFINITY] {

@@ -587,7 +587,7 @@ mod tests {
                         assert!(bound >= first.distance && bound as f64 <= exact * (1.0 + 1e-6));
                     }
                 }
-                let above = Real::from_bits(first.distance.to_bits() + 1);
+                let above = crate::sphere::next_up(first.distance);
                 let found = closest_points_apart_triangles(t, &b, above, Beyond::Limit, Some(&first));
                 assert_eq!(found.map(|c| c.distance), Ok(first.distance), "case {case}, triangle {i}");
             }
