@@ -215,7 +215,7 @@ where
             return None;
         }
         let descent = self.descent_below_roots(self.placement_slack(0.0), false, None, false)?;
-        Some(Descent { larger_by: Larger::Volume, ..descent })
+        Some(Descent { larger_by: Larger::Volume, merged_leaves: true, ..descent })
     }
 
     /// The traversal of two non-empty trees below their roots, A's volumes grown by `margin`
@@ -256,6 +256,7 @@ where
             b_box,
             nearest_first: false,
             larger_by: Larger::Surface,
+            merged_leaves: false,
         })
     }
 

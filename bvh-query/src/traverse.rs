@@ -94,6 +94,11 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) nearest_first: bool,
     /// How the descent rule weighs two nodes: the larger is opened.
     pub(crate) larger_by: Larger,
+    /// Whether a node whose two children are leaves of [`MERGED_LEAF_MOST`] triangles in all
+    /// counts as one leaf, under its own volume: a distance search then measures a few more
+    /// triangle pairs, most dismissed by their boxes, and spares the bounds of two small leaves
+    /// against the other tree's nodes, which cost more.
+    pub(crate) merged_leaves: bool,
 }
 
 /// What makes one node larger than another for the descent rule, chosen per kind of search by
@@ -668,9 +673,14 @@ where
         let node = if split_a { pair.a.node_index() } else { pair.b.node_index() };
         let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
         let pair = *pair;
+        let (a, b, merged) = (self.a, self.b, self.merged_leaves);
+        let grandchildren = move |i| if split_a { a.children(i) } else { b.children(i) };
         slots.iter().filter_map(move |slot| {
             let side = match slot.get() {
-                ChildRef::Node(i) => Side::node(i),
+                ChildRef::Node(i) => match merged.then(|| leaf_run(grandchildren(i))).flatten() {
+                    Some(run) => Side::leaf(i, run),
+                    None => Side::node(i),
+                },
                 ChildRef::Leaf(r) if !r.is_empty() => Side::leaf(node, r),
                 ChildRef::Leaf(_) => return None,
             };
@@ -986,6 +996,23 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
             self.placed.extend(triangles.flat_map(place));
         }
         &self.placed
+    }
+}
+
+/// The most triangles of a node's two leaves that a distance search takes as one leaf (twice
+/// the presets' leaf size): beyond that their triangle pairs outnumber the bounds they spare.
+const MERGED_LEAF_MOST: usize = 4;
+
+/// The triangles of a node's two children, one run of leaf-order positions, if both are leaves
+/// of at most [`MERGED_LEAF_MOST`] triangles in all.
+fn leaf_run(children: &[bvh_build::Child; 2]) -> Option<Range<usize>> {
+    match (children[0].get(), children[1].get()) {
+        (ChildRef::Leaf(r0), ChildRef::Leaf(r1))
+            if r0.end == r1.start && r1.end - r0.start <= MERGED_LEAF_MOST =>
+        {
+            Some(r0.start..r1.end)
+        }
+        _ => None,
     }
 }
 

@@ -215,11 +215,18 @@ fn tolerances_and_limits() {
 }
 
 /// Along a path in and out of contact, the cached query gives the uncached answer's distance
-/// at every pose.
+/// at every pose. CO trees also with leaves of one, three and five triangles: the distance
+/// search takes a node's two leaves as one when they hold four triangles or fewer, so their
+/// pairs are merged in twos, threes and fours, or left apart.
 #[test]
 fn cache_along_a_path_keeps_the_answers() {
     let (a_mesh, b_mesh) = (torus(1.0, 0.3, 24, 10), tube(0.3, 0.25, 1.5, 12));
-    for preset in [Preset::co(), Preset::aabb_tree(), Preset::classified()] {
+    let co_leaves =
+        |leaf_size| Preset { config: Preset::co().config.with_leaf_size(leaf_size), ..Preset::co() };
+    let presets =
+        [Preset::co(), Preset::aabb_tree(), Preset::classified(), co_leaves(1), co_leaves(3), co_leaves(5)];
+    for preset in presets {
+        let name = format!("{} (leaves of {})", preset.name, preset.config.leaf_size);
         let (a, b) = (Hierarchy::build(a_mesh.clone(), &preset), Hierarchy::build(b_mesh.clone(), &preset));
         let mut cache = PairCache::new();
         let (mut touching, mut apart) = (0, 0);
@@ -240,14 +247,10 @@ fn cache_along_a_path_keeps_the_answers() {
                 visit_tree_pair(&a, &b, Measured { pose_a: &pose_a, pose_b: &pose_b, options, cache: None });
             let (c, p) = (cached.0.expect("a distance"), plain.0.expect("a distance"));
             let slack = rounding(&a_mesh, &b_mesh, &pose_a, &pose_b);
-            assert!(
-                (c.distance - p.distance).abs() as f64 <= slack,
-                "{} pose {k}: {c:?} against {p:?}",
-                preset.name
-            );
+            assert!((c.distance - p.distance).abs() as f64 <= slack, "{name} pose {k}: {c:?} against {p:?}");
             if k % 6 == 0 {
                 let exact = brute_distance(&a_mesh, &b_mesh, &pose_a, &pose_b);
-                let what = format!("{} pose {k}", preset.name);
+                let what = format!("{name} pose {k}");
                 check_answer(
                     cached.0,
                     cached.1,
@@ -262,7 +265,7 @@ fn cache_along_a_path_keeps_the_answers() {
             }
             if p.distance == 0.0 { touching += 1 } else { apart += 1 }
         }
-        assert!(touching >= 10 && apart >= 10, "{}: touching {touching}, apart {apart}", preset.name);
+        assert!(touching >= 10 && apart >= 10, "{name}: touching {touching}, apart {apart}");
     }
 }
 
