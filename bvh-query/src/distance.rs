@@ -195,6 +195,20 @@ where
                 let mut bound = Real::INFINITY;
                 let mut nearest: Option<ClosestPoints> = None;
                 let mut nearer = None;
+                // Leaves lying beyond the nearest pair along its line (near-ties of large
+                // triangles, or whole leaves behind the answer) are dismissed by their corners
+                // alone, before any pair's box; the slab is theirs for a front.
+                let best_line = best.as_ref().map(|b| (b.closest.on_b - b.closest.on_a).cast());
+                if let Some(slab) = best_line.and_then(|line| slab_across(&line, a, ra.clone(), b_corners)) {
+                    if slab.gap >= cutoff {
+                        return Measured {
+                            cutoff,
+                            bound: slab.gap,
+                            slab: coherent.then_some(slab),
+                            nearer: None,
+                        };
+                    }
+                }
                 moved.clear();
                 moved.extend(b_corners.chunks_exact(3).map(|c| {
                     let t = Triangle::new(c[0], c[1], c[2]);
@@ -263,7 +277,7 @@ where
 /// The slab between A's triangles at leaf-order positions `ra` and B's placed `b_corners`
 /// normal to the line through the closest points of their `nearest` pair, if one was measured,
 /// else through the leaves' centroids: as thick as the leaves' distance where both are flat,
-/// and a bound on it always. `None` where the line has no direction.
+/// and a bound on it always.
 fn slab_between<VA: NodeVolume>(
     a: &Bvh<VA>,
     ra: Range<usize>,
@@ -275,6 +289,18 @@ fn slab_between<VA: NodeVolume>(
         Some(n) => (n.on_b - n.on_a).cast::<f64>(),
         None => centroid(b_corners.iter().copied()) - centroid(a_corners()),
     };
+    slab_across(&line, a, ra, b_corners)
+}
+
+/// The slab between A's triangles at leaf-order positions `ra` and B's placed `b_corners`
+/// normal to `line`, a bound on their distance. `None` where the line has no direction.
+fn slab_across<VA: NodeVolume>(
+    line: &na::Vector3<f64>,
+    a: &Bvh<VA>,
+    ra: Range<usize>,
+    b_corners: &[Point],
+) -> Option<Slab> {
+    let a_corners = || ra.clone().flat_map(|i| a.triangle(i).vertices());
     let length = line.norm();
     if length == 0.0 {
         return None;
