@@ -277,7 +277,7 @@ where
 /// The slab between A's triangles at leaf-order positions `ra` and B's placed `b_corners`
 /// normal to the line through the closest points of their `nearest` pair, if one was measured,
 /// else through the leaves' centroids: as thick as the leaves' distance where both are flat,
-/// and a bound on it always.
+/// and a bound on it always. `None` where the line has no direction.
 fn slab_between<VA: NodeVolume>(
     a: &Bvh<VA>,
     ra: Range<usize>,
@@ -300,15 +300,17 @@ fn slab_across<VA: NodeVolume>(
     ra: Range<usize>,
     b_corners: &[Point],
 ) -> Option<Slab> {
-    let a_corners = || ra.clone().flat_map(|i| a.triangle(i).vertices());
     let length = line.norm();
     if length == 0.0 {
         return None;
     }
-    // Rounded to f32 and shortened so that it is no longer than one.
+    // Rounded to f32 and shortened so that it is no longer than one; the gap is taken along
+    // the normal as kept.
     let normal = (line / length * (1.0 - 1e-6)).cast::<Real>();
-    let along = |p: &Point| normal.cast::<f64>().dot(&p.coords.cast::<f64>());
-    let a_top = a_corners().map(|p| along(&p)).fold(f64::NEG_INFINITY, f64::max);
+    let kept = normal.cast::<f64>();
+    let along = |p: &Point| kept.dot(&p.coords.cast::<f64>());
+    let a_top =
+        ra.flat_map(|i| a.triangle(i).vertices()).map(|p| along(&p)).fold(f64::NEG_INFINITY, f64::max);
     let b_bottom = b_corners.iter().map(along).fold(f64::INFINITY, f64::min);
     let gap = b_bottom - a_top;
     Some(Slab { normal, gap: (gap - gap.abs() * 1e-6) as Real })
