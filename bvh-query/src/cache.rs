@@ -68,10 +68,9 @@ pub struct PairCache {
 struct DistanceMemory {
     closest: Option<Hit>,
     /// Where the last search stopped, each pair with the bounds it was stopped with, empty if
-    /// it has none.
+    /// it has none. The next search takes out the pairs it starts from and adds its own stops:
+    /// the pairs still clear stay where they are, neither copied nor rewritten.
     front: Vec<DistanceStop>,
-    /// Where this search stops: swapped with `front` when it is remembered.
-    next: Vec<DistanceStop>,
     /// The pairs of the front this search starts from, with their bounds lowered by B's motion.
     due: Vec<(Pair, Real)>,
     /// B's poses at the searches since the last one from the top, the stops' frames: a bound is
@@ -271,9 +270,10 @@ impl PairCache {
             memory.poses.clear();
         }
         memory.poses.push(*b_in_a);
-        memory.next.clear();
         memory.due.clear();
-        if from_front {
+        if !from_front {
+            memory.front.clear();
+        } else {
             // Each frame's motion, and how all of B moved since: that bounds how each node moved.
             let motions: SmallVec<[(Motion, _); DISTANCE_PULL_UP_EVERY]> = memory
                 .poses
@@ -284,7 +284,8 @@ impl PairCache {
                     (motion, whole)
                 })
                 .collect();
-            for stop in &memory.front {
+            let mut i = 0;
+            while let Some(stop) = memory.front.get(i) {
                 let (motion, whole) = &motions[stop.frame as usize];
                 // Most stops stay clear however B's points moved: their own box is not needed.
                 let mut bound = stop.bound(whole, cutoff as f64);
@@ -293,19 +294,15 @@ impl PairCache {
                 }
                 if bound < cutoff as f64 {
                     memory.due.push((stop.pair, bound.max(0.0) as Real));
+                    memory.front.swap_remove(i);
                 } else {
-                    memory.next.push(*stop);
+                    i += 1;
                 }
             }
         }
         let frame = (memory.poses.len() - 1) as u32;
-        let kept = DistanceKept { stops: &mut memory.next, frame, slack, slabs: near };
+        let kept = DistanceKept { stops: &mut memory.front, frame, slack, slabs: near };
         (from_front.then_some(&memory.due[..]), kept)
-    }
-
-    /// Keeps the front the distance search started by [`PairCache::distance_resume`] left.
-    pub(crate) fn remember_distance_front(&mut self) {
-        std::mem::swap(&mut self.distance.front, &mut self.distance.next);
     }
 
     /// Remembers a contact found near the last one, without a search into the trees.
@@ -417,5 +414,89 @@ impl Front for DistanceKept<'_> {
 
     fn clear(&mut self) {
         self.stops.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DistanceOptions, Posed, Query, QueryOptions};
+    use bvh_build::generate::{torus, tube};
+    use bvh_build::{BuildConfig, Bvh, ChildRef, NodeVolume};
+    use bvh_core::{Isometry, Obb, Point, Vector, closest_points_triangles};
+    use std::ops::Range;
+
+    /// The leaf-order positions of the triangles below a side of a pair: a leaf's own, or all
+    /// of a node's subtree.
+    fn below<V: NodeVolume>(tree: &Bvh<V>, (node, leaf): (usize, Option<Range<usize>>)) -> Vec<usize> {
+        if let Some(leaf) = leaf {
+            return leaf.collect();
+        }
+        let mut found = Vec::new();
+        let mut nodes = vec![node];
+        while let Some(i) = nodes.pop() {
+            for child in tree.children(i) {
+                match child.get() {
+                    ChildRef::Node(j) => nodes.push(j),
+                    ChildRef::Leaf(range) => found.extend(range),
+                }
+            }
+        }
+        found
+    }
+
+    /// Every stop a cached distance search leaves along a path holds what the next searches
+    /// rely on: at the pose of its frame, each triangle pair below it is at least its gap apart,
+    /// and B's corners below it lie at least its slab's gap beyond A's along the slab's normal.
+    #[test]
+    fn every_stop_of_the_front_bounds_what_lies_below_it() {
+        let config = BuildConfig::co();
+        let a = Bvh::<Obb>::build(torus(1.0, 0.3, 24, 10), &config);
+        let b = Bvh::<Obb>::build(tube(0.3, 0.25, 1.5, 12), &config);
+        let mut cache = PairCache::new();
+        let (mut stops, mut slabs) = (0, 0);
+        for k in 0..40 {
+            let t = k as Real / 40.0;
+            let pose_b =
+                Isometry::new(Vector::new(1.6 - 0.3 * t, 0.8 * t, 0.6), Vector::new(0.3 * t, 0.5 * t, 0.0));
+            let query = Query::new(
+                Posed::new(&a, Isometry::identity()),
+                Posed::new(&b, pose_b),
+                QueryOptions::default(),
+            );
+            let near = query.distance_cached(DistanceOptions::exact(), &mut cache).expect("a distance");
+            assert!(near.distance > 0.0, "pose {k}: the meshes stay apart");
+            let memory = &cache.distance;
+            for stop in &memory.front {
+                let [side_a, side_b] = stop.pair.sides();
+                let (ra, rb) = (below(&a, side_a), below(&b, side_b));
+                let pose = &memory.poses[stop.frame as usize];
+                let placed: Vec<_> = rb.iter().map(|&j| b.triangle(j).placed(pose)).collect();
+                for &i in &ra {
+                    for tb in &placed {
+                        let distance = closest_points_triangles(a.triangle(i), tb).distance;
+                        assert!(
+                            distance >= stop.gap,
+                            "pose {k}: a pair {distance} apart below a stop {stop:?}"
+                        );
+                    }
+                }
+                stops += 1;
+                if let Some(slab) = stop.slab {
+                    let along = |p: Point| slab.normal.cast::<f64>().dot(&p.coords.cast::<f64>());
+                    let a_top =
+                        ra.iter().flat_map(|&i| a.triangle(i).vertices()).map(along).fold(f64::MIN, f64::max);
+                    let b_bottom =
+                        placed.iter().flat_map(|t| t.vertices()).map(along).fold(f64::MAX, f64::min);
+                    assert!(
+                        b_bottom - a_top >= slab.gap as f64,
+                        "pose {k}: {} across a slab {stop:?}",
+                        b_bottom - a_top
+                    );
+                    slabs += 1;
+                }
+            }
+        }
+        assert!(stops >= 1000 && slabs >= 1000, "{stops} stops, {slabs} with slabs");
     }
 }

@@ -262,7 +262,6 @@ where
                 let (due, mut kept) =
                     cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack);
                 descent.nearest(due.map(|d| d.iter().copied()), cutoff, first_line, &mut kept, stats, leaves);
-                cache.remember_distance_front();
             }
         }
     }

@@ -349,19 +349,51 @@ where
         walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
     ) {
-        let slab = if walk.keeps_slabs() { self.centre_line_slab(pair) } else { None };
+        let slab = if walk.keeps_slabs() { self.centre_line_slab(pair, walk) } else { None };
         walk.stop_with_slab(pair, bound, slab, stats);
     }
 
-    /// The slab between the volumes of a pair's sides (a leaf's is its parent's) across the
-    /// line through their centres. `None` for coincident centres.
-    fn centre_line_slab(&self, pair: &Pair) -> Option<Slab> {
+    /// The slab between a pair's sides across the line through their centres: a node by its
+    /// volume, a leaf by its triangles' corners (its parent's volume, around more triangles,
+    /// gave slabs so thin that B's next move undercut them). `None` for coincident centres.
+    fn centre_line_slab(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Option<Slab> {
         let (va, vb) = (self.a.volume(pair.a.node_index()), self.b.volume(pair.b.node_index()));
-        let centre_a = va.center();
-        let line = self.b_in_a.transform_point(&vb.center()) - centre_a;
-        let (normal, length) = shortened_unit(&line)?;
-        let reach_b = vb.half_width(&(self.b_in_a.rotation.transpose() * normal));
-        Some(Slab { normal, gap: length - va.half_width(&normal) - reach_b - self.margin })
+        let corners_a: SmallVec<[Point; 12]> =
+            pair.a.triangles().into_iter().flatten().flat_map(|i| self.a.triangle(i).vertices()).collect();
+        let corners_b = match pair.b.triangles() {
+            Some(rb) => walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices()),
+            None => &[],
+        };
+        let centre_a = if corners_a.is_empty() { va.center() } else { mean(&corners_a) };
+        let centre_b =
+            if corners_b.is_empty() { self.b_in_a.transform_point(&vb.center()) } else { mean(corners_b) };
+        let (normal, _) = shortened_unit(&(centre_b - centre_a))?;
+        let reach_a = if corners_a.is_empty() { va.half_width(&normal) } else { 0.0 };
+        let reach_b = if corners_b.is_empty() {
+            vb.half_width(&(self.b_in_a.rotation.transpose() * normal))
+        } else {
+            0.0
+        };
+        // Along the normal from B's centre, where the differences are small; `scale` bounds
+        // the terms whose rounding the gap gives up.
+        let mut scale = reach_a + reach_b;
+        let mut along = |p: &Point| {
+            let d = p - centre_b;
+            scale = scale.max(d.abs().sum() + reach_a + reach_b);
+            d.dot(&normal)
+        };
+        let a_top = if corners_a.is_empty() {
+            along(&centre_a) + reach_a
+        } else {
+            corners_a.iter().map(&mut along).fold(Real::NEG_INFINITY, Real::max)
+        };
+        let b_bottom = if corners_b.is_empty() {
+            -reach_b
+        } else {
+            corners_b.iter().map(&mut along).fold(Real::INFINITY, Real::min)
+        };
+        let rounding = 8.0 * Real::EPSILON * scale;
+        Some(Slab { normal, gap: b_bottom - a_top - self.margin - rounding })
     }
 
     /// The line through the nearest pair's closest points (A's to B's), as a unit normal in both
@@ -743,6 +775,12 @@ impl Pair {
         Self { untested: true, ..*self }
     }
 
+    /// Each side's node and, for a leaf, its triangles (A's side, then B's).
+    #[cfg(test)]
+    pub(crate) fn sides(&self) -> [(usize, Option<Range<usize>>); 2] {
+        [(self.a.node_index(), self.a.triangles()), (self.b.node_index(), self.b.triangles())]
+    }
+
     /// The node of B whose volume bounds B's side.
     pub(crate) fn b_node(&self) -> usize {
         self.b.node_index()
@@ -997,6 +1035,12 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
         }
         &self.placed
     }
+}
+
+/// The mean of `points`, which are not none.
+fn mean(points: &[Point]) -> Point {
+    let sum = points.iter().fold(Vector::zeros(), |sum, p| sum + p.coords);
+    Point::from(sum / points.len() as Real)
 }
 
 /// The most triangles of a node's two leaves that a distance search takes as one leaf (twice
