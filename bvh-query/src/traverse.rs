@@ -339,9 +339,8 @@ where
         workspace::put_heap(aside.into_vec());
     }
 
-    /// The distance search stops at `pair`, whose sides lie `bound` apart or more: kept with
-    /// the slab between their volumes across the line through their centres, if the front
-    /// keeps slabs.
+    /// The distance search stops at `pair`, whose sides lie `bound` apart or more: kept, if the
+    /// front keeps slabs, with the slab [`Descent::stop_slab`] finds.
     fn stop_apart(
         &self,
         pair: &Pair,
@@ -349,14 +348,17 @@ where
         walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
     ) {
-        let slab = if walk.keeps_slabs() { self.centre_line_slab(pair, walk) } else { None };
+        let slab = if walk.keeps_slabs() { self.stop_slab(pair, walk) } else { None };
         walk.stop_with_slab(pair, bound, slab, stats);
     }
 
-    /// The slab between a pair's sides across the line through their centres: a node by its
-    /// volume, a leaf by its triangles' corners (its parent's volume, around more triangles,
-    /// gave slabs so thin that B's next move undercut them). `None` for coincident centres.
-    fn centre_line_slab(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Option<Slab> {
+    /// The wider of the slabs between a pair's sides across the line through their centres and
+    /// across the nearest pair's line: the first suits pairs off to the side, the second the
+    /// near-ties of a receding B, whose distance grows as the answer's does. A node is taken by
+    /// its volume, a leaf by its own triangles' corners (its parent's volume, around more
+    /// triangles, gave slabs that B's next move already undercut). `None` without a line.
+    fn stop_slab(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Option<Slab> {
+        let nearest_line = walk.across.as_ref().map(|across| (across.normal, across.in_b));
         let (va, vb) = (self.a.volume(pair.a.node_index()), self.b.volume(pair.b.node_index()));
         let corners_a: SmallVec<[Point; 12]> =
             pair.a.triangles().into_iter().flatten().flat_map(|i| self.a.triangle(i).vertices()).collect();
@@ -367,23 +369,32 @@ where
         let centre_a = if corners_a.is_empty() { va.center() } else { mean(&corners_a) };
         let centre_b =
             if corners_b.is_empty() { self.b_in_a.transform_point(&vb.center()) } else { mean(corners_b) };
-        let (normal, _) = shortened_unit(&(centre_b - centre_a))?;
-        let reach_a = if corners_a.is_empty() { va.half_width(&normal) } else { 0.0 };
-        let reach_b = if corners_b.is_empty() {
-            vb.half_width(&(self.b_in_a.rotation.transpose() * normal))
-        } else {
-            0.0
-        };
+        let sides = SlabSides { va, vb, corners_a: &corners_a, corners_b, centre_a, centre_b };
+        let centre_line = shortened_unit(&(centre_b - centre_a))
+            .map(|(normal, _)| self.slab_along(&sides, normal, self.b_in_a.rotation.transpose() * normal));
+        let nearest_line = nearest_line.map(|(normal, in_b)| self.slab_along(&sides, normal, in_b));
+        match (centre_line, nearest_line) {
+            (Some(centre), Some(nearest)) => Some(if nearest.gap > centre.gap { nearest } else { centre }),
+            (centre, nearest) => centre.or(nearest),
+        }
+    }
+
+    /// The slab between a pair's `sides` normal to `normal` (of length at most one; `in_b` is
+    /// the same in B's frame).
+    fn slab_along(&self, sides: &SlabSides<VA, VB>, normal: Vector, in_b: Vector) -> Slab {
+        let (corners_a, corners_b) = (sides.corners_a, sides.corners_b);
+        let reach_a = if corners_a.is_empty() { sides.va.half_width(&normal) } else { 0.0 };
+        let reach_b = if corners_b.is_empty() { sides.vb.half_width(&in_b) } else { 0.0 };
         // Along the normal from B's centre, where the differences are small; `scale` bounds
         // the terms whose rounding the gap gives up.
         let mut scale = reach_a + reach_b;
         let mut along = |p: &Point| {
-            let d = p - centre_b;
+            let d = p - sides.centre_b;
             scale = scale.max(d.abs().sum() + reach_a + reach_b);
             d.dot(&normal)
         };
         let a_top = if corners_a.is_empty() {
-            along(&centre_a) + reach_a
+            along(&sides.centre_a) + reach_a
         } else {
             corners_a.iter().map(&mut along).fold(Real::NEG_INFINITY, Real::max)
         };
@@ -393,7 +404,7 @@ where
             corners_b.iter().map(&mut along).fold(Real::INFINITY, Real::min)
         };
         let rounding = 8.0 * Real::EPSILON * scale;
-        Some(Slab { normal, gap: b_bottom - a_top - self.margin - rounding })
+        Slab { normal, gap: b_bottom - a_top - self.margin - rounding }
     }
 
     /// The line through the nearest pair's closest points (A's to B's), as a unit normal in both
@@ -1035,6 +1046,17 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
         }
         &self.placed
     }
+}
+
+/// A pair's two sides as a stop's slab measures them: a node by its volume, a leaf by its own
+/// triangles' corners (B's placed in A's frame), each with a centre in A's frame.
+struct SlabSides<'s, VA, VB> {
+    va: &'s VA,
+    vb: &'s VB,
+    corners_a: &'s [Point],
+    corners_b: &'s [Point],
+    centre_a: Point,
+    centre_b: Point,
 }
 
 /// The mean of `points`, which are not none.
