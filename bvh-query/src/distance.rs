@@ -199,7 +199,8 @@ where
                 // triangles, or whole leaves behind the answer) are dismissed by their corners
                 // alone, before any pair's box; the slab is theirs for a front.
                 let best_line = best.as_ref().map(|b| (b.closest.on_b - b.closest.on_a).cast());
-                if let Some(slab) = best_line.and_then(|line| slab_across(&line, a, ra.clone(), b_corners)) {
+                let along_best = best_line.and_then(|line| slab_across(&line, a, ra.clone(), b_corners));
+                if let Some(slab) = along_best {
                     if slab.gap >= cutoff {
                         return Measured {
                             cutoff,
@@ -250,7 +251,13 @@ where
                         }
                     }
                 }
-                let slab = if coherent { slab_between(a, ra, b_corners, nearest.as_ref()) } else { None };
+                // The wider of the slabs across the leaves' own nearest pair's line and across
+                // the nearest pair's (as for the stops above leaves).
+                let slab = if coherent {
+                    Slab::wider(slab_between(a, ra, b_corners, nearest.as_ref()), along_best)
+                } else {
+                    None
+                };
                 Measured { cutoff, bound, slab, nearer }
             };
         match cache {

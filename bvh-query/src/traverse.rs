@@ -372,11 +372,7 @@ where
         let sides = SlabSides { va, vb, corners_a: &corners_a, corners_b, centre_a, centre_b };
         let centre_line = shortened_unit(&(centre_b - centre_a))
             .map(|(normal, _)| self.slab_along(&sides, normal, self.b_in_a.rotation.transpose() * normal));
-        let nearest_line = nearest_line.map(|(normal, in_b)| self.slab_along(&sides, normal, in_b));
-        match (centre_line, nearest_line) {
-            (Some(centre), Some(nearest)) => Some(if nearest.gap > centre.gap { nearest } else { centre }),
-            (centre, nearest) => centre.or(nearest),
-        }
+        Slab::wider(centre_line, nearest_line.map(|(normal, in_b)| self.slab_along(&sides, normal, in_b)))
     }
 
     /// The slab between a pair's `sides` normal to `normal` (of length at most one; `in_b` is
@@ -805,6 +801,16 @@ impl Pair {
 pub(crate) struct Slab {
     pub(crate) normal: Vector,
     pub(crate) gap: Real,
+}
+
+impl Slab {
+    /// The wider of two slabs, where there are two.
+    pub(crate) fn wider(one: Option<Slab>, other: Option<Slab>) -> Option<Slab> {
+        match (one, other) {
+            (Some(one), Some(other)) => Some(if other.gap > one.gap { other } else { one }),
+            (one, other) => one.or(other),
+        }
+    }
 }
 
 /// The direction of `line`, shortened so that, rounded, it is no longer than one, and the
