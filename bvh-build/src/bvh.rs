@@ -221,6 +221,12 @@ impl<V: NodeVolume> Bvh<V> {
         &self.triangles[position]
     }
 
+    /// The triangles at leaf-order positions `positions` (a leaf's, or a subtree's), in place.
+    #[inline]
+    pub fn triangles(&self, positions: Range<usize>) -> &[Triangle] {
+        &self.triangles[positions]
+    }
+
     /// The user's index of the triangle at leaf-order position `position`.
     #[inline]
     pub fn original_triangle(&self, position: usize) -> u32 {

@@ -290,10 +290,12 @@ fn slab_between<VA: NodeVolume>(
     b_corners: &[Point],
     nearest: Option<&ClosestPoints>,
 ) -> Option<Slab> {
-    let a_corners = || ra.clone().flat_map(|i| a.triangle(i).vertices());
     let line = match nearest {
         Some(n) => (n.on_b - n.on_a).cast::<f64>(),
-        None => centroid(b_corners.iter().copied()) - centroid(a_corners()),
+        None => {
+            let a_corners = a.triangles(ra.clone()).iter().flat_map(Triangle::vertices);
+            centroid(b_corners.iter().copied()) - centroid(a_corners)
+        }
     };
     slab_across(&line, a, ra, b_corners)
 }
@@ -315,8 +317,10 @@ fn slab_across<VA: NodeVolume>(
     let normal = (line / length * (1.0 - 1e-6)).cast::<Real>();
     let kept = normal.cast::<f64>();
     let along = |p: &Point| kept.dot(&p.coords.cast::<f64>());
-    let a_top =
-        ra.flat_map(|i| a.triangle(i).vertices()).map(|p| along(&p)).fold(f64::NEG_INFINITY, f64::max);
+    let mut a_top = f64::NEG_INFINITY;
+    for t in a.triangles(ra) {
+        a_top = a_top.max(along(&t.a)).max(along(&t.b)).max(along(&t.c));
+    }
     let b_bottom = b_corners.iter().map(along).fold(f64::INFINITY, f64::min);
     let gap = b_bottom - a_top;
     Some(Slab { normal, gap: (gap - gap.abs() * 1e-6) as Real })

@@ -6,6 +6,7 @@ use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
+use bvh_core::Triangle;
 use bvh_core::triangle::PlacedTriangle;
 use bvh_core::{Aabb, Point, Real, RelativePose, Vector};
 use smallvec::SmallVec;
@@ -360,16 +361,22 @@ where
     fn stop_slab(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Option<Slab> {
         let nearest_line = walk.across.as_ref().map(|across| (across.normal, across.in_b));
         let (va, vb) = (self.a.volume(pair.a.node_index()), self.b.volume(pair.b.node_index()));
-        let corners_a: SmallVec<[Point; 12]> =
-            pair.a.triangles().into_iter().flatten().flat_map(|i| self.a.triangle(i).vertices()).collect();
+        let triangles_a = pair.a.triangles().map_or(&[][..], |ra| self.a.triangles(ra));
         let corners_b = match pair.b.triangles() {
             Some(rb) => walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices()),
             None => &[],
         };
-        let centre_a = if corners_a.is_empty() { va.center() } else { mean(&corners_a) };
-        let centre_b =
-            if corners_b.is_empty() { self.b_in_a.transform_point(&vb.center()) } else { mean(corners_b) };
-        let sides = SlabSides { va, vb, corners_a: &corners_a, corners_b, centre_a, centre_b };
+        let centre_a = if triangles_a.is_empty() {
+            va.center()
+        } else {
+            mean(triangles_a.iter().flat_map(|t| [t.a, t.b, t.c]), 3 * triangles_a.len())
+        };
+        let centre_b = if corners_b.is_empty() {
+            self.b_in_a.transform_point(&vb.center())
+        } else {
+            mean(corners_b.iter().copied(), corners_b.len())
+        };
+        let sides = SlabSides { va, vb, triangles_a, corners_b, centre_a, centre_b };
         let centre_line = shortened_unit(&(centre_b - centre_a))
             .map(|(normal, _)| self.slab_along(&sides, normal, self.b_in_a.rotation.transpose() * normal));
         Slab::wider(centre_line, nearest_line.map(|(normal, in_b)| self.slab_along(&sides, normal, in_b)))
@@ -378,8 +385,8 @@ where
     /// The slab between a pair's `sides` normal to `normal` (of length at most one; `in_b` is
     /// the same in B's frame).
     fn slab_along(&self, sides: &SlabSides<VA, VB>, normal: Vector, in_b: Vector) -> Slab {
-        let (corners_a, corners_b) = (sides.corners_a, sides.corners_b);
-        let reach_a = if corners_a.is_empty() { sides.va.half_width(&normal) } else { 0.0 };
+        let (triangles_a, corners_b) = (sides.triangles_a, sides.corners_b);
+        let reach_a = if triangles_a.is_empty() { sides.va.half_width(&normal) } else { 0.0 };
         let reach_b = if corners_b.is_empty() { sides.vb.half_width(&in_b) } else { 0.0 };
         // Along the normal from B's centre, where the differences are small; `scale` bounds
         // the terms whose rounding the gap gives up.
@@ -389,16 +396,19 @@ where
             scale = scale.max(d.abs().sum() + reach_a + reach_b);
             d.dot(&normal)
         };
-        let a_top = if corners_a.is_empty() {
+        let a_top = if triangles_a.is_empty() {
             along(&sides.centre_a) + reach_a
         } else {
-            corners_a.iter().map(&mut along).fold(Real::NEG_INFINITY, Real::max)
+            let mut top = Real::NEG_INFINITY;
+            for t in triangles_a {
+                top = top.max(along(&t.a)).max(along(&t.b)).max(along(&t.c));
+            }
+            top
         };
-        let b_bottom = if corners_b.is_empty() {
-            -reach_b
-        } else {
-            corners_b.iter().map(&mut along).fold(Real::INFINITY, Real::min)
-        };
+        let mut b_bottom = if corners_b.is_empty() { -reach_b } else { Real::INFINITY };
+        for p in corners_b {
+            b_bottom = b_bottom.min(along(p));
+        }
         let rounding = 8.0 * Real::EPSILON * scale;
         Slab { normal, gap: b_bottom - a_top - self.margin - rounding }
     }
@@ -1048,7 +1058,9 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
         if self.leaf != Some((of_a, triangles.start)) {
             self.leaf = Some((of_a, triangles.start));
             self.placed.clear();
-            self.placed.extend(triangles.flat_map(place));
+            for i in triangles {
+                self.placed.extend(place(i));
+            }
         }
         &self.placed
     }
@@ -1059,16 +1071,16 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
 struct SlabSides<'s, VA, VB> {
     va: &'s VA,
     vb: &'s VB,
-    corners_a: &'s [Point],
+    triangles_a: &'s [Triangle],
     corners_b: &'s [Point],
     centre_a: Point,
     centre_b: Point,
 }
 
-/// The mean of `points`, which are not none.
-fn mean(points: &[Point]) -> Point {
-    let sum = points.iter().fold(Vector::zeros(), |sum, p| sum + p.coords);
-    Point::from(sum / points.len() as Real)
+/// The mean of `count` points, not none.
+fn mean(points: impl Iterator<Item = Point>, count: usize) -> Point {
+    let sum = points.fold(Vector::zeros(), |sum, p| sum + p.coords);
+    Point::from(sum / count as Real)
 }
 
 /// The most triangles of a node's two leaves that a distance search takes as one leaf (twice
