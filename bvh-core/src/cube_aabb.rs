@@ -1,8 +1,9 @@
 //! Cube AABB (CAABB), the per-object root volume of paper 000 §1.3.1.
 
 use crate::aabb::Aabb;
+use crate::math::mean;
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::sphere::{Sphere, max_distance, mean};
+use crate::sphere::{Sphere, max_distance};
 
 /// An axis-aligned cube whose half side is the largest *Euclidean* distance from its centre to the
 /// object. The cube therefore contains the object's bounding ball and so the object in every

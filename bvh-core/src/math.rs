@@ -150,6 +150,18 @@ impl From<&Isometry> for RelativePose {
     }
 }
 
+/// The mean of the points (the origin for none), summed in `f64` so that 10^6 vertices do not
+/// lose the centre to rounding.
+pub fn mean(points: impl IntoIterator<Item = impl std::borrow::Borrow<Point>>) -> Point {
+    let (sum, count) = points.into_iter().fold((na::Vector3::<f64>::zeros(), 0usize), |(sum, n), p| {
+        (sum + p.borrow().coords.cast::<f64>(), n + 1)
+    });
+    if count == 0 {
+        return Point::origin();
+    }
+    Point::from((sum / count as f64).cast::<Real>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ pub fn principal_axes(points: &[Point]) -> Matrix {
     if points.len() < 2 {
         return Matrix::identity();
     }
-    let mean = crate::sphere::mean(points);
+    let mean = crate::math::mean(points);
     let mut cov = Matrix3::<f64>::zeros();
     for p in points {
         let d = (p - mean).cast::<f64>();

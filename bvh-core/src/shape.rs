@@ -1,7 +1,7 @@
 //! Shape measures that choose volumes (paper 004 §2.1).
 
+use crate::math::mean;
 use crate::math::{Point, Real};
-use crate::sphere::mean;
 
 /// Paper 004's threshold: objects whose deviation rate is at most this get sphere volumes.
 pub const SPHERE_DEVIATION_THRESHOLD: Real = 1.0 / 7.0;

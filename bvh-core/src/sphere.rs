@@ -1,6 +1,6 @@
 //! Bounding sphere.
 
-use crate::math::{Isometry, Point, Real};
+use crate::math::{Isometry, Point, Real, mean};
 
 /// A ball given by its centre and radius.
 ///
@@ -78,22 +78,6 @@ impl Sphere {
     pub fn surface_area(&self) -> Real {
         4.0 * std::f32::consts::PI * self.radius * self.radius
     }
-}
-
-/// Mean of the points (the origin for none).
-pub(crate) fn mean(points: &[Point]) -> Point {
-    if points.is_empty() {
-        return Point::origin();
-    }
-    // Accumulate in f64 so 10^6 vertices do not lose the centre to rounding.
-    let mut sum = [0.0f64; 3];
-    for p in points {
-        for (s, c) in sum.iter_mut().zip(p.iter()) {
-            *s += *c as f64;
-        }
-    }
-    let n = points.len() as f64;
-    Point::new((sum[0] / n) as Real, (sum[1] / n) as Real, (sum[2] / n) as Real)
 }
 
 /// Largest distance from `center` to any point, rounded up so every point is enclosed.

@@ -10,7 +10,7 @@ use crate::stats::Stats;
 use crate::traverse::{Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{Beyond, closest_points_apart_triangles};
-use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles};
+use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean};
 use nalgebra as na;
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -292,10 +292,7 @@ fn slab_between<VA: NodeVolume>(
 ) -> Option<Slab> {
     let line = match nearest {
         Some(n) => (n.on_b - n.on_a).cast::<f64>(),
-        None => {
-            let a_corners = a.triangles(ra.clone()).iter().flat_map(Triangle::vertices);
-            centroid(b_corners.iter().copied()) - centroid(a_corners)
-        }
+        None => (mean(b_corners) - mean(a.triangles(ra.clone()).iter().flat_map(Triangle::vertices))).cast(),
     };
     slab_across(&line, a, ra, b_corners)
 }
@@ -324,11 +321,4 @@ fn slab_across<VA: NodeVolume>(
     let b_bottom = b_corners.iter().map(along).fold(f64::INFINITY, f64::min);
     let gap = b_bottom - a_top;
     Some(Slab { normal, gap: (gap - gap.abs() * 1e-6) as Real })
-}
-
-/// The mean of the points, in `f64`.
-fn centroid(points: impl Iterator<Item = Point>) -> na::Vector3<f64> {
-    let (sum, count) =
-        points.fold((na::Vector3::zeros(), 0.0), |(sum, n), p| (sum + p.coords.cast::<f64>(), n + 1.0));
-    sum / count
 }

@@ -8,7 +8,7 @@ use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::Triangle;
 use bvh_core::triangle::PlacedTriangle;
-use bvh_core::{Aabb, Point, Real, RelativePose, Vector};
+use bvh_core::{Aabb, Point, Real, RelativePose, Vector, mean};
 use smallvec::SmallVec;
 use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
@@ -369,13 +369,10 @@ where
         let centre_a = if triangles_a.is_empty() {
             va.center()
         } else {
-            mean(triangles_a.iter().flat_map(|t| [t.a, t.b, t.c]), 3 * triangles_a.len())
+            mean(triangles_a.iter().flat_map(Triangle::vertices))
         };
-        let centre_b = if corners_b.is_empty() {
-            self.b_in_a.transform_point(&vb.center())
-        } else {
-            mean(corners_b.iter().copied(), corners_b.len())
-        };
+        let centre_b =
+            if corners_b.is_empty() { self.b_in_a.transform_point(&vb.center()) } else { mean(corners_b) };
         let sides = SlabSides { va, vb, triangles_a, corners_b, centre_a, centre_b };
         let centre_line = shortened_unit(&(centre_b - centre_a))
             .map(|(normal, _)| self.slab_along(&sides, normal, self.b_in_a.rotation.transpose() * normal));
@@ -1075,12 +1072,6 @@ struct SlabSides<'s, VA, VB> {
     corners_b: &'s [Point],
     centre_a: Point,
     centre_b: Point,
-}
-
-/// The mean of `count` points, not none.
-fn mean(points: impl Iterator<Item = Point>, count: usize) -> Point {
-    let sum = points.fold(Vector::zeros(), |sum, p| sum + p.coords);
-    Point::from(sum / count as Real)
 }
 
 /// The most triangles of a node's two leaves that a distance search takes as one leaf (twice
