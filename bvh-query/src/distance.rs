@@ -9,9 +9,8 @@ use crate::query::{Query, extent};
 use crate::stats::Stats;
 use crate::traverse::{Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::triangle::{Beyond, closest_points_apart_triangles};
+use bvh_core::triangle::{Beyond, closest_points_apart_triangles, gap_along_line, rounds_to_at_least};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean};
-use nalgebra as na;
 use smallvec::SmallVec;
 use std::ops::Range;
 
@@ -196,19 +195,19 @@ where
                 let mut nearest: Option<ClosestPoints> = None;
                 let mut nearer = None;
                 // Leaves lying beyond the nearest pair along its line (near-ties of large
-                // triangles, or whole leaves behind the answer) are dismissed by their corners
-                // alone, before any pair's box; the slab is theirs for a front.
-                let best_line = best.as_ref().map(|b| (b.closest.on_b - b.closest.on_a).cast());
-                let along_best = best_line.and_then(|line| slab_across(&line, a, ra.clone(), b_corners));
-                if let Some(slab) = along_best {
-                    if slab.gap >= cutoff {
-                        return Measured {
-                            cutoff,
-                            bound: slab.gap,
-                            slab: coherent.then_some(slab),
-                            nearer: None,
-                        };
-                    }
+                // triangles, ties around its corners, or whole leaves behind the answer) are
+                // dismissed by their corners alone, before any pair's box; the slab is theirs
+                // for a front.
+                let along_best = best
+                    .as_ref()
+                    .and_then(|b| leaves_across(a, ra.clone(), b_corners, &b.closest.on_a, &b.closest.on_b));
+                if let Some(across) = along_best.filter(|across| rounds_to_at_least(across.gap, cutoff)) {
+                    return Measured {
+                        cutoff,
+                        bound: across.slab.gap,
+                        slab: coherent.then_some(across.slab),
+                        nearer: None,
+                    };
                 }
                 moved.clear();
                 moved.extend(b_corners.chunks_exact(3).map(|c| {
@@ -254,7 +253,7 @@ where
                 // The wider of the slabs across the leaves' own nearest pair's line and across
                 // the nearest pair's (as for the stops above leaves).
                 let slab = if coherent {
-                    Slab::wider(slab_between(a, ra, b_corners, nearest.as_ref()), along_best)
+                    Slab::wider(slab_between(a, ra, b_corners, nearest.as_ref()), along_best.map(|x| x.slab))
                 } else {
                     None
                 };
@@ -290,35 +289,38 @@ fn slab_between<VA: NodeVolume>(
     b_corners: &[Point],
     nearest: Option<&ClosestPoints>,
 ) -> Option<Slab> {
-    let line = match nearest {
-        Some(n) => (n.on_b - n.on_a).cast::<f64>(),
-        None => (mean(b_corners) - mean(a.triangles(ra.clone()).iter().flat_map(Triangle::vertices))).cast(),
+    let (from, to) = match nearest {
+        Some(n) => (n.on_a, n.on_b),
+        None => (mean(a.triangles(ra.clone()).iter().flat_map(Triangle::vertices)), mean(b_corners)),
     };
-    slab_across(&line, a, ra, b_corners)
+    leaves_across(a, ra, b_corners, &from, &to).map(|across| across.slab)
 }
 
-/// The slab between A's triangles at leaf-order positions `ra` and B's placed `b_corners`
-/// normal to `line`, a bound on their distance. `None` where the line has no direction.
-fn slab_across<VA: NodeVolume>(
-    line: &na::Vector3<f64>,
+/// How far B's placed `b_corners` lie beyond A's triangles at leaf-order positions `ra` along
+/// a line, exactly and as a slab for a front.
+#[derive(Clone, Copy)]
+struct LeavesAcross {
+    /// The gap along the line, as [`gap_along_line`] measures it.
+    gap: f64,
+    /// The gap across a normal kept in `f32`.
+    slab: Slab,
+}
+
+/// [`LeavesAcross`] along the line from `from` to `to`. `None` where it has no direction.
+fn leaves_across<VA: NodeVolume>(
     a: &Bvh<VA>,
     ra: Range<usize>,
     b_corners: &[Point],
-) -> Option<Slab> {
-    let length = line.norm();
-    if length == 0.0 {
-        return None;
-    }
-    // Rounded to f32 and shortened so that it is no longer than one; the gap is taken along
-    // the normal as kept.
-    let normal = (line / length * (1.0 - 1e-6)).cast::<Real>();
-    let kept = normal.cast::<f64>();
-    let along = |p: &Point| kept.dot(&p.coords.cast::<f64>());
-    let mut a_top = f64::NEG_INFINITY;
-    for t in a.triangles(ra) {
-        a_top = a_top.max(along(&t.a)).max(along(&t.b)).max(along(&t.c));
-    }
-    let b_bottom = b_corners.iter().map(along).fold(f64::INFINITY, f64::min);
-    let gap = b_bottom - a_top;
-    Some(Slab { normal, gap: (gap - gap.abs() * 1e-6) as Real })
+    from: &Point,
+    to: &Point,
+) -> Option<LeavesAcross> {
+    let corners_a = a.triangles(ra).iter().flat_map(Triangle::vertices);
+    let (gap, reach) = gap_along_line(corners_a, b_corners.iter().copied(), from, to)?;
+    // Shortened and rounded to f32, the normal is no longer than one and strays from the
+    // shortened line by less than 1.1e-7, which moves the difference of two points (each within
+    // `reach` of `from`) along it by at most that much of twice `reach`; the shortening costs
+    // 1e-6 of the gap.
+    let normal = ((to.cast::<f64>() - from.cast::<f64>()).normalize() * (1.0 - 1e-6)).cast::<Real>();
+    let slab_gap = gap - 2e-6 * gap.abs() - 3e-7 * reach;
+    Some(LeavesAcross { gap, slab: Slab { normal, gap: slab_gap as Real } })
 }

@@ -104,6 +104,45 @@ pub fn closest_points_apart_triangles(
     Ok(out)
 }
 
+/// How far the points `b` lie beyond the points `a` along the line from `from` to `to`: the
+/// least distance, measured along the line's direction, from any of `a` to any of `b` (negative
+/// where they overlap along it), narrowed by the rounding of computing it in `f64`, and the
+/// farthest any point lies from `from`. `None` where the line has no direction. Exact enough
+/// to settle the ties of a search's nearest pair (see [`rounds_to_at_least`]), which any bound
+/// narrowed for `f32` falls short of.
+pub fn gap_along_line(
+    a: impl IntoIterator<Item = Point>,
+    b: impl IntoIterator<Item = Point>,
+    from: &Point,
+    to: &Point,
+) -> Option<(f64, f64)> {
+    // From `from`, where the offsets are small; the line is exact, a difference of `f32`s.
+    let origin = lift(from);
+    let line = lift(to) - origin;
+    let length = line.norm();
+    if length == 0.0 {
+        return None;
+    }
+    let mut reach_sq = 0.0f64;
+    let mut along = |p: Point| {
+        let offset = lift(&p) - origin;
+        reach_sq = reach_sq.max(offset.norm_squared());
+        offset.dot(&line)
+    };
+    let farthest_a = a.into_iter().map(&mut along).fold(f64::NEG_INFINITY, f64::max);
+    let nearest_b = b.into_iter().map(&mut along).fold(f64::INFINITY, f64::min);
+    let reach = reach_sq.sqrt();
+    // The offsets, the two products, their difference and the division each round by a few
+    // units in the last place of `reach` at most (the gap is no larger than twice it).
+    Some(((nearest_b - farthest_a) / length - 16.0 * f64::EPSILON * reach, reach))
+}
+
+/// Whether a distance of `distance` or more (exactly) rounds to `below` or more in `f32`: a
+/// pair that far cannot beat a search's best pair at `below`, also when it ties with it.
+pub fn rounds_to_at_least(distance: f64, below: Real) -> bool {
+    distance >= least_rounding_to(below)
+}
+
 /// A distance from which on every distance rounds to `below` or more: half a step below it, a
 /// little more for the rounding of the products compared with it (so a distance exactly half
 /// way, which may round either way, is measured).
@@ -554,6 +593,30 @@ mod tests {
         assert!(measured_to_the_end > 1500, "{measured_to_the_end} distances given back");
     }
 
+    /// A's corner `v`, the highest point of each triangle of its fan, and B's triangle lying
+    /// flat above it at a height whose float steps are coarser than the corner's, so their
+    /// distance, `exact` in f64, rounds; far from the origin in odd cases.
+    struct FanUnderFlat {
+        v: Point,
+        b: Triangle,
+        fan: Vec<Triangle>,
+        exact: f64,
+    }
+
+    impl FanUnderFlat {
+        fn new(rng: &mut ChaCha8Rng, case: usize) -> Self {
+            let origin = if case % 2 == 0 { 0.0 } else { 1e3 };
+            let mut offset = |s: Real| (rng.r#gen::<Real>() - 0.5) * s;
+            let v = Point::new(origin + offset(1.0), origin + offset(1.0), offset(0.02));
+            let height = v.z + 0.51 + offset(1.0);
+            let flat = |x: Real, y: Real| Point::new(v.x + x, v.y + y, height);
+            let b = Triangle::new(flat(-3.0, -3.0), flat(3.0, -3.0), flat(0.0, 3.0));
+            let mut below_v = || v + Vector::new(offset(2.0), offset(2.0), -0.5);
+            let fan = (0..6).map(|_| Triangle::new(v, below_v(), below_v())).collect();
+            Self { v, b, fan, exact: (height as f64) - (v.z as f64) }
+        }
+    }
+
     /// The triangles around a nearest corner all lie as far from the triangle facing it: told
     /// the first one's distance as the limit and its line, the measurement dismisses the others
     /// by that line whichever way the distance rounded (all but those exactly half way between
@@ -563,18 +626,8 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(13);
         let (mut rounded_up, mut dismissed, mut measured) = (0, 0, 0);
         for case in 0..2000 {
-            let origin = if case % 2 == 0 { 0.0 } else { 1e3 };
-            let mut offset = |s: Real| (rng.r#gen::<Real>() - 0.5) * s;
-            // A's corner `v` is the highest point of each triangle of its fan; B lies flat above,
-            // at a height whose float steps are coarser than the corner's, so distances round.
-            let v = Point::new(origin + offset(1.0), origin + offset(1.0), offset(0.02));
-            let height = v.z + 0.51 + offset(1.0);
-            let flat = |x: Real, y: Real| Point::new(v.x + x, v.y + y, height);
-            let b = Triangle::new(flat(-3.0, -3.0), flat(3.0, -3.0), flat(0.0, 3.0));
-            let mut below_v = || v + Vector::new(offset(2.0), offset(2.0), -0.5);
-            let fan: Vec<Triangle> = (0..6).map(|_| Triangle::new(v, below_v(), below_v())).collect();
+            let FanUnderFlat { b, fan, exact, .. } = FanUnderFlat::new(&mut rng, case);
             let first = closest_points_triangles(&fan[0], &b);
-            let exact = (height as f64) - (v.z as f64);
             rounded_up += usize::from((first.distance as f64) > exact);
             for (i, t) in fan.iter().enumerate().skip(1) {
                 match closest_points_apart_triangles(t, &b, first.distance, Beyond::Limit, Some(&first)) {
@@ -595,6 +648,51 @@ mod tests {
         // Half the distances rounded up: a limit taken as exact would have let those through.
         assert!(rounded_up > 400, "{rounded_up} rounded up");
         assert!(dismissed > 30 * measured, "{dismissed} dismissed, {measured} measured");
+    }
+
+    /// Along the line of a fan's nearest pair, the gap between the whole fan and the triangle
+    /// facing it settles the ties with that pair whichever way its distance rounded (all but
+    /// those exactly half way between two floats), and with one corner raised nearer, only
+    /// where every pair still rounds to no less; along any line it bounds every pair from
+    /// below. Far from the origin too.
+    #[test]
+    fn gap_along_a_line_settles_ties_and_bounds_every_pair() {
+        let mut rng = ChaCha8Rng::seed_from_u64(14);
+        let (mut settled, mut ties, mut kept_nearer) = (0, 0, 0);
+        for case in 0..2000 {
+            let FanUnderFlat { v, b, fan, exact } = FanUnderFlat::new(&mut rng, case);
+            let first = closest_points_triangles(&fan[0], &b);
+            let fan_corners = || fan.iter().flat_map(Triangle::vertices);
+            let (gap, reach) =
+                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &first.on_b).expect("a line");
+            assert!(gap <= exact && reach >= 3.0, "case {case}: {gap} across a gap of {exact}");
+            ties += 1;
+            settled += usize::from(rounds_to_at_least(gap, first.distance));
+            // One corner of the fan a few float steps higher than the tie is nearer: settled
+            // only where every pair still rounds to no less than the tie.
+            let mut raised = fan.clone();
+            let steps = [1, 4, 64][case % 3];
+            raised[3].b = Point::new(v.x + 0.1, v.y, (v.z as f64 + steps as f64 * 2f64.powi(-20)) as Real);
+            let corners = raised.iter().flat_map(Triangle::vertices);
+            let (nearer, _) =
+                gap_along_line(corners, b.vertices(), &first.on_a, &first.on_b).expect("a line");
+            let nearest =
+                raised.iter().map(|t| closest_points_triangles(t, &b).distance).fold(Real::MAX, Real::min);
+            if rounds_to_at_least(nearer, first.distance) {
+                assert!(nearest >= first.distance, "case {case}: {nearest} below {}", first.distance);
+            } else {
+                kept_nearer += usize::from(nearest < first.distance);
+            }
+            // Any line bounds every pair of triangles from below.
+            let line_to = first.on_a + Vector::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, 1.0);
+            let (any, _) =
+                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &line_to).expect("a line");
+            for t in &fan {
+                assert!(any <= edge_triangle_distance(t, &b), "case {case}");
+            }
+        }
+        assert!(settled > 30 * (ties - settled), "{settled} of {ties} ties settled");
+        assert!(kept_nearer > 600, "{kept_nearer} nearer corners kept");
     }
 
     /// The slab across a pair's line settles it only when it is the nearest pair, and otherwise
