@@ -329,9 +329,13 @@ impl Offsets {
 
 /// A point two intersecting triangles share, up to rounding: where an edge of one comes
 /// nearest the other (when they meet, an edge of one meets the other), the midpoint of that
-/// edge–triangle pair's closest points.
+/// edge–triangle pair's closest points. Mostly an edge of one crosses the other's plane inside
+/// it, found without measuring any edge.
 pub(super) fn shared_point(t1: &Triangle, t2: &Triangle) -> Point {
     let (a, b) = (Tri64::new(t1), Tri64::new(t2));
+    if let Some(x) = edge_crossing(&a, &b).or_else(|| edge_crossing(&b, &a)) {
+        return to_f32(&x);
+    }
     let mut best = (P64::origin(), P64::origin(), f64::INFINITY);
     for (edges, tri, swap) in [(a.edges(), &b, false), (b.edges(), &a, true)] {
         for (p, q) in edges {
@@ -343,6 +347,22 @@ pub(super) fn shared_point(t1: &Triangle, t2: &Triangle) -> Point {
         }
     }
     to_f32(&nalgebra::center(&best.0, &best.1))
+}
+
+/// Where an edge of `a` whose ends lie strictly on either side of `b`'s plane crosses it inside
+/// `b` (the midpoint of the crossing and its projection on the plane, equal up to rounding), if
+/// one does.
+fn edge_crossing(a: &Tri64, b: &Tri64) -> Option<P64> {
+    let plane = b.plane()?;
+    let height = a.v.map(|p| (p - b.v[0]).dot(&plane.normal));
+    a.edges().into_iter().zip([(0, 1), (1, 2), (2, 0)]).find_map(|((p, q), (i, j))| {
+        let (hp, hq) = (height[i], height[j]);
+        if !((hp > 0.0 && hq < 0.0) || (hp < 0.0 && hq > 0.0)) {
+            return None;
+        }
+        let x = p + (q - p) * (hp / (hp - hq));
+        b.projection_inside(&x, &plane).map(|on_b| nalgebra::center(&x, &on_b))
+    })
 }
 
 /// A triangle lifted to `f64`.
@@ -591,6 +611,46 @@ mod tests {
         }
         assert!(found > 9000 && dismissed > 18000, "{found} found, {dismissed} dismissed");
         assert!(measured_to_the_end > 1500, "{measured_to_the_end} distances given back");
+    }
+
+    /// Two intersecting triangles share the point found for them, up to rounding: crossing ones
+    /// (found by an edge crossing the other's plane inside it), coplanar ones and ones touching
+    /// at a corner (found by measuring the edges); near and far from the origin.
+    #[test]
+    fn intersecting_triangles_share_the_point_found() {
+        let mut rng = ChaCha8Rng::seed_from_u64(15);
+        let (mut crossing, mut measured) = (0, 0);
+        for case in 0..3000 {
+            let origin = Vector::repeat(if case % 2 == 0 { 0.0 } else { 1e3 });
+            let mut point = |s: Real| {
+                Point::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5)
+                    * s
+                    + origin
+            };
+            let t1 = Triangle::new(point(2.0), point(2.0), point(2.0));
+            let t2 = match case % 3 {
+                // In the first's plane.
+                1 => Triangle::new(t1.a, (t1.b + t1.c.coords) * 0.5, t1.c + (t1.b - t1.a) * 0.3),
+                // Touching it at a corner.
+                2 => Triangle::new(t1.b, point(2.0), point(2.0)),
+                _ => Triangle::new(point(2.0), point(2.0), point(2.0)),
+            };
+            if !triangles_intersect(&t1, &t2) {
+                continue;
+            }
+            let shared = shared_point(&t1, &t2);
+            let (a, b) = (Tri64::new(&t1), Tri64::new(&t2));
+            if edge_crossing(&a, &b).or_else(|| edge_crossing(&b, &a)).is_some() {
+                crossing += 1;
+            } else {
+                measured += 1;
+            }
+            for t in [&t1, &t2] {
+                let off = (closest_point_on_triangle(&shared, t) - shared).norm();
+                assert!(off <= 1e-5 * (1.0 + origin.x), "case {case}: {off} off {t:?}");
+            }
+        }
+        assert!(crossing > 500 && measured > 500, "{crossing} crossing, {measured} measured");
     }
 
     /// A's corner `v`, the highest point of each triangle of its fan, and B's triangle lying
