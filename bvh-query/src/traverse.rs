@@ -375,39 +375,60 @@ where
             if corners_b.is_empty() { self.b_in_a.transform_point(&vb.center()) } else { mean(corners_b) };
         let sides = SlabSides { va, vb, triangles_a, corners_b, centre_a, centre_b };
         let centre_line = shortened_unit(&(centre_b - centre_a))
-            .map(|(normal, _)| self.slab_along(&sides, normal, self.b_in_a.rotation.transpose() * normal));
-        Slab::wider(centre_line, nearest_line.map(|(normal, in_b)| self.slab_along(&sides, normal, in_b)))
+            .map(|(normal, _)| (normal, self.b_in_a.rotation.transpose() * normal));
+        match (centre_line, nearest_line) {
+            (Some(centre), Some(nearest)) => {
+                let [one, other] = self.slabs_along(&sides, [centre, nearest]);
+                Slab::wider(Some(one), Some(other))
+            }
+            (line, other) => line.or(other).map(|line| self.slabs_along(&sides, [line])[0]),
+        }
     }
 
-    /// The slab between a pair's `sides` normal to `normal` (of length at most one; `in_b` is
-    /// the same in B's frame).
-    fn slab_along(&self, sides: &SlabSides<VA, VB>, normal: Vector, in_b: Vector) -> Slab {
+    /// The slabs between a pair's `sides` normal to each of `lines`, a normal of length at most
+    /// one and the same in B's frame: the sides' corners read once for all.
+    fn slabs_along<const N: usize>(
+        &self,
+        sides: &SlabSides<VA, VB>,
+        lines: [(Vector, Vector); N],
+    ) -> [Slab; N] {
         let (triangles_a, corners_b) = (sides.triangles_a, sides.corners_b);
-        let reach_a = if triangles_a.is_empty() { sides.va.half_width(&normal) } else { 0.0 };
-        let reach_b = if corners_b.is_empty() { sides.vb.half_width(&in_b) } else { 0.0 };
-        // Along the normal from B's centre, where the differences are small; `scale` bounds
-        // the terms whose rounding the gap gives up.
-        let mut scale = reach_a + reach_b;
+        let reach_a =
+            lines.map(|(normal, _)| if triangles_a.is_empty() { sides.va.half_width(&normal) } else { 0.0 });
+        let reach_b =
+            lines.map(|(_, in_b)| if corners_b.is_empty() { sides.vb.half_width(&in_b) } else { 0.0 });
+        // Along each normal from B's centre, where the differences are small; `spread` bounds
+        // the terms whose rounding the gaps give up.
+        let mut spread: Real = 0.0;
         let mut along = |p: &Point| {
             let d = p - sides.centre_b;
-            scale = scale.max(d.abs().sum() + reach_a + reach_b);
-            d.dot(&normal)
+            spread = spread.max(d.abs().sum());
+            lines.map(|(normal, _)| d.dot(&normal))
         };
-        let a_top = if triangles_a.is_empty() {
-            along(&sides.centre_a) + reach_a
-        } else {
-            let mut top = Real::NEG_INFINITY;
-            for t in triangles_a {
-                top = top.max(along(&t.a)).max(along(&t.b)).max(along(&t.c));
+        let mut a_top = [Real::NEG_INFINITY; N];
+        if triangles_a.is_empty() {
+            let centre = along(&sides.centre_a);
+            for k in 0..N {
+                a_top[k] = centre[k] + reach_a[k];
             }
-            top
-        };
-        let mut b_bottom = if corners_b.is_empty() { -reach_b } else { Real::INFINITY };
-        for p in corners_b {
-            b_bottom = b_bottom.min(along(p));
         }
-        let rounding = 8.0 * Real::EPSILON * scale;
-        Slab { normal, gap: b_bottom - a_top - self.margin - rounding }
+        for p in triangles_a.iter().flat_map(Triangle::vertices) {
+            let at = along(&p);
+            for k in 0..N {
+                a_top[k] = a_top[k].max(at[k]);
+            }
+        }
+        let mut b_bottom = if corners_b.is_empty() { reach_b.map(|r| -r) } else { [Real::INFINITY; N] };
+        for p in corners_b {
+            let at = along(p);
+            for k in 0..N {
+                b_bottom[k] = b_bottom[k].min(at[k]);
+            }
+        }
+        std::array::from_fn(|k| {
+            let rounding = 8.0 * Real::EPSILON * (spread + reach_a[k] + reach_b[k]);
+            Slab { normal: lines[k].0, gap: b_bottom[k] - a_top[k] - self.margin - rounding }
+        })
     }
 
     /// The line through the nearest pair's closest points (A's to B's), as a unit normal in both
