@@ -268,7 +268,7 @@ where
         let mut aside = BinaryHeap::from(workspace::take_heap());
         match start {
             // Pairs of an earlier search's front: their bounds, lowered by B's travel since, are
-            // measured afresh when they come up (marked untested).
+            // measured afresh when they come up (marked untested), two leaves by their triangles.
             Some(pairs) => aside.extend(pairs.map(|(pair, bound)| Aside { bound, pair: pair.untested() })),
             None => aside.extend(
                 self.start().map(|pair| Aside { bound: 0.0, pair: Pair { untested: false, ..pair } }),
@@ -281,17 +281,19 @@ where
                 self.stop_apart(&pair, bound, &mut walk, stats);
                 break;
             }
-            if pair.untested {
-                let pair = Pair { untested: false, ..pair };
-                let fresh = self.fresh_bound(&pair, cutoff, &mut walk, stats).max(bound);
+            let tested = Pair { untested: false, ..pair };
+            // Two leaves kept from an earlier search are measured at once: their bound, lowered
+            // by B's travel, is mostly a tie with the answer that no box settles.
+            if pair.untested && !(pair.a.is_leaf() && pair.b.is_leaf()) {
+                let fresh = self.pair_bound(&tested, cutoff, &mut walk, stats).max(bound);
                 if fresh < cutoff {
-                    aside.push(Aside { bound: fresh, pair });
+                    aside.push(Aside { bound: fresh, pair: tested });
                 } else {
-                    self.stop_apart(&pair, fresh, &mut walk, stats);
+                    self.stop_apart(&tested, fresh, &mut walk, stats);
                 }
                 continue;
             }
-            let (mut pair, mut bound) = (pair, bound);
+            let (mut pair, mut bound) = (tested, bound);
             loop {
                 if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
                     let b_corners = walk
@@ -448,25 +450,6 @@ where
         let (reach_a, reach_b) = (va.half_width(&across.normal), vb.half_width(&across.in_b));
         let rounding = 4.0 * Real::EPSILON * (between.abs().sum() + reach_a + reach_b);
         between.dot(&across.normal) - reach_a - reach_b - rounding
-    }
-
-    /// [`Descent::pair_bound`], and for two leaves the distance between A's leaf box and the box
-    /// of B's leaf triangles placed in A's frame: for a pair kept from an earlier search, whose
-    /// bound B's travel since has lowered.
-    fn fresh_bound(
-        &self,
-        pair: &Pair,
-        cutoff: Real,
-        walk: &mut Walk<impl Front, VA, VB>,
-        stats: &mut impl Stats,
-    ) -> Real {
-        let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) else {
-            return self.pair_bound(pair, cutoff, walk, stats);
-        };
-        stats.volume_test(VolumeTest::Leaf);
-        let leaf_a = leaf_box(self.a, ra).inflated(self.margin);
-        let corners = walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
-        leaf_a.distance(&Aabb::from_points(corners)) as Real
     }
 
     /// A lower bound on the distance between what lies below a pair's two sides (zero for two
