@@ -9,7 +9,9 @@ use crate::query::{Query, extent};
 use crate::stats::Stats;
 use crate::traverse::{Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::triangle::{Beyond, closest_points_apart_triangles, gap_along_line, rounds_to_at_least};
+use bvh_core::triangle::{
+    Beyond, LineGap, closest_points_apart_triangles, gap_along_line, rounds_to_at_least,
+};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean};
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -315,12 +317,12 @@ fn leaves_across<VA: NodeVolume>(
     to: &Point,
 ) -> Option<LeavesAcross> {
     let corners_a = a.triangles(ra).iter().flat_map(Triangle::vertices);
-    let (gap, reach) = gap_along_line(corners_a, b_corners.iter().copied(), from, to)?;
+    let LineGap { gap, reach, direction } = gap_along_line(corners_a, b_corners.iter().copied(), from, to)?;
     // Shortened and rounded to f32, the normal is no longer than one and strays from the
     // shortened line by less than 1.1e-7, which moves the difference of two points (each within
     // `reach` of `from`) along it by at most that much of twice `reach`; the shortening costs
-    // 1e-6 of the gap.
-    let normal = ((to.cast::<f64>() - from.cast::<f64>()).normalize() * (1.0 - 1e-6)).cast::<Real>();
+    // 1e-6 of the gap, rounding the gap to f32 less than another.
+    let normal = (direction * (1.0 - 1e-6)).cast::<Real>();
     let slab_gap = gap - 2e-6 * gap.abs() - 3e-7 * reach;
     Some(LeavesAcross { gap, slab: Slab { normal, gap: slab_gap as Real } })
 }

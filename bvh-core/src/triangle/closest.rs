@@ -104,18 +104,28 @@ pub fn closest_points_apart_triangles(
     Ok(out)
 }
 
-/// How far the points `b` lie beyond the points `a` along the line from `from` to `to`: the
-/// least distance, measured along the line's direction, from any of `a` to any of `b` (negative
-/// where they overlap along it), narrowed by the rounding of computing it in `f64`, and the
-/// farthest any point lies from `from`. `None` where the line has no direction. Exact enough
-/// to settle the ties of a search's nearest pair (see [`rounds_to_at_least`]), which any bound
-/// narrowed for `f32` falls short of.
+/// How far one set of points lies beyond another along a line (see [`gap_along_line`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineGap {
+    /// The least distance, measured along the line's direction, from any point of the first
+    /// set to any of the second (negative where they overlap along it), narrowed by the
+    /// rounding of computing it in `f64`.
+    pub gap: f64,
+    /// The farthest any point lies from the line's start.
+    pub reach: f64,
+    /// The line's unit direction.
+    pub direction: Vector3<f64>,
+}
+
+/// How far the points `b` lie beyond the points `a` along the line from `from` to `to`; `None`
+/// where the line has no direction. Exact enough to settle the ties of a search's nearest pair
+/// (see [`rounds_to_at_least`]), which any bound narrowed for `f32` falls short of.
 pub fn gap_along_line(
     a: impl IntoIterator<Item = Point>,
     b: impl IntoIterator<Item = Point>,
     from: &Point,
     to: &Point,
-) -> Option<(f64, f64)> {
+) -> Option<LineGap> {
     // From `from`, where the offsets are small; the line is exact, a difference of `f32`s.
     let origin = lift(from);
     let line = lift(to) - origin;
@@ -134,7 +144,8 @@ pub fn gap_along_line(
     let reach = reach_sq.sqrt();
     // The offsets, the two products, their difference and the division each round by a few
     // units in the last place of `reach` at most (the gap is no larger than twice it).
-    Some(((nearest_b - farthest_a) / length - 16.0 * f64::EPSILON * reach, reach))
+    let gap = (nearest_b - farthest_a) / length - 16.0 * f64::EPSILON * reach;
+    Some(LineGap { gap, reach, direction: line / length })
 }
 
 /// Whether a distance of `distance` or more (exactly) rounds to `below` or more in `f32`: a
@@ -718,24 +729,23 @@ mod tests {
     #[test]
     fn gap_along_a_line_settles_ties_and_bounds_every_pair() {
         let mut rng = ChaCha8Rng::seed_from_u64(14);
-        let (mut settled, mut ties, mut kept_nearer) = (0, 0, 0);
-        for case in 0..2000 {
+        let cases = 2000;
+        let (mut settled, mut kept_nearer) = (0, 0);
+        for case in 0..cases {
             let FanUnderFlat { v, b, fan, exact } = FanUnderFlat::new(&mut rng, case);
             let first = closest_points_triangles(&fan[0], &b);
             let fan_corners = || fan.iter().flat_map(Triangle::vertices);
-            let (gap, reach) =
+            let LineGap { gap, reach, .. } =
                 gap_along_line(fan_corners(), b.vertices(), &first.on_a, &first.on_b).expect("a line");
             assert!(gap <= exact && reach >= 3.0, "case {case}: {gap} across a gap of {exact}");
-            ties += 1;
             settled += usize::from(rounds_to_at_least(gap, first.distance));
-            // One corner of the fan a few float steps higher than the tie is nearer: settled
+            // One corner of the fan 1, 4 or 64 times 2^-20 higher than the tie is nearer: settled
             // only where every pair still rounds to no less than the tie.
             let mut raised = fan.clone();
             let steps = [1, 4, 64][case % 3];
             raised[3].b = Point::new(v.x + 0.1, v.y, (v.z as f64 + steps as f64 * 2f64.powi(-20)) as Real);
             let corners = raised.iter().flat_map(Triangle::vertices);
-            let (nearer, _) =
-                gap_along_line(corners, b.vertices(), &first.on_a, &first.on_b).expect("a line");
+            let nearer = gap_along_line(corners, b.vertices(), &first.on_a, &first.on_b).expect("a line").gap;
             let nearest =
                 raised.iter().map(|t| closest_points_triangles(t, &b).distance).fold(Real::MAX, Real::min);
             if rounds_to_at_least(nearer, first.distance) {
@@ -745,13 +755,12 @@ mod tests {
             }
             // Any line bounds every pair of triangles from below.
             let line_to = first.on_a + Vector::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, 1.0);
-            let (any, _) =
-                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &line_to).expect("a line");
+            let any = gap_along_line(fan_corners(), b.vertices(), &first.on_a, &line_to).expect("a line").gap;
             for t in &fan {
                 assert!(any <= edge_triangle_distance(t, &b), "case {case}");
             }
         }
-        assert!(settled > 30 * (ties - settled), "{settled} of {ties} ties settled");
+        assert!(settled > 30 * (cases - settled), "{settled} of {cases} ties settled");
         assert!(kept_nearer > 600, "{kept_nearer} nearer corners kept");
     }
 
