@@ -9,9 +9,7 @@ use crate::query::{Query, extent};
 use crate::stats::Stats;
 use crate::traverse::{Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::triangle::{
-    Beyond, LineGap, closest_points_apart_triangles, gap_along_line, rounds_to_at_least,
-};
+use bvh_core::triangle::{LineGap, closest_points_apart_triangles, gap_along_line, rounds_to_at_least};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean};
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -182,11 +180,9 @@ where
         // The warm start's pair, if any, gives the search its first line.
         let first_line = best.as_ref().map(|b| b.closest.on_b - b.closest.on_a);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
-        // A front kept for the next frame, if B moves coherently, holds each leaf pair's bound:
-        // a pair measured to the end gives its distance, which B's small motion then seldom
-        // undercuts, and a slab between the leaves, which B's motion away from A raises.
+        // A front kept for the next frame, if B moves coherently, holds with each leaf pair's
+        // bound a slab between the leaves, which B's motion away from A raises.
         let coherent = cache.as_deref().is_some_and(|c| c.distance_follows(&self.b_in_a, &extent(b)));
-        let beyond = if coherent { Beyond::Distance } else { Beyond::Limit };
         // Measures the pairs of two leaves against the cutoff, improving `best`; returns the new
         // cutoff, a lower bound on the leaves' distance (what measured or dismissed each pair)
         // and, for a front, a slab between the leaves.
@@ -232,7 +228,6 @@ where
                             ta,
                             tb,
                             cutoff,
-                            beyond,
                             best.as_ref().map(|b| &b.closest),
                         ) {
                             Ok(closest) => closest,

@@ -59,18 +59,7 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
         let shared = shared_point(t1, t2);
         return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared };
     }
-    closest_points_apart_triangles(t1, t2, Real::INFINITY, Beyond::Limit, None)
-        .expect("every pair is nearer than infinity")
-}
-
-/// What a measurement of two triangles apart reports about a pair no nearer than its limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Beyond {
-    /// The gap of the cheap bound that dismissed it, else just the limit: the least work.
-    Limit,
-    /// The gap of the cheap bound that dismissed it, else its distance: a tighter bound, for a
-    /// search that keeps its bounds for the next frame, at the cost of finishing the measurement.
-    Distance,
+    closest_points_apart_triangles(t1, t2, Real::INFINITY, None).expect("every pair is nearer than infinity")
 }
 
 /// [`closest_points_triangles`] for two triangles known not to meet (a search that has proved
@@ -78,7 +67,8 @@ pub enum Beyond {
 /// distance rounds to less than `below` (`Real::INFINITY`: always): a search only wants pairs
 /// that beat its best, and most candidates are dismissed by a cheap bound before they are
 /// measured. If it rounds to more, the error holds a lower bound on their distance as rounded,
-/// at least `below`, as `beyond` asks; if to `below` itself, either (mostly the error). The
+/// at least `below` (the gap of the cheap bound that dismissed them, else `below` itself); if
+/// to `below` itself, either (mostly the error). The
 /// distance is positive; for triangles that do meet it is meaningless.
 ///
 /// `across`, a search's nearest pair so far, gives the first line to try: near a search's
@@ -89,12 +79,11 @@ pub fn closest_points_apart_triangles(
     t1: &Triangle,
     t2: &Triangle,
     below: Real,
-    beyond: Beyond,
     across: Option<&ClosestPoints>,
 ) -> Result<ClosestPoints, Real> {
     let limit = least_rounding_to(below);
     let line = across.map(|c| (c.on_b - c.on_a).cast::<f64>());
-    let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit, beyond, line)
+    let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit, line)
         .map_err(|bound| at_most(bound).max(below))?;
     let mut out = finish(x, y);
     if out.distance == 0.0 {
@@ -179,16 +168,10 @@ fn at_most(x: f64) -> Real {
 /// wholly beyond the other's plane by the limit (facing surfaces, the common case near a mesh's
 /// nearest pair). Then a corner is projected only when its height over the other's plane is
 /// below the best so far, an edge pair measured only when its boxes are, and the measuring stops
-/// as soon as the slab across the nearest pair found settles the answer. Pairs no nearer than
-/// the limit give a lower bound on their distance: the gap that dismissed them, or as `beyond`
-/// asks, the limit or their distance.
-fn apart(
-    a: &Tri64,
-    b: &Tri64,
-    limit_sq: f64,
-    beyond: Beyond,
-    across: Option<Vector3<f64>>,
-) -> Result<(P64, P64), f64> {
+/// as soon as the slab across the nearest pair found settles the answer, or shows the pair no
+/// nearer than the limit. Pairs no nearer than the limit give a lower bound on their distance:
+/// the gap that dismissed them, else the limit.
+fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, across: Option<Vector3<f64>>) -> Result<(P64, P64), f64> {
     let corners = Offsets::new(a, b);
     if let Some(line) = across {
         let gap = corners.gap_along(&line);
@@ -218,13 +201,8 @@ fn apart(
             return Err(beyond / plane.normal_sq.sqrt());
         }
     }
-    // With `Beyond::Limit` no candidate beyond the limit is worth measuring; with
-    // `Beyond::Distance` every one is, so that a pair beyond the limit comes back with its own
-    // distance. The nearest pair found is kept either way, for the slab that may settle it.
-    let reach = match beyond {
-        Beyond::Limit => limit_sq,
-        Beyond::Distance => f64::INFINITY,
-    };
+    // No candidate beyond the limit is worth measuring; the nearest pair found is kept, for
+    // the slab that may settle it.
     let mut best = (a.v[0], b.v[0], f64::INFINITY);
     let consider = |best: &mut (P64, P64, f64), x: P64, y: P64| {
         let d = (x - y).norm_squared();
@@ -244,7 +222,7 @@ fn apart(
     for ((points, onto, swap), over) in [(a, b, false), (b, a, true)].into_iter().zip(&heights) {
         let Some((h, plane)) = over else { continue };
         for (p, height) in points.v.iter().zip(h) {
-            if height * height >= best.2.min(reach) * plane.normal_sq {
+            if height * height >= best.2.min(limit_sq) * plane.normal_sq {
                 continue;
             }
             if let Some(q) = onto.projection_inside(p, plane) {
@@ -257,7 +235,7 @@ fn apart(
         }
     }
     let rounding = corners.rounding();
-    if let Some(answer) = corners.settle(&best, rounding, limit_sq, beyond) {
+    if let Some(answer) = corners.settle(&best, rounding, limit_sq) {
         return answer;
     }
     let boxes = |t: &Tri64| t.edges().map(|(p, q)| (p.coords.inf(&q.coords), p.coords.sup(&q.coords)));
@@ -265,17 +243,17 @@ fn apart(
     for ((p, q), (lo_a, hi_a)) in a.edges().into_iter().zip(boxes_a) {
         for ((u, v), (lo_b, hi_b)) in b.edges().into_iter().zip(boxes_b) {
             let gap = (lo_b - hi_a).sup(&(lo_a - hi_b)).sup(&Vector3::zeros());
-            if gap.norm_squared() < best.2.min(reach) {
+            if gap.norm_squared() < best.2.min(limit_sq) {
                 let (x, y) = segment_segment(&p, &q, &u, &v);
                 if consider(&mut best, x, y) {
-                    if let Some(answer) = corners.settle(&best, rounding, limit_sq, beyond) {
+                    if let Some(answer) = corners.settle(&best, rounding, limit_sq) {
                         return answer;
                     }
                 }
             }
         }
     }
-    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(best.2.min(reach).sqrt()) }
+    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(best.2.min(limit_sq).sqrt()) }
 }
 
 /// How near, relatively, a slab's width squared must come to a pair's distance squared for the
@@ -313,8 +291,7 @@ impl Offsets {
     /// What the slab across the line through `best`, the nearest pair of points found so far,
     /// proves: that the pair is the nearest, when no corner lies nearer the other triangle along
     /// that line than the pair's own points (the measurement can stop there, as PQP's triangle
-    /// distance does), or, if `beyond` asks no more, that the triangles lie no nearer than the
-    /// limit. The slab is narrowed by the rounding of its products, so it never exceeds the
+    /// distance does), or that the triangles lie no nearer than the limit. The slab is narrowed by the rounding of its products, so it never exceeds the
     /// distance.
     #[inline]
     fn settle(
@@ -322,7 +299,6 @@ impl Offsets {
         best: &(P64, P64, f64),
         rounding: f64,
         limit_sq: f64,
-        beyond: Beyond,
     ) -> Option<Result<(P64, P64), f64>> {
         let (x, y, distance_sq) = *best;
         let width = self.gap_along(&(y - x)) - rounding * distance_sq.sqrt();
@@ -334,7 +310,7 @@ impl Offsets {
         if lower_sq >= distance_sq * (1.0 - SETTLED) {
             return Some(if distance_sq < limit_sq { Ok((x, y)) } else { Err(lower_sq.sqrt()) });
         }
-        (beyond == Beyond::Limit && lower_sq >= limit_sq).then(|| Err(lower_sq.sqrt()))
+        (lower_sq >= limit_sq).then(|| Err(lower_sq.sqrt()))
     }
 }
 
@@ -581,7 +557,7 @@ mod tests {
         let mut point = |s: Real| {
             Point::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5) * s
         };
-        let (mut found, mut dismissed, mut measured_to_the_end) = (0, 0, 0);
+        let (mut found, mut dismissed) = (0, 0);
         for case in 0..4000 {
             let t1 = Triangle::new(point(2.0), point(2.0), point(2.0));
             let shift = point(if case % 2 == 0 { 4.0 } else { 40.0 }).coords;
@@ -594,12 +570,11 @@ mod tests {
             // A line tried first: none, the pair's own (the tightest), or any.
             let own = closest_points_triangles(&t1, &t2);
             let any = ClosestPoints { distance: 1.0, on_a: point(40.0), on_b: point(40.0) };
-            let cases = [(0.99, Beyond::Limit), (0.99, Beyond::Distance), (1.01, Beyond::Limit)];
-            for ((factor, beyond), across) in
-                cases.into_iter().flat_map(|c| [None, Some(&own), Some(&any)].map(|a| (c, a)))
+            for (factor, across) in
+                [0.99, 1.01].into_iter().flat_map(|f| [None, Some(&own), Some(&any)].map(|a| (f, a)))
             {
                 let limit = (reference * factor) as Real;
-                match closest_points_apart_triangles(&t1, &t2, limit, beyond, across) {
+                match closest_points_apart_triangles(&t1, &t2, limit, across) {
                     Ok(c) => {
                         found += 1;
                         assert!(factor > 1.0, "case {case}: {} found beyond {limit}", c.distance);
@@ -612,16 +587,11 @@ mod tests {
                             bound >= limit && bound as f64 <= reference * (1.0 + 1e-6),
                             "case {case}: bound {bound}"
                         );
-                        // Measured to the end, the bound is the distance itself (unless a cheap
-                        // bound dismissed the pair first).
-                        let exact = (bound as f64 - reference).abs() <= 1e-6 * (1.0 + reference);
-                        measured_to_the_end += usize::from(beyond == Beyond::Distance && exact);
                     }
                 }
             }
         }
-        assert!(found > 9000 && dismissed > 18000, "{found} found, {dismissed} dismissed");
-        assert!(measured_to_the_end > 1500, "{measured_to_the_end} distances given back");
+        assert!(found > 9000 && dismissed > 9000, "{found} found, {dismissed} dismissed");
     }
 
     /// Two intersecting triangles share the point found for them, up to rounding: crossing ones
@@ -701,7 +671,7 @@ mod tests {
             let first = closest_points_triangles(&fan[0], &b);
             rounded_up += usize::from((first.distance as f64) > exact);
             for (i, t) in fan.iter().enumerate().skip(1) {
-                match closest_points_apart_triangles(t, &b, first.distance, Beyond::Limit, Some(&first)) {
+                match closest_points_apart_triangles(t, &b, first.distance, Some(&first)) {
                     Ok(c) => {
                         measured += 1;
                         assert_eq!(c.distance, first.distance, "case {case}, triangle {i}");
@@ -712,7 +682,7 @@ mod tests {
                     }
                 }
                 let above = crate::sphere::next_up(first.distance);
-                let found = closest_points_apart_triangles(t, &b, above, Beyond::Limit, Some(&first));
+                let found = closest_points_apart_triangles(t, &b, above, Some(&first));
                 assert_eq!(found.map(|c| c.distance), Ok(first.distance), "case {case}, triangle {i}");
             }
         }
@@ -777,23 +747,17 @@ mod tests {
             let pair = |x: P64, y: P64| (x, y, (y - x).norm_squared());
             // B's lowest corner over its foot on A: the nearest pair, at distance one.
             let nearest = pair(at(0.2, 0.2, 0.0), b.v[0]);
-            for beyond in [Beyond::Limit, Beyond::Distance] {
-                assert_eq!(
-                    corners.settle(&nearest, rounding, f64::INFINITY, beyond),
-                    Some(Ok((nearest.0, nearest.1)))
-                );
-                let far = corners.settle(&nearest, rounding, 0.25, beyond);
-                assert!(matches!(far, Some(Err(d)) if d <= 1.0 && d > 1.0 - 1e-9), "{far:?}");
-            }
+            assert_eq!(corners.settle(&nearest, rounding, f64::INFINITY), Some(Ok((nearest.0, nearest.1))));
+            let far = corners.settle(&nearest, rounding, 0.25);
+            assert!(matches!(far, Some(Err(d)) if d <= 1.0 && d > 1.0 - 1e-9), "{far:?}");
             // A corner pair is nearer than nothing but is not the nearest: the slab across it is
             // 0.88 / |(0.2, 0.2, 1)| wide, a bound that dismisses the pair only below a limit.
             let corner_pair = pair(a.v[0], b.v[0]);
             let width = 0.88 / 1.08f64.sqrt();
-            assert_eq!(corners.settle(&corner_pair, rounding, f64::INFINITY, Beyond::Limit), None);
-            assert_eq!(corners.settle(&corner_pair, rounding, 0.5, Beyond::Distance), None);
-            let dismissed = corners.settle(&corner_pair, rounding, 0.5, Beyond::Limit);
+            assert_eq!(corners.settle(&corner_pair, rounding, f64::INFINITY), None);
+            let dismissed = corners.settle(&corner_pair, rounding, 0.5);
             assert!(matches!(dismissed, Some(Err(d)) if d <= width && d > width - 1e-9), "{dismissed:?}");
-            assert_eq!(corners.settle(&corner_pair, rounding, width * width * 1.01, Beyond::Limit), None);
+            assert_eq!(corners.settle(&corner_pair, rounding, width * width * 1.01), None);
         }
     }
 }
