@@ -59,9 +59,10 @@ impl std::str::FromStr for QueryKind {
 
 impl QueryKind {
     /// Whether the query walks the trees' neighbour lists: contact regions do, and first
-    /// contact with a cache (the triangles around the last contact).
+    /// contact with a cache (the triangles around the last contact), also the one a cached
+    /// distance query starts with.
     fn reads_neighbours(self, cached: bool) -> bool {
-        matches!(self, Self::Regions) || (cached && matches!(self, Self::Any))
+        matches!(self, Self::Regions) || (cached && matches!(self, Self::Any | Self::Distance))
     }
 }
 
