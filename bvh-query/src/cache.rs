@@ -240,7 +240,7 @@ impl PairCache {
     /// Whether B, at `b_in_a`, moved little since the last distance search (its points, all in
     /// `extent` in its own frame, moved at most [`NEAR_REACH`] of the box's half-diagonal): then
     /// the front this search leaves will likely serve the next, and is worth slabs.
-    pub(crate) fn distance_follows(&self, b_in_a: &RelativePose, extent: &Aabb) -> bool {
+    fn distance_follows(&self, b_in_a: &RelativePose, extent: &Aabb) -> bool {
         self.distance
             .poses
             .last()

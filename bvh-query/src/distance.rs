@@ -7,7 +7,7 @@ use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
 use crate::stats::Stats;
-use crate::traverse::{Measured, Slab};
+use crate::traverse::{Front, Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{LineGap, closest_points_apart_triangles, gap_along_line, rounds_to_at_least};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean};
@@ -180,9 +180,16 @@ where
         // The warm start's pair, if any, gives the search its first line.
         let first_line = best.as_ref().map(|b| b.closest.on_b - b.closest.on_a);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
+        // With a cache, the pairs of its front to start from and where this search's stops go.
+        let resumed = cache.map(|cache| {
+            // Bounds measured at an earlier pose may be off by the rounding of placing B there,
+            // of placing it here, and of the measuring.
+            let slack = 3.0 * self.placement_slack(0.0);
+            cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack)
+        });
         // A front kept for the next frame, if B moves coherently, holds with each leaf pair's
         // bound a slab between the leaves, which B's motion away from A raises.
-        let coherent = cache.as_deref().is_some_and(|c| c.distance_follows(&self.b_in_a, &extent(b)));
+        let coherent = resumed.as_ref().is_some_and(|(_, kept)| kept.keeps_slabs());
         // Measures the pairs of two leaves against the cutoff, improving `best`; returns the new
         // cutoff, a lower bound on the leaves' distance (what measured or dismissed each pair)
         // and, for a front, a slab between the leaves.
@@ -256,15 +263,10 @@ where
                 };
                 Measured { cutoff, bound, slab, nearer }
             };
-        match cache {
+        match resumed {
             None => descent.nearest(None::<std::iter::Empty<_>>, cutoff, first_line, &mut (), stats, leaves),
-            Some(cache) => {
-                // Bounds measured at an earlier pose may be off by the rounding of placing B
-                // there, of placing it here, and of the measuring.
-                let slack = 3.0 * self.placement_slack(0.0);
-                let (due, mut kept) =
-                    cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack);
-                descent.nearest(due.map(|d| d.iter().copied()), cutoff, first_line, &mut kept, stats, leaves);
+            Some((due, mut kept)) => {
+                descent.nearest(due.map(|d| d.iter().copied()), cutoff, first_line, &mut kept, stats, leaves)
             }
         }
     }
