@@ -11,7 +11,7 @@ use bvh_bench::stats::mean;
 use bvh_bench::timing::timed;
 use bvh_build::generate::{MaintenanceScene, accumulator_bay, ptu_bay};
 use bvh_build::{BuildConfig, Bvh, Hierarchy, Preset};
-use bvh_core::{Isometry, Obb, Point, TriangleIntersection, Vector};
+use bvh_core::{Isometry, Obb, Point};
 use bvh_query::{DistanceOptions, HierarchyQuery, PairCache, Posed, Query, QueryOptions, QueryStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -451,7 +451,7 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
         if k % 40 == 0 || last_touching != Some(touching) || k == FRAMES - 1 {
             let contacts = query.contacts();
             // Where it touches, else where it comes closest (on the bay).
-            let at = contacts.first().map_or(nearest.on_a, |c| midpoint(&c.intersection));
+            let at = contacts.first().map_or(nearest.on_a, |c| c.intersection.centre());
             let at = format!("({:.3}, {:.3}, {:.3})", at.x, at.y, at.z);
             let gap = format!("{:.2} mm", nearest.distance * 1e3);
             say!(json, "{k:>5} {touching:>8} {:>10} {gap:>14} {at:>26}", contacts.len());
@@ -497,15 +497,5 @@ fn extract(scene: &MaintenanceScene, json: bool) -> Extraction {
         touching_frames,
         agreements,
         stats,
-    }
-}
-
-fn midpoint(i: &TriangleIntersection) -> Point {
-    match i {
-        TriangleIntersection::Segment(s) => nalgebra::center(&s.a, &s.b),
-        TriangleIntersection::Polygon(p) => {
-            let v = p.vertices();
-            Point::from(v.iter().fold(Vector::zeros(), |acc, p| acc + p.coords) / v.len() as f32)
-        }
     }
 }

@@ -4,7 +4,7 @@
 //! point or segment they span, so no input gives a NaN. The triangle–triangle distance is zero
 //! exactly when [`triangles_intersect`](super::triangles_intersect) says so.
 
-use super::{Segment, Triangle, triangles_intersect};
+use super::{Segment, Triangle, triangle_intersection};
 use crate::math::{Point, Real};
 use nalgebra::{Point3, Vector3};
 
@@ -48,15 +48,16 @@ pub fn closest_points_segments(s: &Segment, t: &Segment) -> ClosestPoints {
 }
 
 /// Closest points between two closed triangles; the distance is zero iff they intersect
-/// (decided exactly), and then both points are one point of their intersection.
+/// (decided exactly), and then both points are the centre of their intersection
+/// ([`TriangleIntersection::centre`](super::TriangleIntersection::centre)).
 ///
 /// Two triangles that do not meet have a nearest pair in which one point is a corner, or both
 /// lie on edges: it is the nearest of the nine edge–edge pairs and the six corners whose
 /// projection on the other triangle's plane falls inside it (a corner's nearest point on the
 /// boundary is found by an edge–edge pair already). Computed in `f64` from the `f32` corners.
 pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
-    if triangles_intersect(t1, t2) {
-        let shared = shared_point(t1, t2);
+    if let Some(meeting) = triangle_intersection(t1, t2) {
+        let shared = meeting.centre();
         return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared };
     }
     closest_points_apart_triangles(t1, t2, Real::INFINITY, None).expect("every pair is nearer than infinity")
@@ -68,8 +69,8 @@ pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
 /// that beat its best, and most candidates are dismissed by a cheap bound before they are
 /// measured. If it rounds to more, the error holds a lower bound on their distance as rounded,
 /// at least `below` (the gap of the cheap bound that dismissed them, else `below` itself); if
-/// to `below` itself, either (mostly the error). The
-/// distance is positive; for triangles that do meet it is meaningless.
+/// to `below` itself, either (mostly the error). The distance is positive; for triangles that
+/// do meet it is meaningless.
 ///
 /// `across`, a search's nearest pair so far, gives the first line to try: near a search's
 /// answer, most pairs that cannot beat it lie beyond it along that line, which a few products
@@ -291,8 +292,8 @@ impl Offsets {
     /// What the slab across the line through `best`, the nearest pair of points found so far,
     /// proves: that the pair is the nearest, when no corner lies nearer the other triangle along
     /// that line than the pair's own points (the measurement can stop there, as PQP's triangle
-    /// distance does), or that the triangles lie no nearer than the limit. The slab is narrowed by the rounding of its products, so it never exceeds the
-    /// distance.
+    /// distance does), or that the triangles lie no nearer than the limit. The slab is narrowed
+    /// by the rounding of its products, so it never exceeds the distance.
     #[inline]
     fn settle(
         &self,
@@ -316,13 +317,9 @@ impl Offsets {
 
 /// A point two intersecting triangles share, up to rounding: where an edge of one comes
 /// nearest the other (when they meet, an edge of one meets the other), the midpoint of that
-/// edge–triangle pair's closest points. Mostly an edge of one crosses the other's plane inside
-/// it, found without measuring any edge.
+/// edge–triangle pair's closest points.
 pub(super) fn shared_point(t1: &Triangle, t2: &Triangle) -> Point {
     let (a, b) = (Tri64::new(t1), Tri64::new(t2));
-    if let Some(x) = edge_crossing(&a, &b).or_else(|| edge_crossing(&b, &a)) {
-        return to_f32(&x);
-    }
     let mut best = (P64::origin(), P64::origin(), f64::INFINITY);
     for (edges, tri, swap) in [(a.edges(), &b, false), (b.edges(), &a, true)] {
         for (p, q) in edges {
@@ -334,22 +331,6 @@ pub(super) fn shared_point(t1: &Triangle, t2: &Triangle) -> Point {
         }
     }
     to_f32(&nalgebra::center(&best.0, &best.1))
-}
-
-/// Where an edge of `a` whose ends lie strictly on either side of `b`'s plane crosses it inside
-/// `b` (the midpoint of the crossing and its projection on the plane, equal up to rounding), if
-/// one does.
-fn edge_crossing(a: &Tri64, b: &Tri64) -> Option<P64> {
-    let plane = b.plane()?;
-    let height = a.v.map(|p| (p - b.v[0]).dot(&plane.normal));
-    a.edges().into_iter().zip([(0, 1), (1, 2), (2, 0)]).find_map(|((p, q), (i, j))| {
-        let (hp, hq) = (height[i], height[j]);
-        if !((hp > 0.0 && hq < 0.0) || (hp < 0.0 && hq > 0.0)) {
-            return None;
-        }
-        let x = p + (q - p) * (hp / (hp - hq));
-        b.projection_inside(&x, &plane).map(|on_b| nalgebra::center(&x, &on_b))
-    })
 }
 
 /// A triangle lifted to `f64`.
@@ -489,6 +470,7 @@ fn to_f32(p: &P64) -> Point {
 mod tests {
     use super::*;
     use crate::math::Vector;
+    use crate::triangle::TriangleIntersection;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -594,13 +576,14 @@ mod tests {
         assert!(found > 9000 && dismissed > 9000, "{found} found, {dismissed} dismissed");
     }
 
-    /// Two intersecting triangles share the point found for them, up to rounding: crossing ones
-    /// (found by an edge crossing the other's plane inside it), coplanar ones and ones touching
-    /// at a corner (found by measuring the edges); near and far from the origin.
+    /// Two intersecting triangles share the point their measurement gives (the centre of where
+    /// they meet), and the one [`shared_point`] finds by measuring edges where that cannot be
+    /// placed, up to rounding: crossing ones, coplanar ones and ones touching at a corner; near
+    /// and far from the origin.
     #[test]
     fn intersecting_triangles_share_the_point_found() {
         let mut rng = ChaCha8Rng::seed_from_u64(15);
-        let (mut crossing, mut measured) = (0, 0);
+        let (mut segments, mut polygons) = (0, 0);
         for case in 0..3000 {
             let origin = Vector::repeat(if case % 2 == 0 { 0.0 } else { 1e3 });
             let mut point = |s: Real| {
@@ -608,30 +591,35 @@ mod tests {
                     * s
                     + origin
             };
-            let t1 = Triangle::new(point(2.0), point(2.0), point(2.0));
-            let t2 = match case % 3 {
-                // In the first's plane.
+            let mut t1 = Triangle::new(point(2.0), point(2.0), point(2.0));
+            let t2 = match case % 4 {
+                // Nearly in the first's plane.
                 1 => Triangle::new(t1.a, (t1.b + t1.c.coords) * 0.5, t1.c + (t1.b - t1.a) * 0.3),
                 // Touching it at a corner.
                 2 => Triangle::new(t1.b, point(2.0), point(2.0)),
+                // Both in one plane of constant z: overlapping in a polygon.
+                3 => {
+                    let flat = |p: Point| Point::new(p.x, p.y, origin.z);
+                    t1 = Triangle::new(flat(t1.a), flat(t1.b), flat(t1.c));
+                    Triangle::new(flat(point(2.0)), flat(point(2.0)), flat(point(2.0)))
+                }
                 _ => Triangle::new(point(2.0), point(2.0), point(2.0)),
             };
-            if !triangles_intersect(&t1, &t2) {
-                continue;
+            let Some(meeting) = triangle_intersection(&t1, &t2) else { continue };
+            match meeting {
+                TriangleIntersection::Segment(_) => segments += 1,
+                TriangleIntersection::Polygon(_) => polygons += 1,
             }
-            let shared = shared_point(&t1, &t2);
-            let (a, b) = (Tri64::new(&t1), Tri64::new(&t2));
-            if edge_crossing(&a, &b).or_else(|| edge_crossing(&b, &a)).is_some() {
-                crossing += 1;
-            } else {
-                measured += 1;
-            }
-            for t in [&t1, &t2] {
-                let off = (closest_point_on_triangle(&shared, t) - shared).norm();
-                assert!(off <= 1e-5 * (1.0 + origin.x), "case {case}: {off} off {t:?}");
+            let found = closest_points_triangles(&t1, &t2);
+            assert_eq!((found.distance, found.on_a, found.on_b), (0.0, found.on_b, meeting.centre()));
+            for shared in [found.on_a, shared_point(&t1, &t2)] {
+                for t in [&t1, &t2] {
+                    let off = (closest_point_on_triangle(&shared, t) - shared).norm();
+                    assert!(off <= 1e-5 * (1.0 + origin.x), "case {case}: {off} off {t:?}");
+                }
             }
         }
-        assert!(crossing > 500 && measured > 500, "{crossing} crossing, {measured} measured");
+        assert!(segments > 1000 && polygons > 300, "{segments} segments, {polygons} polygons");
     }
 
     /// A's corner `v`, the highest point of each triangle of its fan, and B's triangle lying

@@ -50,6 +50,17 @@ pub enum TriangleIntersection {
     Polygon(CoplanarPolygon),
 }
 
+impl TriangleIntersection {
+    /// A point both triangles share (up to rounding): the segment's midpoint, or the mean of
+    /// the polygon's vertices, inside it as it is convex.
+    pub fn centre(&self) -> Point {
+        match self {
+            Self::Segment(s) => nalgebra::center(&s.a, &s.b),
+            Self::Polygon(p) => crate::math::mean(p.vertices()),
+        }
+    }
+}
+
 /// A convex polygon of up to six vertices: the overlap of two coplanar triangles.
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
