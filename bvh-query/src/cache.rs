@@ -67,6 +67,9 @@ pub struct PairCache {
 #[derive(Clone, Debug, Default)]
 struct DistanceMemory {
     closest: Option<Hit>,
+    /// B's pose at the last query and how far apart the meshes were there at least, if they
+    /// were apart: until B has moved that far they cannot touch.
+    apart: Option<(RelativePose, f64)>,
     /// Where the last search stopped, each pair with the bounds it was stopped with, empty if
     /// it has none. The next search takes out the pairs it starts from and adds its own stops:
     /// the pairs still clear stay where they are, neither copied nor rewritten.
@@ -232,9 +235,31 @@ impl PairCache {
         self.distance.closest
     }
 
-    /// Remembers the nearest pair a distance query found.
-    pub(crate) fn remember_closest(&mut self, found: Option<Hit>) {
+    /// Remembers the nearest pair a distance query found with B at `b_in_a`, and a lower bound
+    /// on the meshes' distance there (none if it is not positive).
+    pub(crate) fn remember_closest(&mut self, found: Option<Hit>, b_in_a: &RelativePose, apart_by: f64) {
         self.distance.closest = found;
+        self.distance.apart = (apart_by > 0.0).then_some((*b_in_a, apart_by));
+    }
+
+    /// Whether the meshes of `trees`, with B at `b_in_a`, are still apart by what the last
+    /// distance query left: B's points, all in `extent` in its own frame, have moved less than
+    /// the meshes' distance there, less `slack` for the rounding of placing B at either pose.
+    pub(crate) fn still_apart(
+        &mut self,
+        trees: (u64, u64),
+        b_in_a: &RelativePose,
+        extent: &Aabb,
+        slack: Real,
+    ) -> bool {
+        let apart = self.trees == Some(trees)
+            && self.distance.apart.as_ref().is_some_and(|(then, by)| {
+                Motion::between(then, b_in_a).extent(extent).at_most + f64::from(slack) < *by
+            });
+        if apart {
+            self.start(trees, b_in_a, || *extent);
+        }
+        apart
     }
 
     /// Whether B, at `b_in_a`, moved little since the last distance search (its points, all in
@@ -442,6 +467,36 @@ mod tests {
             }
         }
         found
+    }
+
+    /// A distance query that found the meshes apart spares the next the first-contact search
+    /// only while B's motion since cannot have closed the gap between them: a step shorter than
+    /// the gap passes, either way, one as long does not, and the contact it makes is found.
+    #[test]
+    fn meshes_stay_apart_only_while_b_cannot_have_closed_the_gap() {
+        let config = BuildConfig::co();
+        let sphere = || bvh_core::TriMesh::uv_sphere(Point::origin(), 1.0, 12, 16);
+        let (a, b) = (Bvh::<Obb>::build(sphere(), &config), Bvh::<Obb>::build(sphere(), &config));
+        let at = |x: Real| {
+            Query::new(
+                Posed::new(&a, Isometry::identity()),
+                Posed::new(&b, Isometry::translation(x, 0.0, 0.0)),
+                QueryOptions::default(),
+            )
+        };
+        let mut cache = PairCache::new();
+        let gap = at(3.0).distance_cached(DistanceOptions::exact(), &mut cache).expect("a distance").distance;
+        assert!(gap > 0.9 && gap <= 1.0, "two unit spheres 3 apart are {gap} apart");
+        let trees = (a.id(), b.id());
+        let extent = *b.node_box(0);
+        let slack = 3.0 * at(3.0).placement_slack(0.0);
+        let passes = |x: Real| cache.clone().still_apart(trees, &at(x).b_in_a, &extent, slack);
+        assert!(passes(3.0) && passes(3.0 - 0.9 * gap) && passes(3.0 + 0.9 * gap));
+        assert!(!passes(3.0 - gap) && !passes(1.5));
+        let touching = at(1.5);
+        let near = touching.distance_cached(DistanceOptions::exact(), &mut cache).expect("a distance");
+        assert_eq!(near.distance, 0.0);
+        assert!(touching.intersects().is_some());
     }
 
     /// Every stop a cached distance search leaves along a path holds what the next searches

@@ -124,14 +124,22 @@ where
             return None;
         }
         let mut cache = cache;
+        // Bounds measured at an earlier pose may be off by the rounding of placing B there, of
+        // placing it here, and of the measuring.
+        let slack = 3.0 * self.placement_slack(0.0);
+        let trees = (self.a.bvh.id(), self.b.bvh.id());
         // Touching meshes are settled by the first-contact search, far cheaper than measuring
         // the pairs on the way there (and, with the cache, mostly answered around the last
-        // contact); it also tells apart meshes at once when their volumes are apart.
-        if let Some(hit) = self.first_contact(cache.as_deref_mut(), stats) {
+        // contact); it also tells apart meshes at once when their volumes are apart. Meshes
+        // that B's motion since the last query cannot have brought together need neither.
+        let apart = cache
+            .as_deref_mut()
+            .is_some_and(|c| c.still_apart(trees, &self.b_in_a, &extent(self.b.bvh), slack));
+        if let Some(hit) = (!apart).then(|| self.first_contact(cache.as_deref_mut(), stats)).flatten() {
             let [i, j] = hit.positions;
             let closest = self.measure(i, j, stats);
             if let Some(cache) = cache {
-                cache.remember_closest(Some(hit));
+                cache.remember_closest(Some(hit), &self.b_in_a, 0.0);
             }
             return Some(Best { positions: hit.positions, closest });
         }
@@ -146,10 +154,24 @@ where
             }
         }
         if cutoff > 0.0 {
-            self.nearest_in_trees(&options, cutoff, &mut best, cache.as_deref_mut(), stats);
+            self.nearest_in_trees(
+                &options,
+                cutoff,
+                &mut best,
+                cache.as_deref_mut().map(|c| (c, slack)),
+                stats,
+            );
         }
         if let Some(cache) = cache {
-            cache.remember_closest(best.as_ref().map(|b| Hit { positions: b.positions }));
+            // The promise bounds the meshes' distance from below by the answer's cutoff, or
+            // by the limit without one (less the rounding of either to `f32`).
+            let at_least = best.as_ref().map_or(options.max_distance, |b| options.cutoff(b.closest.distance));
+            let apart_by = at_least as f64 * (1.0 - 1e-6);
+            cache.remember_closest(
+                best.as_ref().map(|b| Hit { positions: b.positions }),
+                &self.b_in_a,
+                apart_by,
+            );
         }
         best
     }
@@ -166,13 +188,14 @@ where
 
     /// The search of both trees below `cutoff`, improving `best`, for meshes known apart. With a
     /// cache, from the pairs of the last search's front that B may have come near since, the
-    /// front this search leaves kept for the next.
+    /// front this search leaves kept for the next; its bounds, measured at earlier poses, may be
+    /// off by the slack given with it.
     fn nearest_in_trees(
         &self,
         options: &DistanceOptions,
         cutoff: Real,
         best: &mut Option<Best>,
-        cache: Option<&mut PairCache>,
+        cache: Option<(&mut PairCache, Real)>,
         stats: &mut impl Stats,
     ) {
         let Some(descent) = self.distance_descent() else { return };
@@ -181,10 +204,7 @@ where
         let first_line = best.as_ref().map(|b| b.closest.on_b - b.closest.on_a);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         // With a cache, the pairs of its front to start from and where this search's stops go.
-        let resumed = cache.map(|cache| {
-            // Bounds measured at an earlier pose may be off by the rounding of placing B there,
-            // of placing it here, and of the measuring.
-            let slack = 3.0 * self.placement_slack(0.0);
+        let resumed = cache.map(|(cache, slack)| {
             cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack)
         });
         // A front kept for the next frame, if B moves coherently, holds with each leaf pair's
