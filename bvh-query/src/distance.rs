@@ -147,8 +147,7 @@ where
         let mut cutoff = options.first_cutoff();
         if let Some(last) = cache.as_deref().and_then(PairCache::closest) {
             let [i, j] = last.positions;
-            let closest = self.measure(i, j, stats);
-            if closest.distance < cutoff {
+            if let Some(closest) = self.measure_apart(i, j, cutoff, stats) {
                 cutoff = options.cutoff(closest.distance);
                 best = Some(Best { positions: last.positions, closest });
             }
@@ -295,6 +294,22 @@ where
     fn measure(&self, i: usize, j: usize, stats: &mut impl Stats) -> ClosestPoints {
         stats.triangle_test();
         closest_points_triangles(self.a.bvh.triangle(i), &self.b.bvh.triangle(j).placed(&self.b_in_a))
+    }
+
+    /// [`Self::measure`] for meshes known apart, which needs no intersection test: the closest
+    /// points if they are nearer than `below`.
+    fn measure_apart(
+        &self,
+        i: usize,
+        j: usize,
+        below: Real,
+        stats: &mut impl Stats,
+    ) -> Option<ClosestPoints> {
+        stats.triangle_test();
+        let tb = self.b.bvh.triangle(j).placed(&self.b_in_a);
+        closest_points_apart_triangles(self.a.bvh.triangle(i), &tb, below, None)
+            .ok()
+            .filter(|closest| closest.distance < below)
     }
 }
 
