@@ -30,17 +30,17 @@ pub fn rounding_slack(magnitude: Real) -> Real {
     32.0 * Real::EPSILON * magnitude
 }
 
-/// The smaller of two numbers by one comparison. `f32::min` and nalgebra's `inf` also order
-/// NaNs, at three or four instructions each; the volumes and triangles of a query hold only
-/// finite numbers (meshes and poses with NaNs are refused).
+/// The smaller of two numbers by one comparison. `f32::min`, `f64::min` and nalgebra's `inf`
+/// also order NaNs, at three or four instructions each; the volumes and triangles of a query
+/// hold only finite numbers (meshes and poses with NaNs are refused).
 #[inline]
-pub fn min(a: Real, b: Real) -> Real {
+pub fn min<T: PartialOrd>(a: T, b: T) -> T {
     if a < b { a } else { b }
 }
 
 /// The larger of two numbers by one comparison (see [`min`]).
 #[inline]
-pub fn max(a: Real, b: Real) -> Real {
+pub fn max<T: PartialOrd>(a: T, b: T) -> T {
     if a > b { a } else { b }
 }
 

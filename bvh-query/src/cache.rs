@@ -6,7 +6,7 @@
 //! query keeps the nearest pair it found, to measure first next time.
 
 use crate::traverse::{Front, Pair, Slab};
-use bvh_core::{Aabb, Real, RelativePose};
+use bvh_core::{Aabb, Real, RelativePose, max};
 use nalgebra as na;
 use smallvec::SmallVec;
 
@@ -99,7 +99,7 @@ impl DistanceStop {
         let isotropic = self.gap as f64 - moved.reach;
         match self.slab {
             Some(slab) if isotropic < cutoff => {
-                isotropic.max(slab.gap as f64 + slab.normal.cast::<f64>().dot(&moved.shift) - moved.spread)
+                max(slab.gap as f64 + slab.normal.cast::<f64>().dot(&moved.shift) - moved.spread, isotropic)
             }
             _ => isotropic,
         }
@@ -317,7 +317,7 @@ impl PairCache {
                     bound = stop.bound(&motion.of(&node_box(stop.pair.b_node())), cutoff as f64);
                 }
                 if bound < cutoff as f64 {
-                    memory.due.push((stop.pair, bound.max(0.0) as Real));
+                    memory.due.push((stop.pair, max(bound, 0.0) as Real));
                     memory.front.swap_remove(i);
                 } else {
                     i += 1;

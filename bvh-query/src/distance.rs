@@ -10,7 +10,7 @@ use crate::stats::Stats;
 use crate::traverse::{Front, Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{LineGap, closest_points_apart_triangles, gap_along_line, rounds_to_at_least};
-use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean};
+use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean, min};
 use smallvec::SmallVec;
 use std::ops::Range;
 
@@ -245,7 +245,7 @@ where
                         // The boxes of the triangles as measured bound their distance from below.
                         let boxes = box_a.distance(box_b);
                         if boxes >= cutoff as f64 {
-                            bound = bound.min(boxes as Real);
+                            bound = min(boxes as Real, bound);
                             continue;
                         }
                         Stats::triangle_test(stats);
@@ -258,11 +258,11 @@ where
                         ) {
                             Ok(closest) => closest,
                             Err(apart) => {
-                                bound = bound.min(apart);
+                                bound = min(apart, bound);
                                 continue;
                             }
                         };
-                        bound = bound.min(closest.distance);
+                        bound = min(closest.distance, bound);
                         if nearest.is_none_or(|n| closest.distance < n.distance) {
                             nearest = Some(closest);
                         }

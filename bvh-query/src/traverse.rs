@@ -8,7 +8,7 @@ use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::Triangle;
 use bvh_core::triangle::PlacedTriangle;
-use bvh_core::{Aabb, Point, Real, RelativePose, Vector, mean};
+use bvh_core::{Aabb, Point, Real, RelativePose, Vector, max, mean, min};
 use smallvec::SmallVec;
 use std::collections::BinaryHeap;
 use std::ops::{ControlFlow, Range};
@@ -285,7 +285,7 @@ where
             // Two leaves kept from an earlier search are measured at once: their bound, lowered
             // by B's travel, is mostly a tie with the answer that no box settles.
             if pair.untested && !(pair.a.is_leaf() && pair.b.is_leaf()) {
-                let fresh = self.pair_bound(&tested, cutoff, &mut walk, stats).max(bound);
+                let fresh = max(self.pair_bound(&tested, cutoff, &mut walk, stats), bound);
                 if fresh < cutoff {
                     aside.push(Aside { bound: fresh, pair: tested });
                 } else {
@@ -304,13 +304,13 @@ where
                     if let Some(line) = measured.nearer {
                         walk.across = self.across(&line);
                     }
-                    walk.stop_with_slab(&pair, measured.bound.max(bound), measured.slab, stats);
+                    walk.stop_with_slab(&pair, max(measured.bound, bound), measured.slab, stats);
                     break;
                 }
                 let split_a = self.splits_a(&pair.a, &pair.b);
                 let mut near: [Option<(Pair, Real)>; 2] = [None, None];
                 for (slot, child) in near.iter_mut().zip(self.opened(&pair, split_a, false)) {
-                    let child_bound = self.pair_bound(&child, cutoff, &mut walk, stats).max(bound);
+                    let child_bound = max(self.pair_bound(&child, cutoff, &mut walk, stats), bound);
                     if child_bound < cutoff {
                         *slot = Some((child, child_bound));
                     } else {
@@ -404,7 +404,7 @@ where
         let mut spread: Real = 0.0;
         let mut along = |p: &Point| {
             let d = p - sides.centre_b;
-            spread = spread.max(d.abs().sum());
+            spread = max(d.abs().sum(), spread);
             lines.map(|(normal, _)| d.dot(&normal))
         };
         let mut a_top = [Real::NEG_INFINITY; N];
@@ -417,14 +417,14 @@ where
         for p in triangles_a.iter().flat_map(Triangle::vertices) {
             let at = along(&p);
             for k in 0..N {
-                a_top[k] = a_top[k].max(at[k]);
+                a_top[k] = max(at[k], a_top[k]);
             }
         }
         let mut b_bottom = if corners_b.is_empty() { reach_b.map(|r| -r) } else { [Real::INFINITY; N] };
         for p in corners_b {
             let at = along(p);
             for k in 0..N {
-                b_bottom[k] = b_bottom[k].min(at[k]);
+                b_bottom[k] = min(at[k], b_bottom[k]);
             }
         }
         std::array::from_fn(|k| {

@@ -5,7 +5,7 @@
 //! exactly when [`triangles_intersect`](super::triangles_intersect) says so.
 
 use super::{Segment, Triangle, triangle_intersection};
-use crate::math::{Point, Real};
+use crate::math::{Point, Real, max, min};
 use nalgebra::{Point3, Vector3};
 
 type P64 = Point3<f64>;
@@ -126,11 +126,11 @@ pub fn gap_along_line(
     let mut reach_sq = 0.0f64;
     let mut along = |p: Point| {
         let offset = lift(&p) - origin;
-        reach_sq = reach_sq.max(offset.norm_squared());
+        reach_sq = max(offset.norm_squared(), reach_sq);
         offset.dot(&line)
     };
-    let farthest_a = a.into_iter().map(&mut along).fold(f64::NEG_INFINITY, f64::max);
-    let nearest_b = b.into_iter().map(&mut along).fold(f64::INFINITY, f64::min);
+    let farthest_a = a.into_iter().map(&mut along).fold(f64::NEG_INFINITY, |m, x| max(x, m));
+    let nearest_b = b.into_iter().map(&mut along).fold(f64::INFINITY, |m, x| min(x, m));
     let reach = reach_sq.sqrt();
     // The offsets, the two products, their difference and the division each round by a few
     // units in the last place of `reach` at most (the gap is no larger than twice it).
@@ -277,15 +277,15 @@ impl Offsets {
     /// How far the second triangle lies beyond the first along `line`, times its length.
     #[inline]
     fn gap_along(&self, line: &Vector3<f64>) -> f64 {
-        let nearest_b = self.b.iter().map(|p| p.dot(line)).fold(f64::INFINITY, f64::min);
-        let farthest_a = self.a.iter().map(|p| p.dot(line)).fold(f64::NEG_INFINITY, f64::max);
+        let nearest_b = self.b.iter().map(|p| p.dot(line)).fold(f64::INFINITY, |m, x| min(x, m));
+        let farthest_a = self.a.iter().map(|p| p.dot(line)).fold(f64::NEG_INFINITY, |m, x| max(x, m));
         nearest_b - farthest_a
     }
 
     /// A bound on the rounding of [`Offsets::gap_along`] per unit of the line's length: a few
     /// units in the last place of the largest offset.
     fn rounding(&self) -> f64 {
-        let reach_sq = self.a.iter().chain(&self.b).map(|p| p.norm_squared()).fold(0.0, f64::max);
+        let reach_sq = self.a.iter().chain(&self.b).map(|p| p.norm_squared()).fold(0.0, |m, x| max(x, m));
         8.0 * f64::EPSILON * reach_sq.sqrt()
     }
 
