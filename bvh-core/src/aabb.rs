@@ -168,7 +168,7 @@ impl Aabb {
     #[inline]
     pub fn gap(&self, other: &Self) -> f64 {
         let [x, y, z] = self.gaps(other);
-        x.max(y).max(z)
+        max(max(x, y), z)
     }
 
     /// The distance between two boxes of one frame (zero when they meet), exact up to the
@@ -184,7 +184,8 @@ impl Aabb {
     #[inline]
     fn gaps(&self, other: &Self) -> [f64; 3] {
         let apart = |lo: Real, hi: Real| lo as f64 - hi as f64;
-        [0, 1, 2].map(|i| apart(other.mins[i], self.maxs[i]).max(apart(self.mins[i], other.maxs[i])).max(0.0))
+        [0, 1, 2]
+            .map(|i| max(max(apart(other.mins[i], self.maxs[i]), apart(self.mins[i], other.maxs[i])), 0.0))
     }
 
     /// The smallest axis-aligned box containing this box moved by `pose`.

@@ -1,7 +1,7 @@
 //! Oriented bounding box.
 
 use crate::aabb::Aabb;
-use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector, min};
+use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector, max, min};
 use crate::overlap::{columns, lanes, times};
 use crate::pca::principal_axes;
 use crate::sphere::next_up;
@@ -177,12 +177,12 @@ impl Obb {
                 let i = (0..3).fold(0, |i, j| if lengths[j] < lengths[i] { j } else { i });
                 if lengths[i] > 0.0 {
                     let [x, y, z] = local.map(|v| dot(v - feet[i], lines[i]));
-                    gap = gap.max(x.min(y).min(z) / lengths[i].sqrt() - rounding);
+                    gap = max(min(min(x, y), z) / lengths[i].sqrt() - rounding, gap);
                 }
             }
-            nearest = nearest.min(gap);
+            nearest = min(gap, nearest);
         }
-        nearest.max(0.0)
+        max(nearest, 0.0)
     }
 
     /// Radius of the largest ball inside the box (its smallest half extent).

@@ -144,7 +144,7 @@ impl Obb {
         if apart < self.inner_radius() + other.inner_radius {
             return 0.0;
         }
-        self.distance_bound(other).max(balls)
+        crate::math::max(self.distance_bound(other), balls)
     }
 }
 

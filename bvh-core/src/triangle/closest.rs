@@ -192,9 +192,9 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, across: Option<Vector3<f64>>) -> R
     let heights = [over(a, b), over(b, a)];
     for (h, plane) in heights.iter().flatten() {
         let beyond = if h.iter().all(|&x| x > 0.0) {
-            h[0].min(h[1]).min(h[2])
+            min(min(h[0], h[1]), h[2])
         } else if h.iter().all(|&x| x < 0.0) {
-            -h[0].max(h[1]).max(h[2])
+            -max(max(h[0], h[1]), h[2])
         } else {
             0.0
         };
@@ -223,7 +223,7 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, across: Option<Vector3<f64>>) -> R
     for ((points, onto, swap), over) in [(a, b, false), (b, a, true)].into_iter().zip(&heights) {
         let Some((h, plane)) = over else { continue };
         for (p, height) in points.v.iter().zip(h) {
-            if height * height >= best.2.min(limit_sq) * plane.normal_sq {
+            if height * height >= min(best.2, limit_sq) * plane.normal_sq {
                 continue;
             }
             if let Some(q) = onto.projection_inside(p, plane) {
@@ -244,7 +244,7 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, across: Option<Vector3<f64>>) -> R
     for ((p, q), (lo_a, hi_a)) in a.edges().into_iter().zip(boxes_a) {
         for ((u, v), (lo_b, hi_b)) in b.edges().into_iter().zip(boxes_b) {
             let gap = (lo_b - hi_a).sup(&(lo_a - hi_b)).sup(&Vector3::zeros());
-            if gap.norm_squared() < best.2.min(limit_sq) {
+            if gap.norm_squared() < min(best.2, limit_sq) {
                 let (x, y) = segment_segment(&p, &q, &u, &v);
                 if consider(&mut best, x, y) {
                     if let Some(answer) = corners.settle(&best, rounding, limit_sq) {
@@ -254,7 +254,7 @@ fn apart(a: &Tri64, b: &Tri64, limit_sq: f64, across: Option<Vector3<f64>>) -> R
             }
         }
     }
-    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(best.2.min(limit_sq).sqrt()) }
+    if best.2 < limit_sq { Ok((best.0, best.1)) } else { Err(min(best.2, limit_sq).sqrt()) }
 }
 
 /// How near, relatively, a slab's width squared must come to a pair's distance squared for the
