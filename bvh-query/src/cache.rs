@@ -242,10 +242,11 @@ impl PairCache {
         self.distance.apart = (apart_by > 0.0).then_some((*b_in_a, apart_by));
     }
 
-    /// Whether the meshes of `trees`, with B at `b_in_a`, are still apart by what the last
-    /// distance query left: B's points, all in `extent` in its own frame, have moved less than
-    /// the meshes' distance there, less `slack` for the rounding of placing B at either pose.
-    pub(crate) fn still_apart(
+    /// Whether a distance query of `trees` with B at `b_in_a` can skip the first-contact search:
+    /// the last one left the meshes apart, and B's points, all in `extent` in its own frame, have
+    /// moved less than their distance there, less `slack` for the rounding of placing B at either
+    /// pose. If so, B's move is counted into that search's travel, as the search would have.
+    pub(crate) fn skips_first_contact(
         &mut self,
         trees: (u64, u64),
         b_in_a: &RelativePose,
@@ -490,7 +491,7 @@ mod tests {
         let trees = (a.id(), b.id());
         let extent = *b.node_box(0);
         let slack = 3.0 * at(3.0).placement_slack(0.0);
-        let passes = |x: Real| cache.clone().still_apart(trees, &at(x).b_in_a, &extent, slack);
+        let passes = |x: Real| cache.clone().skips_first_contact(trees, &at(x).b_in_a, &extent, slack);
         assert!(passes(3.0) && passes(3.0 - 0.9 * gap) && passes(3.0 + 0.9 * gap));
         assert!(!passes(3.0 - gap) && !passes(1.5));
         let touching = at(1.5);

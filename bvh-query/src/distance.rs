@@ -132,10 +132,10 @@ where
         // the pairs on the way there (and, with the cache, mostly answered around the last
         // contact); it also tells apart meshes at once when their volumes are apart. Meshes
         // that B's motion since the last query cannot have brought together need neither.
-        let apart = cache
+        let skip = cache
             .as_deref_mut()
-            .is_some_and(|c| c.still_apart(trees, &self.b_in_a, &extent(self.b.bvh), slack));
-        if let Some(hit) = (!apart).then(|| self.first_contact(cache.as_deref_mut(), stats)).flatten() {
+            .is_some_and(|c| c.skips_first_contact(trees, &self.b_in_a, &extent(self.b.bvh), slack));
+        if let Some(hit) = (!skip).then(|| self.first_contact(cache.as_deref_mut(), stats)).flatten() {
             let [i, j] = hit.positions;
             let closest = self.measure(i, j, stats);
             if let Some(cache) = cache {

@@ -5,7 +5,7 @@
 
 use super::Overlap;
 use crate::aabb::Aabb;
-use crate::math::{Matrix, Point, Real, RelativePose, Vector};
+use crate::math::{Matrix, Point, Real, RelativePose, Vector, max};
 use crate::obb::Obb;
 use wide::f32x4;
 
@@ -144,7 +144,7 @@ impl Obb {
         if apart < self.inner_radius() + other.inner_radius {
             return 0.0;
         }
-        crate::math::max(self.distance_bound(other), balls)
+        max(self.distance_bound(other), balls)
     }
 }
 
@@ -156,7 +156,7 @@ pub const SHORTEST_MEASURED_AXIS: Real = 0.25;
 #[inline(always)]
 fn widest_lane(v: f32x4) -> Real {
     let [x, y, z, w] = v.to_array();
-    crate::math::max(crate::math::max(x, y), crate::math::max(z, w))
+    max(max(x, y), max(z, w))
 }
 
 /// The separating axis test's 15 comparisons between `a` and `b` (placed in `a`'s frame),
