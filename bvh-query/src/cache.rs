@@ -92,26 +92,33 @@ struct DistanceStop {
 }
 
 impl DistanceStop {
-    /// The stop's bound after B's points moved as `moved` says since its frame: the gap less
-    /// how far they moved, or the slab's gap plus how far they moved along its normal, whichever
-    /// is larger (the first alone once it reaches `cutoff`).
-    fn bound(&self, moved: &Displacement, cutoff: f64) -> f64 {
-        let isotropic = self.gap as f64 - moved.reach;
-        match self.slab {
-            Some(slab) if isotropic < cutoff => {
-                max(slab.gap as f64 + slab.normal.cast::<f64>().dot(&moved.shift) - moved.spread, isotropic)
-            }
-            _ => isotropic,
+    /// The stop's bound after B's points moved as `moved` says since its frame (`reach` how far
+    /// any moved at all, asked only when needed): the slab's gap plus how far they moved along
+    /// its normal, or the gap less how far they moved, whichever is larger (the first alone once
+    /// it reaches `cutoff`).
+    fn bound(&self, moved: &Displacement, reach: impl FnOnce() -> f64, cutoff: f64) -> f64 {
+        let along_slab = self
+            .slab
+            .map(|slab| slab.gap as f64 + slab.normal.cast::<f64>().dot(&moved.shift) - moved.spread);
+        match along_slab {
+            Some(bound) if bound >= cutoff => bound,
+            _ => max(along_slab.unwrap_or(f64::NEG_INFINITY), self.gap as f64 - reach()),
         }
     }
 }
 
-/// How B's points in a box moved: `shift` the box centre's motion, `spread` how far any point
-/// moved beside it, and `reach` how far any moved at all; rounded up.
+/// How B's points in a box moved: `shift` the box centre's motion and `spread` how far any
+/// point moved beside it, rounded up.
 struct Displacement {
     shift: na::Vector3<f64>,
     spread: f64,
-    reach: f64,
+}
+
+impl Displacement {
+    /// How far any of the points moved at all, rounded up.
+    fn reach(&self) -> f64 {
+        (self.shift.norm() + self.spread) * (1.0 + 4.0 * f64::EPSILON)
+    }
 }
 
 /// B's motion from one pose to another, in f64 (the poses are exact in it; the rounding of
@@ -136,19 +143,21 @@ impl Motion {
         let centre = extent.center().coords.cast::<f64>();
         let radius = extent.half_extents().cast::<f64>().norm();
         let shift = self.turn * centre + self.shift;
-        let shift_norm = shift.norm();
-        let spread = self.turn_norm * radius * (1.0 + 1e-9) + 1e-12 * (shift_norm + centre.norm() + radius);
-        Displacement { shift, spread, reach: (shift_norm + spread) * (1.0 + 4.0 * f64::EPSILON) }
+        // The rounding of the products, bounded through the sums of magnitudes (no less than
+        // the norms, and no square roots).
+        let rounding = 1e-12 * (shift.abs().sum() + centre.abs().sum() + radius);
+        Displacement { shift, spread: self.turn_norm * radius * (1.0 + 1e-9) + rounding }
     }
 
     /// How far the points of all of B, in `extent`, moved.
     fn extent(&self, extent: &Aabb) -> Moved {
         let moved = self.of(extent);
+        let reach = moved.reach();
         Moved {
-            at_most: moved.reach,
+            at_most: reach,
             // A turn by θ moves a point at r by 2 sin(θ/2) r, √2 times less than the rotations'
             // difference in the Frobenius norm says.
-            about: moved.reach - moved.spread * (1.0 - std::f64::consts::FRAC_1_SQRT_2),
+            about: reach - moved.spread * (1.0 - std::f64::consts::FRAC_1_SQRT_2),
             size: extent.half_extents().cast::<f64>().norm(),
         }
     }
@@ -300,22 +309,24 @@ impl PairCache {
             memory.front.clear();
         } else {
             // Each frame's motion, and how all of B moved since: that bounds how each node moved.
-            let motions: SmallVec<[(Motion, _); DISTANCE_PULL_UP_EVERY]> = memory
+            let motions: SmallVec<[(Motion, _, _); DISTANCE_PULL_UP_EVERY]> = memory
                 .poses
                 .iter()
                 .map(|then| {
                     let motion = Motion::between(then, b_in_a);
                     let whole = motion.of(extent);
-                    (motion, whole)
+                    let reach = whole.reach();
+                    (motion, whole, reach)
                 })
                 .collect();
             let mut i = 0;
             while let Some(stop) = memory.front.get(i) {
-                let (motion, whole) = &motions[stop.frame as usize];
+                let (motion, whole, reach) = &motions[stop.frame as usize];
                 // Most stops stay clear however B's points moved: their own box is not needed.
-                let mut bound = stop.bound(whole, cutoff as f64);
+                let mut bound = stop.bound(whole, || *reach, cutoff as f64);
                 if bound < cutoff as f64 {
-                    bound = stop.bound(&motion.of(&node_box(stop.pair.b_node())), cutoff as f64);
+                    let moved = motion.of(&node_box(stop.pair.b_node()));
+                    bound = stop.bound(&moved, || moved.reach(), cutoff as f64);
                 }
                 if bound < cutoff as f64 {
                     memory.due.push((stop.pair, max(bound, 0.0) as Real));
