@@ -300,15 +300,13 @@ impl PairCache {
         let near = self.distance_follows(b_in_a, extent);
         let memory = &mut self.distance;
         let from_front = near && !memory.front.is_empty() && memory.poses.len() < DISTANCE_PULL_UP_EVERY;
-        if !from_front {
-            memory.poses.clear();
-        }
-        memory.poses.push(*b_in_a);
         memory.due.clear();
         if !from_front {
+            memory.poses.clear();
             memory.front.clear();
         } else {
-            // Each frame's motion, and how all of B moved since: that bounds how each node moved.
+            // Each earlier frame's motion, and how all of B moved since: that bounds how each
+            // node moved.
             let motions: SmallVec<[(Motion, _, _); DISTANCE_PULL_UP_EVERY]> = memory
                 .poses
                 .iter()
@@ -336,6 +334,7 @@ impl PairCache {
                 }
             }
         }
+        memory.poses.push(*b_in_a);
         let frame = (memory.poses.len() - 1) as u32;
         let kept = DistanceKept { stops: &mut memory.front, frame, slack, slabs: near };
         (from_front.then_some(&memory.due[..]), kept)
