@@ -4,6 +4,7 @@
 
 use crate::neighbours::MeshNeighbours;
 use crate::root::RootVolume;
+use crate::vertex_runs::VertexRuns;
 use crate::volume::NodeVolume;
 use bvh_core::{Aabb, TriMesh, Triangle};
 use std::ops::Range;
@@ -69,6 +70,9 @@ pub struct Bvh<V> {
     pub(crate) neighbours: MeshNeighbours,
     /// Unique per built or loaded tree (clones share it): lets caches recognise their tree.
     pub(crate) id: u64,
+    /// Every vertex below each node, each once, derived from the mesh and the topology by the
+    /// first refit that fits volumes around all of them (empty until then).
+    pub(crate) vertex_runs: VertexRuns,
 }
 
 /// What a traversal reads of one node, kept together: a visit reads all three, and in separate
@@ -118,7 +122,7 @@ impl<V: NodeVolume> Bvh<V> {
             .zip(children)
             .map(|(volume, children)| Node { volume, aabb: volume.own_box(), children })
             .collect();
-        Bvh { mesh, triangles, original, nodes, root, neighbours, id }
+        Bvh { mesh, triangles, original, nodes, root, neighbours, id, vertex_runs: VertexRuns::default() }
     }
 
     /// An identity shared only by clones of this tree (a rebuilt or refitted tree gets a new

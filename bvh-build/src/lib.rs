@@ -33,6 +33,7 @@ mod refit;
 mod root;
 mod split;
 mod validate;
+mod vertex_runs;
 mod volume;
 
 pub use bvh::{Bvh, Child, ChildRef};

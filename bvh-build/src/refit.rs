@@ -1,12 +1,13 @@
 //! Refitting a built tree to moved vertices, for deforming meshes (hoses, cables, soft parts):
 //! the topology and the leaf order stay, and every volume above a moved triangle is fitted
 //! again: an AABB from the leaves up around its leaf triangles and its children's new boxes
-//! (exact), an OBB (keeping its axes) or a sphere around every corner below it, nodes in
-//! parallel (a box around boxes on other axes grows with every level, until queries test many
-//! times the volumes they test on a rebuilt tree). Far cheaper than a build, and exact: each
-//! volume still holds its triangles.
+//! (exact), an OBB (keeping its axes) or a sphere around every vertex below it, each read once
+//! (`VertexRuns`), nodes in parallel (a box around boxes on other axes grows with every level,
+//! until queries test many times the volumes they test on a rebuilt tree). Far cheaper than a
+//! build, and exact: each volume still holds its triangles.
 
 use crate::bvh::{Bvh, ChildRef, Node, next_id};
+use crate::vertex_runs::VertexRuns;
 use crate::volume::NodeVolume;
 use bvh_core::parallel::join;
 use bvh_core::parallel::prelude::*;
@@ -66,34 +67,44 @@ impl<V: NodeVolume> Bvh<V> {
             let stale = spans.iter().map(|span| changed[span.end] > changed[span.start]).collect();
             (stale, Some(spans), None)
         };
-        if V::REFITS_FROM_CHILDREN {
+        let placed;
+        let points: &[Point] = if V::REFITS_FROM_CHILDREN {
             self.refit_from_children(&stale);
+            bytemuck::cast_slice(&self.triangles)
         } else {
-            let spans = spans.unwrap_or_else(|| self.node_spans());
-            self.refit_from_corners(&stale, spans);
-        }
-        self.root = self.root.refitted(bytemuck::cast_slice(&self.triangles), bounds.as_ref());
+            placed = self.refit_from_vertices(&stale, spans);
+            &placed
+        };
+        self.root = self.root.refitted(points, bounds.as_ref());
         self.neighbours.vertices_moved(&self.mesh);
         Ok(())
     }
 
-    /// Fits the volumes of the `stale` nodes again, each around the corners of its run of
-    /// triangles in `spans` (read in place: a triangle is its three corners), in parallel (each
-    /// computed alone: the tree does not depend on the thread count).
-    fn refit_from_corners(&mut self, stale: &[bool], spans: Vec<Range<usize>>) {
-        let corners: &[Point] = bytemuck::cast_slice(&self.triangles);
-        let fit = |((node, span), stale): ((&mut Node<V>, Range<usize>), &bool)| {
+    /// Fits the volumes of the `stale` nodes again, each around every vertex below it (each
+    /// once), in parallel (each computed alone: the tree does not depend on the thread count).
+    /// `spans`, the runs of leaf-order positions below every node, if known, serve the first
+    /// refit, which finds those vertices. Returns the used vertices.
+    fn refit_from_vertices(&mut self, stale: &[bool], spans: Option<Vec<Range<usize>>>) -> Vec<Point> {
+        if !self.vertex_runs.fits(self.nodes.len()) {
+            let spans = spans.unwrap_or_else(|| self.node_spans());
+            let (indices, vertex_count) = (self.mesh.indices(), self.mesh.vertices().len());
+            self.vertex_runs = VertexRuns::new(indices, vertex_count, &self.nodes, &spans);
+        }
+        let runs = &self.vertex_runs;
+        let placed = runs.placed(self.mesh.vertices());
+        let fit = |(i, (node, stale)): (usize, (&mut Node<V>, &bool))| {
             if *stale {
-                node.volume = node.volume.refitted(&corners[3 * span.start..3 * span.end], &[]);
+                node.volume = node.volume.refitted(runs.below(i, &placed), &[]);
                 node.aabb = node.volume.own_box();
             }
         };
         // Handing a small tree to the thread pool costs more than fitting it here.
         if self.nodes.len() < PARALLEL_NODES {
-            self.nodes.iter_mut().zip(spans).zip(stale).for_each(fit);
+            self.nodes.iter_mut().zip(stale).enumerate().for_each(fit);
         } else {
-            self.nodes.par_iter_mut().zip(spans).zip(stale).for_each(fit);
+            self.nodes.par_iter_mut().zip(stale).enumerate().for_each(fit);
         }
+        placed
     }
 
     /// Takes every triangle's corners from the mesh again, in parallel chunks when many;
@@ -140,7 +151,7 @@ impl<V: NodeVolume> Bvh<V> {
 
     /// The leaf-order positions of every node's triangles: a node's subtree is one run, as
     /// the nodes are numbered depth-first and leaves are runs.
-    fn node_spans(&self) -> Vec<Range<usize>> {
+    pub(crate) fn node_spans(&self) -> Vec<Range<usize>> {
         let mut spans = vec![0..0; self.nodes.len()];
         // Children have larger indices than their parent: from the last node up, theirs are known.
         for i in (0..self.nodes.len()).rev() {
@@ -245,7 +256,8 @@ fn refit_first<V: NodeVolume>(
             }
         }
         let leaf_triangles = leaves.and_then(|run| triangles.get(run)).unwrap_or_default();
-        let volume = nodes[i].volume.refitted(bytemuck::cast_slice(leaf_triangles), &below);
+        let corners: &[Point] = bytemuck::cast_slice(leaf_triangles);
+        let volume = nodes[i].volume.refitted(corners.iter(), &below);
         nodes[i].volume = volume;
         nodes[i].aabb = volume.own_box();
     }
@@ -258,7 +270,7 @@ mod tests {
     use crate::bvh::Child;
     use crate::generate::torus;
     use crate::{BuildConfig, ObbFit, RootKind, RootVolume};
-    use bvh_core::Vector;
+    use bvh_core::{Obb, Vector};
 
     /// A torus of 80,000 triangles in an AABB tree (enough nodes to be refitted on threads),
     /// and its vertices moved by a wave.
@@ -299,11 +311,9 @@ mod tests {
         }
     }
 
-    /// Nodes numbered level by level (children still after their parent, as a loaded tree may
-    /// have them) are refitted as exactly, by the one pass from the last node to the first.
-    #[test]
-    fn trees_numbered_otherwise_are_refitted_exactly() {
-        let (mut bvh, wave) = tree_and_wave();
+    /// The tree with its nodes numbered level by level (children still after their parent, as
+    /// a loaded tree may have them).
+    fn level_order<V: NodeVolume>(mut bvh: Bvh<V>) -> Bvh<V> {
         let mut order = vec![0];
         let mut k = 0;
         while k < order.len() {
@@ -321,8 +331,49 @@ mod tests {
             .map(|&old| Node { children: bvh.nodes[old].children.each_ref().map(renumber), ..bvh.nodes[old] })
             .collect();
         bvh.assert_well_formed();
+        bvh
+    }
+
+    /// Nodes numbered level by level are refitted as exactly, by the one pass from the last
+    /// node to the first.
+    #[test]
+    fn trees_numbered_otherwise_are_refitted_exactly() {
+        let (bvh, wave) = tree_and_wave();
+        let mut bvh = level_order(bvh);
         bvh.refit(&wave).expect("finite vertices");
         assert_exact(&bvh);
+    }
+
+    /// Every OBB of a refitted tree is the box on its axes around its triangles' corners, bit
+    /// for bit, though each vertex below it is read once: after a full refit, after partial
+    /// ones, and in a tree numbered level by level.
+    #[test]
+    fn refitted_obbs_are_the_boxes_of_their_corners_on_their_axes() {
+        let mesh = torus(2.0, 0.5, 120, 80);
+        let wave: Vec<Point> =
+            mesh.vertices().iter().map(|p| p + Vector::new(p.y.sin(), p.z.sin(), p.x.sin()) * 0.05).collect();
+        let assert_exact = |bvh: &Bvh<Obb>| {
+            let corners: &[Point] = bytemuck::cast_slice(&bvh.triangles);
+            for (node, span) in bvh.nodes.iter().zip(bvh.node_spans()) {
+                let around =
+                    Obb::from_points_with_axes(&corners[3 * span.start..3 * span.end], &node.volume.axes);
+                assert_eq!(node.volume, around);
+                assert_eq!(node.aabb, around.own_box());
+            }
+            bvh.assert_well_formed();
+        };
+        let built: Bvh<Obb> = Bvh::build(mesh, &BuildConfig::co());
+        let mut bvh = built.clone();
+        assert!(bvh.nodes.len() > PARALLEL_NODES);
+        bvh.refit(&wave).expect("finite vertices");
+        assert_exact(&bvh);
+        for run in [1000..3000, 6000..6500] {
+            bvh.refit_range(run.start, &built.mesh.vertices()[run]).expect("finite vertices");
+            assert_exact(&bvh);
+        }
+        let mut renumbered = level_order(built);
+        renumbered.refit(&wave).expect("finite vertices");
+        assert_exact(&renumbered);
     }
 
     /// The neighbour lists follow the vertices: two triangles moved to share a corner become

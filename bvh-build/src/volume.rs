@@ -52,11 +52,11 @@ pub trait NodeVolume:
     /// a box around boxes on other axes, or a ball around balls, would grow with every level.
     const REFITS_FROM_CHILDREN: bool;
 
-    /// The volume of this kind after its triangles moved, for a refit: around `corners` and
+    /// The volume of this kind after its triangles moved, for a refit: around `points` and
     /// `children` – the leaf triangles' corners and the child nodes' volumes if the kind
-    /// [refits from its children](NodeVolume::REFITS_FROM_CHILDREN), else every corner below it
-    /// and none. An OBB keeps its axes; the others are fitted as the build fits them.
-    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self;
+    /// [refits from its children](NodeVolume::REFITS_FROM_CHILDREN), else every vertex below it
+    /// (each once) and none. An OBB keeps its axes; the others are fitted as the build fits them.
+    fn refitted<'p>(&self, points: impl Iterator<Item = &'p Point> + Clone, children: &[Self]) -> Self;
 
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes
     /// in first-contact and distance searches).
@@ -129,8 +129,8 @@ impl NodeVolume for Obb {
         (0..3).all(|i| local[i].abs() <= self.half_extents[i] + tolerance)
     }
 
-    fn refitted(&self, corners: &[Point], _: &[Self]) -> Self {
-        Obb::from_points_with_axes(corners, &self.axes)
+    fn refitted<'p>(&self, points: impl Iterator<Item = &'p Point> + Clone, _: &[Self]) -> Self {
+        Obb::from_points_with_axes(points, &self.axes)
     }
 
     fn measure(&self) -> Real {
@@ -195,10 +195,8 @@ impl NodeVolume for Aabb {
         self.inflated(tolerance).contains_point(p)
     }
 
-    fn refitted(&self, corners: &[Point], children: &[Self]) -> Self {
-        // Each triangle's box on its own, then merged: fewer steps wait on the one before.
-        let triangles = corners.chunks(3).map(Aabb::from_points);
-        triangles.chain(children.iter().copied()).fold(Aabb::EMPTY, |all, b| all.merged(&b))
+    fn refitted<'p>(&self, points: impl Iterator<Item = &'p Point> + Clone, children: &[Self]) -> Self {
+        children.iter().fold(Aabb::from_points(points), |all, b| all.merged(b))
     }
 
     fn measure(&self) -> Real {
@@ -266,8 +264,8 @@ impl NodeVolume for Sphere {
         (p - self.center).norm() <= self.radius + tolerance
     }
 
-    fn refitted(&self, corners: &[Point], _: &[Self]) -> Self {
-        Sphere::from_points(corners)
+    fn refitted<'p>(&self, points: impl Iterator<Item = &'p Point> + Clone, _: &[Self]) -> Self {
+        Sphere::from_points(points)
     }
 
     fn measure(&self) -> Real {

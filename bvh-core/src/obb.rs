@@ -34,23 +34,24 @@ impl Obb {
 
     /// The smallest box with the given axes containing every point: each point is projected on
     /// the axes (in `f64`) and the extents are rounded outwards. No points give a zero box.
-    pub fn from_points_with_axes(points: &[Point], axes: &Matrix) -> Self {
-        if points.is_empty() {
-            return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
-        }
+    pub fn from_points_with_axes<'p>(points: impl IntoIterator<Item = &'p Point>, axes: &Matrix) -> Self {
         let cols: [[f64; 3]; 3] = std::array::from_fn(|j| std::array::from_fn(|i| axes[(i, j)] as f64));
         // Row i holds coordinate i's share of the three projections (and a padding lane), so
         // a point's projections are three multiply-adds on four lanes, which vectorise.
         let rows: [[f64; 4]; 3] = std::array::from_fn(|i| [cols[0][i], cols[1][i], cols[2][i], 0.0]);
-        let mut lo = [f64::INFINITY; 4];
-        let mut hi = [f64::NEG_INFINITY; 4];
-        for p in points {
-            let (x, y, z) = (p.x as f64, p.y as f64, p.z as f64);
-            let d: [f64; 4] = std::array::from_fn(|k| x * rows[0][k] + y * rows[1][k] + z * rows[2][k]);
-            for k in 0..4 {
-                lo[k] = if d[k] < lo[k] { d[k] } else { lo[k] };
-                hi[k] = if d[k] > hi[k] { d[k] } else { hi[k] };
-            }
+        // A fold, not a loop: chained runs of points are then each projected in a loop of their own.
+        let (lo, hi) =
+            points.into_iter().fold(([f64::INFINITY; 4], [f64::NEG_INFINITY; 4]), |(mut lo, mut hi), p| {
+                let (x, y, z) = (p.x as f64, p.y as f64, p.z as f64);
+                let d: [f64; 4] = std::array::from_fn(|k| x * rows[0][k] + y * rows[1][k] + z * rows[2][k]);
+                for k in 0..4 {
+                    lo[k] = if d[k] < lo[k] { d[k] } else { lo[k] };
+                    hi[k] = if d[k] > hi[k] { d[k] } else { hi[k] };
+                }
+                (lo, hi)
+            });
+        if lo[0] > hi[0] {
+            return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
         }
         let (lo, hi) = ([lo[0], lo[1], lo[2]], [hi[0], hi[1], hi[2]]);
         let mid: [f64; 3] = std::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));

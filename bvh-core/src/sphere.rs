@@ -23,8 +23,9 @@ impl Sphere {
     /// The ball centred on the mean of the points, with the largest distance to any of them as
     /// radius (papers 003/004; not the minimum ball, but cheap and always enclosing). No points
     /// give a zero ball at the origin.
-    pub fn from_points(points: &[Point]) -> Self {
-        let center = mean(points);
+    pub fn from_points<'p>(points: impl IntoIterator<Item = &'p Point, IntoIter: Clone>) -> Self {
+        let points = points.into_iter();
+        let center = mean(points.clone());
         Self { center, radius: max_distance(&center, points) }
     }
 
@@ -81,8 +82,8 @@ impl Sphere {
 }
 
 /// Largest distance from `center` to any point, rounded up so every point is enclosed.
-pub(crate) fn max_distance(center: &Point, points: &[Point]) -> Real {
-    let max_sq = points.iter().map(|p| (p - center).norm_squared()).fold(0.0, Real::max);
+pub(crate) fn max_distance<'p>(center: &Point, points: impl IntoIterator<Item = &'p Point>) -> Real {
+    let max_sq = points.into_iter().map(|p| (p - center).norm_squared()).fold(0.0, Real::max);
     if max_sq == 0.0 { 0.0 } else { next_up(max_sq.sqrt() * (1.0 + 2.0 * Real::EPSILON)) }
 }
 
