@@ -1,5 +1,5 @@
 //! Every vertex below a node, each once, for a refit that fits a volume around all of them (an
-//! OBB on its own axes, a ball): a node's triangles share their corners, about six to a vertex,
+//! OBB on its own axes, a ball): a node's triangles share their corners, several to a vertex,
 //! so reading the corners projected each vertex several times at every level of the tree.
 //!
 //! The vertices are numbered in the order the leaf-order triangles first use them. A node's
@@ -20,10 +20,19 @@ const PARALLEL_VERTICES: usize = 16_384;
 pub(crate) struct VertexRuns {
     /// The mesh's vertices in the order the leaf-order triangles first use them.
     order: Vec<u32>,
-    /// Per node: the run of `order` its triangles use first, and the run of `earlier` holding
-    /// the positions in `order` of the vertices they use that earlier triangles used first.
-    runs: Vec<[u32; 4]>,
+    /// Per node, where its vertices are listed.
+    runs: Vec<NodeVertices>,
+    /// Positions in `order`, each node's sorted.
     earlier: Vec<u32>,
+}
+
+/// Where a node's vertices are: `first_used`, the run of the order its triangles use first,
+/// and `used_earlier`, the run of [`VertexRuns::earlier`] listing the vertices they use that
+/// earlier triangles used first.
+#[derive(Clone, Copy, Debug, Default)]
+struct NodeVertices {
+    first_used: [u32; 2],
+    used_earlier: [u32; 2],
 }
 
 impl VertexRuns {
@@ -51,34 +60,33 @@ impl VertexRuns {
         first_new.push(order.len() as u32);
         // A node's earlier vertices are its children's, less those its own run holds: children
         // have larger numbers than their parent, so from the last node up theirs are known.
-        let mut runs = vec![[0; 4]; nodes.len()];
+        let mut runs = vec![NodeVertices::default(); nodes.len()];
         let mut earlier = Vec::new();
+        let mut list = Vec::new();
         for i in (0..nodes.len()).rev() {
-            let (start, at) = (first_new[spans[i].start], earlier.len());
+            let start = first_new[spans[i].start];
+            list.clear();
             for child in nodes[i].children {
                 match child.get() {
                     ChildRef::Node(j) => {
                         // Sorted: the ones before the run lead.
-                        let [_, _, from, to] = runs[j].map(|k| k as usize);
-                        let before = earlier[from..to].partition_point(|&r| r < start);
-                        earlier.extend_from_within(from..from + before);
+                        let [from, to] = runs[j].used_earlier.map(|k| k as usize);
+                        let child_list = &earlier[from..to];
+                        list.extend_from_slice(&child_list[..child_list.partition_point(|&r| r < start)]);
                     }
-                    ChildRef::Leaf(run) => earlier.extend(
+                    ChildRef::Leaf(run) => list.extend(
                         indices[run].iter().flatten().map(|&v| rank[v as usize]).filter(|&r| r < start),
                     ),
                 }
             }
-            let list = &mut earlier[at..];
             list.sort_unstable();
-            let mut kept = 0;
-            for k in 0..list.len() {
-                if kept == 0 || list[k] != list[kept - 1] {
-                    list[kept] = list[k];
-                    kept += 1;
-                }
-            }
-            earlier.truncate(at + kept);
-            runs[i] = [first_new[spans[i].start], first_new[spans[i].end], at as u32, earlier.len() as u32];
+            list.dedup();
+            let at = earlier.len() as u32;
+            earlier.extend_from_slice(&list);
+            runs[i] = NodeVertices {
+                first_used: [start, first_new[spans[i].end]],
+                used_earlier: [at, earlier.len() as u32],
+            };
         }
         Self { order, runs, earlier }
     }
@@ -103,8 +111,9 @@ impl VertexRuns {
         node: usize,
         placed: &'p [Point],
     ) -> impl Iterator<Item = &'p Point> + Clone {
-        let [first, end, at, past] = self.runs[node].map(|k| k as usize);
-        placed[first..end].iter().chain(self.earlier[at..past].iter().map(|&k| &placed[k as usize]))
+        let NodeVertices { first_used: [first, end], used_earlier: [at, past] } = self.runs[node];
+        let listed = &self.earlier[at as usize..past as usize];
+        placed[first as usize..end as usize].iter().chain(listed.iter().map(|&k| &placed[k as usize]))
     }
 }
 

@@ -55,7 +55,7 @@ pub trait NodeVolume:
     /// The volume of this kind after its triangles moved, for a refit: around `points` and
     /// `children` – the leaf triangles' corners and the child nodes' volumes if the kind
     /// [refits from its children](NodeVolume::REFITS_FROM_CHILDREN), else every vertex below it
-    /// (each once) and none. An OBB keeps its axes; the others are fitted as the build fits them.
+    /// (each once) and none. An OBB keeps its axes; the others are fitted by the build's rule.
     fn refitted<'p>(&self, points: impl Iterator<Item = &'p Point> + Clone, children: &[Self]) -> Self;
 
     /// The volume's measure (for tightness statistics, and to descend the larger of two nodes
