@@ -1,6 +1,12 @@
 //! The broadphase every strategy sits behind: object ids, box validation, and the set of
 //! overlapping pairs kept from step to step, so that moving a few objects costs work for those
 //! objects only.
+//!
+//! The strategy indexes each box grown by a margin (its *fat* box, as Box2D's tree does) and
+//! finds the pairs of fat boxes that overlap, the candidates. While every box stays inside its
+//! fat box, the overlapping pairs are among the candidates, so an update where everything moved
+//! a little re-tests the candidates instead of re-indexing; only the objects that left their fat
+//! boxes are re-indexed.
 
 use crate::pair_set::{Pair, PairSet};
 use crate::strategy::{Boxes, Strategy};
@@ -59,6 +65,13 @@ const DENSITY_WEIGHT: Real = 8.0;
 /// Changed objects per parallel task of a patch's neighbourhood queries.
 const QUERY_CHUNK: usize = 256;
 const REBUILD_SHARE: Real = 2.0;
+/// The default margin of a fat box, in units of the box's largest extent.
+const DEFAULT_MARGIN: Real = 0.2;
+/// Above one changed object in this many, an update re-tests every candidate pair rather than
+/// only those of the changed objects.
+const RETEST_ALL_FROM: usize = 8;
+/// Candidate pairs per parallel task of a re-test.
+const RETEST_CHUNK: usize = 1 << 15;
 
 /// Overlapping pairs of object boxes, kept up to date as objects come, go and move.
 ///
@@ -86,8 +99,21 @@ pub struct Broadphase<S = HierarchicalGrid> {
     strategy: S,
     /// Each object's box (`None`: a free id).
     boxes: Vec<Option<Aabb>>,
-    /// Each object's box as the strategy indexed it at the last update.
-    indexed: Vec<Option<Aabb>>,
+    /// Each object's fat box: its box when last indexed, grown by the margin; the strategy
+    /// indexes these (`None`: not indexed).
+    fat: Vec<Option<Aabb>>,
+    /// The fat boxes' growth while most objects move, in units of a box's largest extent.
+    margin: Real,
+    /// The growth of the fat boxes indexed now (`margin` or 0).
+    margin_in_use: Real,
+    /// A running mean of the share of objects changed per update that changed any (each such
+    /// update weighs a quarter).
+    moving_share: Real,
+    /// Every pair of overlapping fat boxes once, smaller id first, unless `stale`.
+    candidates: Vec<Pair>,
+    /// Objects were indexed again since the candidates were last brought up to date (updates
+    /// of a few objects find their pairs around them instead).
+    stale: bool,
     /// Ids free to reuse.
     free: Vec<u32>,
     /// Ids removed since the last update: reused only after it, so that a pair reported as
@@ -98,6 +124,10 @@ pub struct Broadphase<S = HierarchicalGrid> {
     /// them). Nothing is re-indexed before the update, so a burst of moves costs one rebuild.
     pending: Vec<u32>,
     changed: Vec<bool>,
+    /// The changed ids whose fat box must change at this update (inserted, removed, or moved
+    /// out of it), once each (`escaped[id]` marks them).
+    escapes: Vec<u32>,
+    escaped: Vec<bool>,
     /// The strategy has never indexed anything.
     fresh: bool,
     live: usize,
@@ -118,12 +148,19 @@ impl<S: Strategy> Broadphase<S> {
         Self {
             strategy,
             boxes: Vec::new(),
-            indexed: Vec::new(),
+            fat: Vec::new(),
+            margin: DEFAULT_MARGIN,
+            margin_in_use: 0.0,
+            moving_share: 0.0,
+            candidates: Vec::new(),
+            stale: false,
             free: Vec::new(),
             removed: Vec::new(),
             pairs: PairSet::default(),
             pending: Vec::new(),
             changed: Vec::new(),
+            escapes: Vec::new(),
+            escaped: Vec::new(),
             fresh: true,
             live: 0,
             rebuild_fraction: None,
@@ -138,6 +175,22 @@ impl<S: Strategy> Broadphase<S> {
     pub fn with_rebuild_fraction(mut self, fraction: Real) -> Self {
         self.rebuild_fraction = Some(fraction);
         self
+    }
+
+    /// Sets how far each box is grown for the index, in units of its largest extent (0.2 by
+    /// default; negative or NaN is 0). A box that moves but stays inside its grown box is not
+    /// re-indexed, only its candidate pairs are tested again: a larger margin re-indexes less
+    /// often under steady motion and tests more candidates. Results are the same whatever the
+    /// margin. Applies from the next rebuild.
+    pub fn with_margin(mut self, margin: Real) -> Self {
+        self.margin = margin.max(0.0);
+        self
+    }
+
+    /// How far the boxes are grown in the index now, in units of each box's largest extent:
+    /// the margin while most objects move at each update, 0 while few do.
+    pub fn indexed_margin(&self) -> Real {
+        self.margin_in_use
     }
 
     /// The strategy.
@@ -171,8 +224,9 @@ impl<S: Strategy> Broadphase<S> {
                     return Err(BroadphaseError::TooManyObjects);
                 }
                 self.boxes.push(None);
-                self.indexed.push(None);
+                self.fat.push(None);
                 self.changed.push(false);
+                self.escaped.push(false);
                 id
             }
         };
@@ -217,31 +271,66 @@ impl<S: Strategy> Broadphase<S> {
         let aabb = *self.aabb(id).ok_or(BroadphaseError::UnknownObject(id))?;
         self.update();
         let grown = aabb.inflated(margin.max(0.0));
+        // The index holds fat boxes: ask around the object's fat box too (every box that meets
+        // `grown` has a fat box meeting the union), then keep the true neighbours.
+        let around = self.fat[id.index()].map_or(grown, |fat| fat.merged(&grown));
         let mut near = Vec::new();
-        self.strategy.for_each_overlap(id.0, &grown, &self.boxes, &mut |j| near.push(ObjectId(j)));
+        let boxes = &self.boxes;
+        self.strategy.for_each_overlap(id.0, &around, &self.fat, &mut |j| {
+            if boxes[j as usize].is_some_and(|b| b.intersects(&grown)) {
+                near.push(ObjectId(j));
+            }
+        });
         near.sort_unstable();
         Ok(near)
     }
 
     /// Brings the pairs up to date with every insert, move and removal since the last update.
     pub fn update(&mut self) -> Overlaps<'_> {
-        let (changed, live) = (self.pending.len() as Real, self.live as Real);
+        if !self.pending.is_empty() {
+            let share = self.pending.len() as Real / (self.live.max(1) as Real);
+            self.moving_share += (share - self.moving_share) * 0.25;
+        }
+        // Fat boxes pay when most objects move at every update; when few do, finding a few
+        // objects' pairs around them costs less among exact boxes (fewer candidates). Between
+        // the two thresholds the boxes stay as they are, so a mixed motion does not flip them.
+        let margin = match self.moving_share {
+            share if share >= 0.5 => self.margin,
+            share if share < 0.25 => 0.0,
+            _ => self.margin_in_use,
+        };
+        self.find_escapes();
+        let (escaped, live) = (self.escapes.len() as Real, self.live as Real);
         let many = match self.rebuild_fraction {
-            Some(fraction) => changed > fraction * live,
+            Some(fraction) => escaped > fraction * live,
             None => {
-                let pairs_per_object = 2.0 * self.pairs.pairs().len() as Real / live.max(1.0);
-                changed * (DENSITY_WEIGHT + pairs_per_object) > REBUILD_SHARE * live
+                let candidates_per_object = 2.0 * self.candidates.len() as Real / live.max(1.0);
+                escaped * (DENSITY_WEIGHT + candidates_per_object) > REBUILD_SHARE * live
             }
         };
-        if self.fresh || many || self.strategy.needs_rebuild() {
+        let retest_all = self.pending.len() * RETEST_ALL_FROM > self.live;
+        let switch = margin != self.margin_in_use;
+        if self.fresh || many || switch || self.strategy.needs_rebuild() || (retest_all && self.stale) {
+            self.margin_in_use = margin;
             self.rebuild();
+            self.retest_all();
         } else if self.pending.is_empty() {
             self.pairs.unchanged();
         } else {
-            self.patch_pending();
+            self.reindex_escapes();
+            if retest_all {
+                self.update_candidates();
+                self.retest_all();
+            } else {
+                self.stale |= !self.escapes.is_empty();
+                self.retest_pending();
+            }
         }
         for id in self.pending.drain(..) {
             self.changed[id as usize] = false;
+        }
+        for id in self.escapes.drain(..) {
+            self.escaped[id as usize] = false;
         }
         self.free.append(&mut self.removed);
         Overlaps { pairs: &self.pairs, ids: self.boxes.len() }
@@ -253,34 +342,110 @@ impl<S: Strategy> Broadphase<S> {
         }
     }
 
-    /// Re-indexes the changed objects and replaces every pair touching them.
-    fn patch_pending(&mut self) {
+    /// Lists the changed objects whose fat box no longer holds their box (or that came or went).
+    fn find_escapes(&mut self) {
+        for &id in &self.pending {
+            let i = id as usize;
+            let inside = match (&self.fat[i], &self.boxes[i]) {
+                (Some(fat), Some(aabb)) => fat.contains(aabb),
+                _ => false,
+            };
+            if !inside {
+                self.escaped[i] = true;
+                self.escapes.push(id);
+            }
+        }
+    }
+
+    /// Indexes the escaped objects again, with new fat boxes.
+    fn reindex_escapes(&mut self) {
         // All out before any comes back in: a strategy may move indexed boxes around while
         // inserting (an octree split), and must then find each at its indexed place.
-        for &id in &self.pending {
-            if let Some(old) = self.indexed[id as usize].take() {
+        for &id in &self.escapes {
+            if let Some(old) = self.fat[id as usize].take() {
                 self.strategy.remove(id, &old);
             }
         }
-        for &id in &self.pending {
-            self.indexed[id as usize] = self.boxes[id as usize];
-            if self.boxes[id as usize].is_some() {
-                self.strategy.insert(id, &self.boxes);
+        for &id in &self.escapes {
+            self.fat[id as usize] = self.boxes[id as usize].map(|b| fattened(&b, self.margin_in_use));
+            if self.fat[id as usize].is_some() {
+                self.strategy.insert(id, &self.fat);
             }
         }
+    }
+
+    /// Replaces the escaped objects' candidate pairs.
+    fn update_candidates(&mut self) {
+        if self.escapes.is_empty() {
+            return;
+        }
         let mut found = std::mem::take(&mut self.found);
+        let fat = &self.fat;
+        self.find_around(&self.escapes, |id| fat[id as usize], |_, _| true, &mut found);
+        let escaped = &self.escaped;
+        self.candidates.retain(|&(a, b)| !(escaped[a as usize] || escaped[b as usize]));
+        self.candidates.extend_from_slice(&found);
+        self.found = found;
+    }
+
+    /// The pairs are the candidates whose boxes overlap (in the candidates' order, so the
+    /// same for any thread count).
+    fn retest_all(&mut self) {
+        let mut found = std::mem::take(&mut self.found);
+        if self.candidates.len() >= 2 * RETEST_CHUNK && bvh_core::parallel::current_num_threads() > 1 {
+            let boxes = &self.boxes;
+            let parts: Vec<Vec<Pair>> = self
+                .candidates
+                .par_chunks(RETEST_CHUNK)
+                .map(|chunk| {
+                    let mut part = Vec::new();
+                    keep_overlapping(chunk, boxes, &mut part);
+                    part
+                })
+                .collect();
+            found.clear();
+            parts.iter().for_each(|part| found.extend_from_slice(part));
+        } else {
+            keep_overlapping(&self.candidates, &self.boxes, &mut found);
+        }
+        self.pairs.replace(&mut found);
+        self.found = found;
+    }
+
+    /// Replaces the pairs of the changed objects by those found around their boxes.
+    fn retest_pending(&mut self) {
+        let mut found = std::mem::take(&mut self.found);
+        let boxes = &self.boxes;
+        let meets = |aabb: &Aabb, j: u32| boxes[j as usize].is_some_and(|b| b.intersects(aabb));
+        self.find_around(&self.pending, |id| boxes[id as usize], meets, &mut found);
+        let changed = &self.changed;
+        self.pairs.patch(&found, |id| changed[id as usize]);
+        self.found = found;
+    }
+
+    /// Sets `found` to every pair of an object of `ids` whose box `around` gives with an
+    /// indexed object whose fat box meets it and which `keep` accepts, sorted, once each.
+    fn find_around(
+        &self,
+        ids: &[u32],
+        around: impl Fn(u32) -> Option<Aabb> + Sync,
+        keep: impl Fn(&Aabb, u32) -> bool + Sync,
+        found: &mut Vec<Pair>,
+    ) {
         found.clear();
-        let (strategy, boxes) = (&self.strategy, &self.boxes);
         let query = |ids: &[u32], found: &mut Vec<Pair>| {
             for &id in ids {
-                if let Some(aabb) = boxes[id as usize] {
-                    strategy.for_each_overlap(id, &aabb, boxes, &mut |j| found.push(ordered(id, j)));
+                if let Some(aabb) = around(id) {
+                    self.strategy.for_each_overlap(id, &aabb, &self.fat, &mut |j| {
+                        if keep(&aabb, j) {
+                            found.push(ordered(id, j));
+                        }
+                    });
                 }
             }
         };
-        if self.pending.len() >= 2 * QUERY_CHUNK && bvh_core::parallel::current_num_threads() > 1 {
-            let parts: Vec<Vec<Pair>> = self
-                .pending
+        if ids.len() >= 2 * QUERY_CHUNK && bvh_core::parallel::current_num_threads() > 1 {
+            let parts: Vec<Vec<Pair>> = ids
                 .par_chunks(QUERY_CHUNK)
                 .map(|ids| {
                     let mut part = Vec::new();
@@ -290,26 +455,60 @@ impl<S: Strategy> Broadphase<S> {
                 .collect();
             parts.iter().for_each(|part| found.extend_from_slice(part));
         } else {
-            query(&self.pending, &mut found);
+            query(ids, found);
         }
-        // A pair of two changed objects is found from both; sorted, the order is the same for
+        // A pair of two listed objects is found from both; sorted, the order is the same for
         // any thread count.
         found.sort_unstable();
         found.dedup();
-        let changed = &self.changed;
-        self.pairs.patch(&found, |id| changed[id as usize]);
-        self.found = found;
     }
 
+    /// Gives every object a fresh fat box and finds every candidate pair again.
     fn rebuild(&mut self) {
-        let mut found = std::mem::take(&mut self.found);
-        found.clear();
-        self.strategy.rebuild(&self.boxes, &mut found);
-        self.indexed.copy_from_slice(&self.boxes);
-        self.pairs.replace(&mut found);
-        self.found = found;
+        for (fat, aabb) in self.fat.iter_mut().zip(&self.boxes) {
+            *fat = aabb.map(|b| fattened(&b, self.margin_in_use));
+        }
+        self.candidates.clear();
+        self.strategy.rebuild(&self.fat, &mut self.candidates);
         self.fresh = false;
+        self.stale = false;
     }
+}
+
+/// Whether the boxes of two live objects overlap.
+fn overlap(boxes: &Boxes, a: u32, b: u32) -> bool {
+    match (&boxes[a as usize], &boxes[b as usize]) {
+        (Some(a), Some(b)) => a.intersects(b),
+        _ => false,
+    }
+}
+
+/// Sets `found` to the `candidates` whose boxes overlap, in their order.
+fn keep_overlapping(candidates: &[Pair], boxes: &Boxes, found: &mut Vec<Pair>) {
+    // Without a branch on the outcome (a coin toss to the predictor): each pair is written at
+    // the end and kept by moving the end past it.
+    found.clear();
+    found.resize(candidates.len(), (0, 0));
+    let mut kept = 0;
+    for pair @ &(a, b) in candidates {
+        found[kept] = *pair;
+        kept += usize::from(overlap(boxes, a, b));
+    }
+    found.truncate(kept);
+}
+
+/// The box grown on every side by `margin` times its largest extent, in `f64` and kept within
+/// the `f32` range, so a box out at the ends of the range still gets a finite fat box holding it.
+fn fattened(aabb: &Aabb, margin: Real) -> Aabb {
+    if margin == 0.0 {
+        return *aabb;
+    }
+    let extent = (0..3).map(|d| aabb.maxs[d] as f64 - aabb.mins[d] as f64).fold(0.0, f64::max);
+    let grow = extent * margin as f64;
+    let limit = Real::MAX as f64;
+    let mins = aabb.mins.map(|c| (c as f64 - grow).max(-limit) as Real);
+    let maxs = aabb.maxs.map(|c| (c as f64 + grow).min(limit) as Real);
+    Aabb::new(mins, maxs)
 }
 
 /// `(a, b)` smaller first.

@@ -7,7 +7,8 @@
 //! strategies follow papers 003 (octree over a uniform grid, `F_max` split) and 004 (uniform grid
 //! with cells as wide as the mean object extent; each pair reported from one cell only). The
 //! broadphase keeps the overlapping pairs from step to step: moving `k` objects costs work for
-//! those `k`, and when many change at once it rebuilds the index instead.
+//! those `k`, and when many change at once it rebuilds the index instead. While most objects move
+//! at every update it indexes fat boxes (each grown by a margin) and only re-tests their pairs.
 
 mod broadphase;
 mod brute;

@@ -41,6 +41,9 @@ fn strategies() -> Vec<(&'static str, Broadphase<AnyStrategy>)> {
         ("brute", make(AnyStrategy::Brute(bvh_broadphase::BruteForce))),
         ("grid, always rebuilt", make(AnyStrategy::Grid(UniformGrid::default())).with_rebuild_fraction(0.0)),
         ("octree, never rebuilt", make(AnyStrategy::Octree(Octree::default())).with_rebuild_fraction(1e9)),
+        ("hierarchical, no margin", make(AnyStrategy::default()).with_margin(0.0)),
+        ("hierarchical, wide margin", make(AnyStrategy::default()).with_margin(2.0)),
+        ("grid, wide margin", make(AnyStrategy::Grid(UniformGrid::default())).with_margin(2.0)),
     ]
 }
 
@@ -149,18 +152,49 @@ fn check(
     *previous = expected;
 }
 
+/// Inserts `objects` boxes and checks the first update; returns the scene and its pairs.
+fn populate(
+    name: &str,
+    broadphase: &mut Broadphase<AnyStrategy>,
+    maker: Maker,
+    objects: usize,
+    rng: &mut ChaCha8Rng,
+) -> (Truth, Pairs) {
+    let mut truth = Truth::new();
+    for _ in 0..objects {
+        let b = maker(rng);
+        truth.insert(broadphase.insert(b).unwrap(), b);
+    }
+    let mut previous = Pairs::new();
+    check(name, 0, broadphase, &truth, &mut previous);
+    (truth, previous)
+}
+
+/// Removes up to two objects and inserts up to two.
+fn remove_and_insert_a_few(
+    name: &str,
+    broadphase: &mut Broadphase<AnyStrategy>,
+    truth: &mut Truth,
+    maker: Maker,
+    rng: &mut ChaCha8Rng,
+) {
+    for _ in 0..rng.gen_range(0..3).min(truth.len()) {
+        let id = *truth.keys().nth(rng.gen_range(0..truth.len())).unwrap();
+        assert_eq!(broadphase.remove(id).unwrap(), truth.remove(&id).unwrap());
+    }
+    for _ in 0..rng.gen_range(0..3) {
+        let b = maker(rng);
+        let id = broadphase.insert(b).unwrap();
+        assert!(truth.insert(id, b).is_none(), "{name}: id {id} reused while live");
+    }
+}
+
 /// Builds the scene, then for several steps moves some boxes, removes some, inserts some, and
 /// checks every strategy after each step.
 fn run(maker: Maker, objects: usize, seed: u64) {
     for (name, mut broadphase) in strategies() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut truth = Truth::new();
-        for _ in 0..objects {
-            let b = maker(&mut rng);
-            truth.insert(broadphase.insert(b).unwrap(), b);
-        }
-        let mut previous = Pairs::new();
-        check(name, 0, &mut broadphase, &truth, &mut previous);
+        let (mut truth, mut previous) = populate(name, &mut broadphase, maker, objects, &mut rng);
         for step in 1..=12 {
             // Few moving in most steps (incremental), everything in some (rebuild).
             let moving = if step % 4 == 0 { truth.len() } else { 1 + truth.len() / 50 };
@@ -176,18 +210,65 @@ fn run(maker: Maker, objects: usize, seed: u64) {
                 broadphase.set_box(id, b).unwrap();
                 truth.insert(id, b);
             }
-            for _ in 0..rng.gen_range(0..3).min(truth.len()) {
-                let id = *truth.keys().nth(rng.gen_range(0..truth.len())).unwrap();
-                assert_eq!(broadphase.remove(id).unwrap(), truth.remove(&id).unwrap());
-            }
-            for _ in 0..rng.gen_range(0..3) {
-                let b = maker(&mut rng);
-                let id = broadphase.insert(b).unwrap();
-                assert!(truth.insert(id, b).is_none(), "{name}: id {id} reused while live");
-            }
+            remove_and_insert_a_few(name, &mut broadphase, &mut truth, maker, &mut rng);
             check(name, step, &mut broadphase, &truth, &mut previous);
         }
     }
+}
+
+/// Every box moves a little at every update, as in a physics scene (the broadphase then indexes
+/// fat boxes and re-tests their candidate pairs), a few jump out of their fat boxes, some come
+/// and go, and a few updates move only some boxes (back to exact boxes).
+fn run_all_moving(maker: Maker, objects: usize, seed: u64) {
+    for (name, mut broadphase) in strategies() {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (mut truth, mut previous) = populate(name, &mut broadphase, maker, objects, &mut rng);
+        let mut fat_updates = 0;
+        for step in 1..=30 {
+            let few = (15..25).contains(&step);
+            let ids: Vec<ObjectId> = truth.keys().copied().collect();
+            for id in ids {
+                if few && rng.gen_bool(0.9) {
+                    continue;
+                }
+                let b = if rng.gen_bool(0.02) {
+                    maker(&mut rng)
+                } else {
+                    let size = truth[&id].extents().max().max(0.1);
+                    let shift = Vector::from_fn(|_, _| rng.gen_range(-0.05..0.05) * size);
+                    Aabb::new(truth[&id].mins + shift, truth[&id].maxs + shift)
+                };
+                broadphase.set_box(id, b).unwrap();
+                truth.insert(id, b);
+            }
+            remove_and_insert_a_few(name, &mut broadphase, &mut truth, maker, &mut rng);
+            check(name, step, &mut broadphase, &truth, &mut previous);
+            fat_updates += usize::from(broadphase.indexed_margin() > 0.0);
+            // The objects near one: from the index of fat boxes, kept only if truly near.
+            for &id in truth.keys().step_by(37) {
+                let grown = truth[&id].inflated(0.3);
+                let expected: Vec<ObjectId> = truth
+                    .iter()
+                    .filter(|&(&j, b)| j != id && b.intersects(&grown))
+                    .map(|(&j, _)| j)
+                    .collect();
+                assert_eq!(broadphase.near(id, 0.3).unwrap(), expected, "{name}, step {step}, near {id}");
+            }
+        }
+        // Fat boxes once most boxes have moved for a few updates, unless there is no margin;
+        // exact boxes again after the updates that moved few.
+        let expected = if name.contains("no margin") { 0..1 } else { 10..26 };
+        assert!(expected.contains(&fat_updates), "{name}: {fat_updates} updates with fat boxes");
+    }
+}
+
+#[test]
+fn scenes_where_everything_moves() {
+    run_all_moving(uniform, 300, 11);
+    run_all_moving(clustered, 200, 12);
+    run_all_moving(huge_among_tiny, 200, 13);
+    run_all_moving(degenerate, 200, 14);
+    run_all_moving(far_away, 200, 15);
 }
 
 #[test]
