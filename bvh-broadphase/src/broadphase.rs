@@ -97,8 +97,9 @@ const RETEST_CHUNK: usize = 1 << 15;
 #[derive(Clone, Debug)]
 pub struct Broadphase<S = HierarchicalGrid> {
     strategy: S,
-    /// Each object's box (`None`: a free id).
-    boxes: Vec<Option<Aabb>>,
+    /// Each object's box (`Aabb::EMPTY`: a free id; boxes given are never empty), without an
+    /// option's tag, so that a re-test of the candidates reads two boxes and tests them.
+    boxes: Vec<Aabb>,
     /// Each object's fat box: its box when last indexed, grown by the margin; the strategy
     /// indexes these (`None`: not indexed).
     fat: Vec<Option<Aabb>>,
@@ -210,7 +211,7 @@ impl<S: Strategy> Broadphase<S> {
 
     /// An object's box.
     pub fn aabb(&self, id: ObjectId) -> Option<&Aabb> {
-        self.boxes.get(id.index())?.as_ref()
+        self.boxes.get(id.index()).filter(|b| !b.is_empty())
     }
 
     /// Adds an object with this box.
@@ -223,14 +224,14 @@ impl<S: Strategy> Broadphase<S> {
                 if id == u32::MAX {
                     return Err(BroadphaseError::TooManyObjects);
                 }
-                self.boxes.push(None);
+                self.boxes.push(Aabb::EMPTY);
                 self.fat.push(None);
                 self.changed.push(false);
                 self.escaped.push(false);
                 id
             }
         };
-        self.boxes[id as usize] = Some(aabb);
+        self.boxes[id as usize] = aabb;
         self.live += 1;
         self.mark(id);
         Ok(ObjectId(id))
@@ -239,24 +240,20 @@ impl<S: Strategy> Broadphase<S> {
     /// Moves an object's box. Costs nothing until the next update.
     pub fn set_box(&mut self, id: ObjectId, aabb: Aabb) -> Result<(), BroadphaseError> {
         check(&aabb)?;
-        let slot = self
-            .boxes
-            .get_mut(id.index())
-            .and_then(Option::as_mut)
-            .ok_or(BroadphaseError::UnknownObject(id))?;
-        *slot = aabb;
+        *self.live_slot(id)? = aabb;
         self.mark(id.0);
         Ok(())
+    }
+
+    /// The box of a live object, to change.
+    fn live_slot(&mut self, id: ObjectId) -> Result<&mut Aabb, BroadphaseError> {
+        self.boxes.get_mut(id.index()).filter(|b| !b.is_empty()).ok_or(BroadphaseError::UnknownObject(id))
     }
 
     /// Removes an object and its pairs, returning its box. Its id is reused after the next
     /// update.
     pub fn remove(&mut self, id: ObjectId) -> Result<Aabb, BroadphaseError> {
-        let old = self
-            .boxes
-            .get_mut(id.index())
-            .and_then(Option::take)
-            .ok_or(BroadphaseError::UnknownObject(id))?;
+        let old = std::mem::replace(self.live_slot(id)?, Aabb::EMPTY);
         self.removed.push(id.0);
         self.live -= 1;
         self.mark(id.0);
@@ -277,7 +274,7 @@ impl<S: Strategy> Broadphase<S> {
         let mut near = Vec::new();
         let boxes = &self.boxes;
         self.strategy.for_each_overlap(id.0, &around, &self.fat, &mut |j| {
-            if boxes[j as usize].is_some_and(|b| b.intersects(&grown)) {
+            if boxes[j as usize].intersects(&grown) {
                 near.push(ObjectId(j));
             }
         });
@@ -294,11 +291,12 @@ impl<S: Strategy> Broadphase<S> {
         // Fat boxes pay when most objects move at every update; when few do, finding a few
         // objects' pairs around them costs less among exact boxes (fewer candidates). Between
         // the two thresholds the boxes stay as they are, so a mixed motion does not flip them.
-        let margin = match self.moving_share {
-            share if share >= 0.5 => self.margin,
-            share if share < 0.25 => 0.0,
-            _ => self.margin_in_use,
-        };
+        let fat = self.margin > 0.0
+            && match self.moving_share {
+                share if share >= 0.5 => true,
+                share if share < 0.25 => false,
+                _ => self.margin_in_use > 0.0,
+            };
         self.find_escapes();
         let (escaped, live) = (self.escapes.len() as Real, self.live as Real);
         let many = match self.rebuild_fraction {
@@ -309,9 +307,9 @@ impl<S: Strategy> Broadphase<S> {
             }
         };
         let retest_all = self.pending.len() * RETEST_ALL_FROM > self.live;
-        let switch = margin != self.margin_in_use;
+        let switch = fat != (self.margin_in_use > 0.0);
         if self.fresh || many || switch || self.strategy.needs_rebuild() || (retest_all && self.stale) {
-            self.margin_in_use = margin;
+            self.margin_in_use = if fat { self.margin } else { 0.0 };
             self.rebuild();
             self.retest_all();
         } else if self.pending.is_empty() {
@@ -346,10 +344,8 @@ impl<S: Strategy> Broadphase<S> {
     fn find_escapes(&mut self) {
         for &id in &self.pending {
             let i = id as usize;
-            let inside = match (&self.fat[i], &self.boxes[i]) {
-                (Some(fat), Some(aabb)) => fat.contains(aabb),
-                _ => false,
-            };
+            let aabb = &self.boxes[i];
+            let inside = self.fat[i].is_some_and(|fat| !aabb.is_empty() && fat.contains(aabb));
             if !inside {
                 self.escaped[i] = true;
                 self.escapes.push(id);
@@ -367,7 +363,7 @@ impl<S: Strategy> Broadphase<S> {
             }
         }
         for &id in &self.escapes {
-            self.fat[id as usize] = self.boxes[id as usize].map(|b| fattened(&b, self.margin_in_use));
+            self.fat[id as usize] = fattened(&self.boxes[id as usize], self.margin_in_use);
             if self.fat[id as usize].is_some() {
                 self.strategy.insert(id, &self.fat);
             }
@@ -416,8 +412,9 @@ impl<S: Strategy> Broadphase<S> {
     fn retest_pending(&mut self) {
         let mut found = std::mem::take(&mut self.found);
         let boxes = &self.boxes;
-        let meets = |aabb: &Aabb, j: u32| boxes[j as usize].is_some_and(|b| b.intersects(aabb));
-        self.find_around(&self.pending, |id| boxes[id as usize], meets, &mut found);
+        let meets = |aabb: &Aabb, j: u32| boxes[j as usize].intersects(aabb);
+        let live = |id: u32| Some(boxes[id as usize]).filter(|b| !b.is_empty());
+        self.find_around(&self.pending, live, meets, &mut found);
         let changed = &self.changed;
         self.pairs.patch(&found, |id| changed[id as usize]);
         self.found = found;
@@ -466,7 +463,7 @@ impl<S: Strategy> Broadphase<S> {
     /// Gives every object a fresh fat box and finds every candidate pair again.
     fn rebuild(&mut self) {
         for (fat, aabb) in self.fat.iter_mut().zip(&self.boxes) {
-            *fat = aabb.map(|b| fattened(&b, self.margin_in_use));
+            *fat = fattened(aabb, self.margin_in_use);
         }
         self.candidates.clear();
         self.strategy.rebuild(&self.fat, &mut self.candidates);
@@ -475,40 +472,39 @@ impl<S: Strategy> Broadphase<S> {
     }
 }
 
-/// Whether the boxes of two live objects overlap.
-fn overlap(boxes: &Boxes, a: u32, b: u32) -> bool {
-    match (&boxes[a as usize], &boxes[b as usize]) {
-        (Some(a), Some(b)) => a.intersects(b),
-        _ => false,
-    }
-}
-
 /// Sets `found` to the `candidates` whose boxes overlap, in their order.
-fn keep_overlapping(candidates: &[Pair], boxes: &Boxes, found: &mut Vec<Pair>) {
-    // Without a branch on the outcome (a coin toss to the predictor): each pair is written at
-    // the end and kept by moving the end past it.
+fn keep_overlapping(candidates: &[Pair], boxes: &[Aabb], found: &mut Vec<Pair>) {
+    // Whether two boxes meet is a coin toss to the branch predictor: a run of tests sets the
+    // bits of a mask without branching, then the pairs of its set bits are kept.
     found.clear();
-    found.resize(candidates.len(), (0, 0));
-    let mut kept = 0;
-    for pair @ &(a, b) in candidates {
-        found[kept] = *pair;
-        kept += usize::from(overlap(boxes, a, b));
+    for run in candidates.chunks(64) {
+        let mut meet = 0u64;
+        for (bit, &(a, b)) in run.iter().enumerate() {
+            meet |= u64::from(boxes[a as usize].intersects(&boxes[b as usize])) << bit;
+        }
+        while meet != 0 {
+            found.push(run[meet.trailing_zeros() as usize]);
+            meet &= meet - 1;
+        }
     }
-    found.truncate(kept);
 }
 
 /// The box grown on every side by `margin` times its largest extent, in `f64` and kept within
-/// the `f32` range, so a box out at the ends of the range still gets a finite fat box holding it.
-fn fattened(aabb: &Aabb, margin: Real) -> Aabb {
+/// the `f32` range, so a box out at the ends of the range still gets a finite fat box holding it
+/// (`None` for a free id's empty box).
+fn fattened(aabb: &Aabb, margin: Real) -> Option<Aabb> {
+    if aabb.is_empty() {
+        return None;
+    }
     if margin == 0.0 {
-        return *aabb;
+        return Some(*aabb);
     }
     let extent = (0..3).map(|d| aabb.maxs[d] as f64 - aabb.mins[d] as f64).fold(0.0, f64::max);
     let grow = extent * margin as f64;
     let limit = Real::MAX as f64;
     let mins = aabb.mins.map(|c| (c as f64 - grow).max(-limit) as Real);
     let maxs = aabb.maxs.map(|c| (c as f64 + grow).min(limit) as Real);
-    Aabb::new(mins, maxs)
+    Some(Aabb::new(mins, maxs))
 }
 
 /// `(a, b)` smaller first.
