@@ -8,7 +8,7 @@
 //! a little re-tests the candidates instead of re-indexing; only the objects that left their fat
 //! boxes are re-indexed.
 
-use crate::pair_set::{Pair, PairSet};
+use crate::pair_set::{Pair, PairSet, sort_pairs};
 use crate::strategy::{Boxes, Strategy};
 use crate::{BruteForce, HierarchicalGrid, Octree, UniformGrid};
 use bvh_core::parallel::prelude::*;
@@ -456,7 +456,7 @@ impl<S: Strategy> Broadphase<S> {
         }
         // A pair of two listed objects is found from both; sorted, the order is the same for
         // any thread count.
-        found.sort_unstable();
+        sort_pairs(found);
         found.dedup();
     }
 

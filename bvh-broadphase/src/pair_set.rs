@@ -50,14 +50,14 @@ impl PairSet {
         let lost = &mut self.lost;
         lost.clear();
         self.pairs.retain(|&(a, b)| {
-            let keep = !(touched(a) || touched(b));
+            let keep = !(touched(a) | touched(b));
             if !keep {
                 lost.push((a, b));
             }
             keep
         });
         self.pairs.extend_from_slice(found);
-        lost.sort_unstable();
+        sort_pairs(lost);
         self.changes = OnceLock::from(Changes::between(lost, found));
         self.neighbours = OnceLock::new();
     }
@@ -83,7 +83,7 @@ impl PairSet {
         self.changes.get_or_init(|| {
             let sorted = |pairs: &[Pair]| {
                 let mut pairs = pairs.to_vec();
-                pairs.sort_unstable();
+                sort_pairs(&mut pairs);
                 pairs
             };
             Changes::between(&sorted(&self.previous), &sorted(&self.pairs))
@@ -95,6 +95,12 @@ impl PairSet {
     pub(crate) fn neighbours(&self, id: u32, ids: usize) -> &[u32] {
         self.neighbours.get_or_init(|| Adjacency::new(&self.pairs, ids)).of(id)
     }
+}
+
+/// Sorts pairs by their smaller id, then the larger: as one 64-bit key each, which compares
+/// in one instruction instead of two.
+pub(crate) fn sort_pairs(pairs: &mut [Pair]) {
+    pairs.sort_unstable_by_key(|&(a, b)| (u64::from(a) << 32) | u64::from(b));
 }
 
 impl Changes {
