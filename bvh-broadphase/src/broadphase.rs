@@ -57,10 +57,12 @@ pub enum BroadphaseError {
 }
 
 /// By default an update rebuilds the index instead of patching it object by object once
-/// `changed × (DENSITY_WEIGHT + pairs per object) > REBUILD_SHARE × objects`: patching costs
-/// about one neighbourhood query per changed object, and a crowded scene's queries cost more,
-/// so it pays to rebuild sooner (measured crossovers: a fifth of the objects changed with two
-/// pairs per object, a ninth with ten).
+/// `reindexed × (DENSITY_WEIGHT + candidates per object) > REBUILD_SHARE × objects`, where the
+/// objects to re-index are the changed ones (with fat boxes, those that left them) and the
+/// candidates are the pairs (of fat boxes): patching costs about one neighbourhood query per
+/// re-indexed object, and a crowded scene's queries cost more, so it pays to rebuild sooner
+/// (measured crossovers on exact boxes: a fifth of the objects changed with two pairs per
+/// object, a ninth with ten).
 const DENSITY_WEIGHT: Real = 8.0;
 /// Changed objects per parallel task of a patch's neighbourhood queries.
 const QUERY_CHUNK: usize = 256;
@@ -169,8 +171,8 @@ impl<S: Strategy> Broadphase<S> {
         }
     }
 
-    /// Sets the fraction of changed objects above which an update rebuilds the index instead of
-    /// updating it object by object. By default the fraction adapts to how crowded the scene
+    /// Sets the fraction of objects to re-index (changed, and with fat boxes outside them) above
+    /// which an update rebuilds the index instead of updating it object by object. By default the fraction adapts to how crowded the scene
     /// is: a fifth of the objects with about two overlaps each, a ninth with about ten. Results
     /// are the same either way.
     pub fn with_rebuild_fraction(mut self, fraction: Real) -> Self {
