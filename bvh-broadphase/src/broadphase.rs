@@ -107,8 +107,8 @@ pub struct Broadphase<S = HierarchicalGrid> {
     fat: Vec<Option<Aabb>>,
     /// The fat boxes' growth while most objects move, in units of a box's largest extent.
     margin: Real,
-    /// The growth of the fat boxes indexed now (`margin` or 0).
-    margin_in_use: Real,
+    /// The index holds boxes grown by `margin`, not the boxes themselves.
+    grown: bool,
     /// A running mean of the share of objects changed per update that changed any (each such
     /// update weighs a quarter).
     moving_share: Real,
@@ -153,7 +153,7 @@ impl<S: Strategy> Broadphase<S> {
             boxes: Vec::new(),
             fat: Vec::new(),
             margin: DEFAULT_MARGIN,
-            margin_in_use: 0.0,
+            grown: false,
             moving_share: 0.0,
             candidates: Vec::new(),
             stale: false,
@@ -172,19 +172,19 @@ impl<S: Strategy> Broadphase<S> {
     }
 
     /// Sets the fraction of objects to re-index (changed, and with fat boxes outside them) above
-    /// which an update rebuilds the index instead of updating it object by object. By default the fraction adapts to how crowded the scene
-    /// is: a fifth of the objects with about two overlaps each, a ninth with about ten. Results
-    /// are the same either way.
+    /// which an update rebuilds the index instead of updating it object by object. By default
+    /// the fraction adapts to how crowded the scene is: a fifth of the objects with about two
+    /// overlaps each, a ninth with about ten. Results are the same either way.
     pub fn with_rebuild_fraction(mut self, fraction: Real) -> Self {
         self.rebuild_fraction = Some(fraction);
         self
     }
 
     /// Sets how far each box is grown for the index, in units of its largest extent (0.2 by
-    /// default; negative or NaN is 0). A box that moves but stays inside its grown box is not
-    /// re-indexed, only its candidate pairs are tested again: a larger margin re-indexes less
-    /// often under steady motion and tests more candidates. Results are the same whatever the
-    /// margin. Applies from the next rebuild.
+    /// default; negative or NaN is 0) while most objects move at every update. A box that moves
+    /// but stays inside its grown box is not re-indexed, only its candidate pairs are tested
+    /// again: a larger margin re-indexes less often under steady motion and tests more
+    /// candidates. Results are the same whatever the margin.
     pub fn with_margin(mut self, margin: Real) -> Self {
         self.margin = margin.max(0.0);
         self
@@ -193,7 +193,7 @@ impl<S: Strategy> Broadphase<S> {
     /// How far the boxes are grown in the index now, in units of each box's largest extent:
     /// the margin while most objects move at each update, 0 while few do.
     pub fn indexed_margin(&self) -> Real {
-        self.margin_in_use
+        if self.grown { self.margin } else { 0.0 }
     }
 
     /// The strategy.
@@ -297,7 +297,7 @@ impl<S: Strategy> Broadphase<S> {
             && match self.moving_share {
                 share if share >= 0.5 => true,
                 share if share < 0.25 => false,
-                _ => self.margin_in_use > 0.0,
+                _ => self.grown,
             };
         self.find_escapes();
         let (escaped, live) = (self.escapes.len() as Real, self.live as Real);
@@ -309,9 +309,13 @@ impl<S: Strategy> Broadphase<S> {
             }
         };
         let retest_all = self.pending.len() * RETEST_ALL_FROM > self.live;
-        let switch = fat != (self.margin_in_use > 0.0);
-        if self.fresh || many || switch || self.strategy.needs_rebuild() || (retest_all && self.stale) {
-            self.margin_in_use = if fat { self.margin } else { 0.0 };
+        if self.fresh
+            || many
+            || fat != self.grown
+            || self.strategy.needs_rebuild()
+            || (retest_all && self.stale)
+        {
+            self.grown = fat;
             self.rebuild();
             self.retest_all();
         } else if self.pending.is_empty() {
@@ -365,7 +369,7 @@ impl<S: Strategy> Broadphase<S> {
             }
         }
         for &id in &self.escapes {
-            self.fat[id as usize] = fattened(&self.boxes[id as usize], self.margin_in_use);
+            self.fat[id as usize] = fattened(&self.boxes[id as usize], self.indexed_margin());
             if self.fat[id as usize].is_some() {
                 self.strategy.insert(id, &self.fat);
             }
@@ -390,22 +394,9 @@ impl<S: Strategy> Broadphase<S> {
     /// same for any thread count).
     fn retest_all(&mut self) {
         let mut found = std::mem::take(&mut self.found);
-        if self.candidates.len() >= 2 * RETEST_CHUNK && bvh_core::parallel::current_num_threads() > 1 {
-            let boxes = &self.boxes;
-            let parts: Vec<Vec<Pair>> = self
-                .candidates
-                .par_chunks(RETEST_CHUNK)
-                .map(|chunk| {
-                    let mut part = Vec::new();
-                    keep_overlapping(chunk, boxes, &mut part);
-                    part
-                })
-                .collect();
-            found.clear();
-            parts.iter().for_each(|part| found.extend_from_slice(part));
-        } else {
-            keep_overlapping(&self.candidates, &self.boxes, &mut found);
-        }
+        found.clear();
+        let boxes = &self.boxes;
+        in_chunks(&self.candidates, RETEST_CHUNK, &mut found, |run, out| keep_overlapping(run, boxes, out));
         self.pairs.replace(&mut found);
         self.found = found;
     }
@@ -443,19 +434,7 @@ impl<S: Strategy> Broadphase<S> {
                 }
             }
         };
-        if ids.len() >= 2 * QUERY_CHUNK && bvh_core::parallel::current_num_threads() > 1 {
-            let parts: Vec<Vec<Pair>> = ids
-                .par_chunks(QUERY_CHUNK)
-                .map(|ids| {
-                    let mut part = Vec::new();
-                    query(ids, &mut part);
-                    part
-                })
-                .collect();
-            parts.iter().for_each(|part| found.extend_from_slice(part));
-        } else {
-            query(ids, found);
-        }
+        in_chunks(ids, QUERY_CHUNK, found, query);
         // A pair of two listed objects is found from both; sorted, the order is the same for
         // any thread count.
         sort_pairs(found);
@@ -464,8 +443,9 @@ impl<S: Strategy> Broadphase<S> {
 
     /// Gives every object a fresh fat box and finds every candidate pair again.
     fn rebuild(&mut self) {
+        let margin = self.indexed_margin();
         for (fat, aabb) in self.fat.iter_mut().zip(&self.boxes) {
-            *fat = fattened(aabb, self.margin_in_use);
+            *fat = fattened(aabb, margin);
         }
         self.candidates.clear();
         self.strategy.rebuild(&self.fat, &mut self.candidates);
@@ -474,11 +454,34 @@ impl<S: Strategy> Broadphase<S> {
     }
 }
 
-/// Sets `found` to the `candidates` whose boxes overlap, in their order.
+/// Runs `work` over `items`, on several threads in chunks of `chunk` when there are at least two
+/// chunks, and appends what it finds to `found` in the items' order (the same for any thread
+/// count).
+fn in_chunks<T: Sync>(
+    items: &[T],
+    chunk: usize,
+    found: &mut Vec<Pair>,
+    work: impl Fn(&[T], &mut Vec<Pair>) + Sync,
+) {
+    if items.len() >= 2 * chunk && bvh_core::parallel::current_num_threads() > 1 {
+        let parts: Vec<Vec<Pair>> = items
+            .par_chunks(chunk)
+            .map(|items| {
+                let mut part = Vec::new();
+                work(items, &mut part);
+                part
+            })
+            .collect();
+        parts.iter().for_each(|part| found.extend_from_slice(part));
+    } else {
+        work(items, found);
+    }
+}
+
+/// Appends to `found` the `candidates` whose boxes overlap, in their order.
 fn keep_overlapping(candidates: &[Pair], boxes: &[Aabb], found: &mut Vec<Pair>) {
     // Whether two boxes meet is a coin toss to the branch predictor: a run of tests sets the
     // bits of a mask without branching, then the pairs of its set bits are kept.
-    found.clear();
     for run in candidates.chunks(64) {
         let mut meet = 0u64;
         for (bit, &(a, b)) in run.iter().enumerate() {
@@ -493,13 +496,11 @@ fn keep_overlapping(candidates: &[Pair], boxes: &[Aabb], found: &mut Vec<Pair>) 
 
 /// The box grown on every side by `margin` times its largest extent, in `f64` and kept within
 /// the `f32` range, so a box out at the ends of the range still gets a finite fat box holding it
-/// (`None` for a free id's empty box).
+/// (with no margin, the box itself: its coordinates round-trip through `f64`); `None` for a
+/// free id's empty box.
 fn fattened(aabb: &Aabb, margin: Real) -> Option<Aabb> {
     if aabb.is_empty() {
         return None;
-    }
-    if margin == 0.0 {
-        return Some(*aabb);
     }
     let extent = (0..3).map(|d| aabb.maxs[d] as f64 - aabb.mins[d] as f64).fold(0.0, f64::max);
     let grow = extent * margin as f64;
