@@ -4,11 +4,12 @@
 //!
 //! The strategy indexes each box grown by a margin (its *fat* box, as Box2D's tree does) and
 //! finds the pairs of fat boxes that overlap, the candidates. While every box stays inside its
-//! fat box, the overlapping pairs are among the candidates, so an update where everything moved
-//! a little re-tests the candidates instead of re-indexing; only the objects that left their fat
-//! boxes are re-indexed.
+//! fat box, the overlapping pairs are among the candidates, so an update re-tests candidates
+//! instead of re-indexing – the moved objects' own when few moved, all of them when many did;
+//! only the objects that left their fat boxes are re-indexed.
 
-use crate::pair_set::{Pair, PairSet, sort_pairs};
+use crate::candidate_lists::CandidateLists;
+use crate::pair_set::{Pair, PairSet, ordered, sort_pairs};
 use crate::strategy::{Boxes, Strategy};
 use crate::{BruteForce, HierarchicalGrid, Octree, UniformGrid};
 use bvh_core::parallel::prelude::*;
@@ -58,13 +59,12 @@ pub enum BroadphaseError {
 
 /// By default an update rebuilds the index instead of patching it object by object once
 /// `reindexed × (DENSITY_WEIGHT + candidates per object) > REBUILD_SHARE × objects`, where the
-/// objects to re-index are the changed ones (with fat boxes, those that left them) and the
-/// candidates are the pairs (of fat boxes): patching costs about one neighbourhood query per
-/// re-indexed object, and a crowded scene's queries cost more, so it pays to rebuild sooner
-/// (measured crossovers on exact boxes: a fifth of the objects changed with two pairs per
-/// object, a ninth with ten).
+/// objects to re-index are those that left their fat boxes, came or went: re-indexing costs
+/// about one neighbourhood query per object, and a crowded scene's queries cost more, so it pays
+/// to rebuild sooner (measured crossovers: a fifth of the objects with two candidates per object,
+/// a ninth with ten).
 const DENSITY_WEIGHT: Real = 8.0;
-/// Changed objects per parallel task of a patch's neighbourhood queries.
+/// Re-indexed objects per parallel task of their neighbourhood queries.
 const QUERY_CHUNK: usize = 256;
 const REBUILD_SHARE: Real = 2.0;
 /// The default margin of a fat box, in units of the box's largest extent.
@@ -105,18 +105,16 @@ pub struct Broadphase<S = HierarchicalGrid> {
     /// Each object's fat box: its box when last indexed, grown by the margin; the strategy
     /// indexes these (`None`: not indexed).
     fat: Vec<Option<Aabb>>,
-    /// The fat boxes' growth while most objects move, in units of a box's largest extent.
+    /// The fat boxes' growth, in units of a box's largest extent.
     margin: Real,
-    /// The index holds boxes grown by `margin`, not the boxes themselves.
-    grown: bool,
-    /// A running mean of the share of objects changed per update that changed any (each such
-    /// update weighs a quarter).
-    moving_share: Real,
-    /// Every pair of overlapping fat boxes once, smaller id first, unless `stale`.
+    /// Every pair of overlapping fat boxes once, smaller id first, unless `stale`: what an
+    /// update where many objects moved re-tests.
     candidates: Vec<Pair>,
-    /// Objects were indexed again since the candidates were last brought up to date (updates
-    /// of a few objects find their pairs around them instead).
+    /// The candidates changed since `candidates` was last brought up to date (`lists` hold them).
     stale: bool,
+    /// The candidates object by object, with where their pairs sit, when current: what an
+    /// update where a few objects moved re-tests. Either these or `candidates` are current.
+    lists: CandidateLists,
     /// Ids free to reuse.
     free: Vec<u32>,
     /// Ids removed since the last update: reused only after it, so that a pair reported as
@@ -153,10 +151,9 @@ impl<S: Strategy> Broadphase<S> {
             boxes: Vec::new(),
             fat: Vec::new(),
             margin: DEFAULT_MARGIN,
-            grown: false,
-            moving_share: 0.0,
             candidates: Vec::new(),
             stale: false,
+            lists: CandidateLists::default(),
             free: Vec::new(),
             removed: Vec::new(),
             pairs: PairSet::default(),
@@ -181,19 +178,13 @@ impl<S: Strategy> Broadphase<S> {
     }
 
     /// Sets how far each box is grown for the index, in units of its largest extent (0.2 by
-    /// default; negative or NaN is 0) while most objects move at every update. A box that moves
-    /// but stays inside its grown box is not re-indexed, only its candidate pairs are tested
-    /// again: a larger margin re-indexes less often under steady motion and tests more
-    /// candidates. Results are the same whatever the margin.
+    /// default; negative or NaN is 0). A box that moves but stays inside its grown box is not
+    /// re-indexed, only its candidate pairs are tested again: a larger margin re-indexes less
+    /// often under steady motion and tests more candidates. Results are the same whatever the
+    /// margin.
     pub fn with_margin(mut self, margin: Real) -> Self {
         self.margin = margin.max(0.0);
         self
-    }
-
-    /// How far the boxes are grown in the index now, in units of each box's largest extent:
-    /// the margin while most objects move at each update, 0 while few do.
-    pub fn indexed_margin(&self) -> Real {
-        if self.grown { self.margin } else { 0.0 }
     }
 
     /// The strategy.
@@ -286,19 +277,6 @@ impl<S: Strategy> Broadphase<S> {
 
     /// Brings the pairs up to date with every insert, move and removal since the last update.
     pub fn update(&mut self) -> Overlaps<'_> {
-        if !self.pending.is_empty() {
-            let share = self.pending.len() as Real / (self.live.max(1) as Real);
-            self.moving_share += (share - self.moving_share) * 0.25;
-        }
-        // Fat boxes pay when most objects move at every update; when few do, finding a few
-        // objects' pairs around them costs less among exact boxes (fewer candidates). Between
-        // the two thresholds the boxes stay as they are, so a mixed motion does not flip them.
-        let fat = self.margin > 0.0
-            && match self.moving_share {
-                share if share >= 0.5 => true,
-                share if share < 0.25 => false,
-                _ => self.grown,
-            };
         self.find_escapes();
         let (escaped, live) = (self.escapes.len() as Real, self.live as Real);
         let many = match self.rebuild_fraction {
@@ -308,27 +286,27 @@ impl<S: Strategy> Broadphase<S> {
                 escaped * (DENSITY_WEIGHT + candidates_per_object) > REBUILD_SHARE * live
             }
         };
-        let retest_all = self.pending.len() * RETEST_ALL_FROM > self.live;
-        if self.fresh
-            || many
-            || fat != self.grown
-            || self.strategy.needs_rebuild()
-            || (retest_all && self.stale)
-        {
-            self.grown = fat;
+        let retest_all = self.pending.len() * RETEST_ALL_FROM > self.live
+            || !CandidateLists::can_hold(self.pairs.pairs().len());
+        if self.fresh || many || self.strategy.needs_rebuild() {
             self.rebuild();
             self.retest_all();
         } else if self.pending.is_empty() {
             self.pairs.unchanged();
-        } else {
-            self.reindex_escapes();
-            if retest_all {
-                self.update_candidates();
-                self.retest_all();
-            } else {
-                self.stale |= !self.escapes.is_empty();
-                self.retest_pending();
+        } else if retest_all {
+            if self.stale {
+                self.lists.flatten(&mut self.candidates);
+                self.stale = false;
             }
+            self.reindex_escapes();
+            self.update_candidates();
+            self.retest_all();
+        } else {
+            if !self.lists.is_current() {
+                self.lists.derive(&self.candidates, self.pairs.pairs(), self.boxes.len());
+            }
+            self.reindex_escapes();
+            self.update_lists();
         }
         for id in self.pending.drain(..) {
             self.changed[id as usize] = false;
@@ -369,21 +347,20 @@ impl<S: Strategy> Broadphase<S> {
             }
         }
         for &id in &self.escapes {
-            self.fat[id as usize] = fattened(&self.boxes[id as usize], self.indexed_margin());
+            self.fat[id as usize] = fattened(&self.boxes[id as usize], self.margin);
             if self.fat[id as usize].is_some() {
                 self.strategy.insert(id, &self.fat);
             }
         }
     }
 
-    /// Replaces the escaped objects' candidate pairs.
+    /// Replaces the escaped objects' candidate pairs in the list of every candidate.
     fn update_candidates(&mut self) {
         if self.escapes.is_empty() {
             return;
         }
         let mut found = std::mem::take(&mut self.found);
-        let fat = &self.fat;
-        self.find_around(&self.escapes, |id| fat[id as usize], |_, _| true, &mut found);
+        self.find_around(&self.escapes, &mut found);
         let escaped = &self.escaped;
         self.candidates.retain(|&(a, b)| !(escaped[a as usize] || escaped[b as usize]));
         self.candidates.extend_from_slice(&found);
@@ -399,38 +376,41 @@ impl<S: Strategy> Broadphase<S> {
         in_chunks(&self.candidates, RETEST_CHUNK, &mut found, |run, out| keep_overlapping(run, boxes, out));
         self.pairs.replace(&mut found);
         self.found = found;
+        self.lists.invalidate();
     }
 
-    /// Replaces the pairs of the changed objects by those found around their boxes.
-    fn retest_pending(&mut self) {
+    /// Brings the changed objects' candidates and pairs up to date object by object: the
+    /// escaped objects' candidates are found again around their new fat boxes, the others'
+    /// are re-tested.
+    fn update_lists(&mut self) {
+        self.lists.grow(self.boxes.len());
+        for &id in &self.escapes {
+            self.lists.forget(id, &mut self.pairs);
+        }
         let mut found = std::mem::take(&mut self.found);
-        let boxes = &self.boxes;
-        let meets = |aabb: &Aabb, j: u32| boxes[j as usize].intersects(aabb);
-        let live = |id: u32| Some(boxes[id as usize]).filter(|b| !b.is_empty());
-        self.find_around(&self.pending, live, meets, &mut found);
-        let changed = &self.changed;
-        self.pairs.patch(&found, |id| changed[id as usize]);
+        self.find_around(&self.escapes, &mut found);
+        for &(a, b) in &found {
+            let overlap = self.boxes[a as usize].intersects(&self.boxes[b as usize]);
+            self.lists.add((a, b), overlap, &mut self.pairs);
+        }
         self.found = found;
+        for &id in &self.pending {
+            if !self.escaped[id as usize] {
+                self.lists.retest(id, &self.boxes, &mut self.pairs);
+            }
+        }
+        self.pairs.edited();
+        self.stale |= !self.escapes.is_empty();
     }
 
-    /// Sets `found` to every pair of an object of `ids` whose box `around` gives with an
-    /// indexed object whose fat box meets it and which `keep` accepts, sorted, once each.
-    fn find_around(
-        &self,
-        ids: &[u32],
-        around: impl Fn(u32) -> Option<Aabb> + Sync,
-        keep: impl Fn(&Aabb, u32) -> bool + Sync,
-        found: &mut Vec<Pair>,
-    ) {
+    /// Sets `found` to every pair of an object of `ids` with an indexed object whose fat box
+    /// meets its fat box, sorted, once each.
+    fn find_around(&self, ids: &[u32], found: &mut Vec<Pair>) {
         found.clear();
         let query = |ids: &[u32], found: &mut Vec<Pair>| {
             for &id in ids {
-                if let Some(aabb) = around(id) {
-                    self.strategy.for_each_overlap(id, &aabb, &self.fat, &mut |j| {
-                        if keep(&aabb, j) {
-                            found.push(ordered(id, j));
-                        }
-                    });
+                if let Some(fat) = self.fat[id as usize] {
+                    self.strategy.for_each_overlap(id, &fat, &self.fat, &mut |j| found.push(ordered(id, j)));
                 }
             }
         };
@@ -443,9 +423,8 @@ impl<S: Strategy> Broadphase<S> {
 
     /// Gives every object a fresh fat box and finds every candidate pair again.
     fn rebuild(&mut self) {
-        let margin = self.indexed_margin();
         for (fat, aabb) in self.fat.iter_mut().zip(&self.boxes) {
-            *fat = fattened(aabb, margin);
+            *fat = fattened(aabb, self.margin);
         }
         self.candidates.clear();
         self.strategy.rebuild(&self.fat, &mut self.candidates);
@@ -508,11 +487,6 @@ fn fattened(aabb: &Aabb, margin: Real) -> Option<Aabb> {
     let mins = aabb.mins.map(|c| (c as f64 - grow).max(-limit) as Real);
     let maxs = aabb.maxs.map(|c| (c as f64 + grow).min(limit) as Real);
     Some(Aabb::new(mins, maxs))
-}
-
-/// `(a, b)` smaller first.
-fn ordered(a: u32, b: u32) -> Pair {
-    (a.min(b), a.max(b))
 }
 
 /// The overlapping pairs after an update, and what the update changed.

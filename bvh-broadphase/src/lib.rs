@@ -6,12 +6,14 @@
 //! rebuilds by a counting sort, so it is fast whether few or all objects move. The papers'
 //! strategies follow papers 003 (octree over a uniform grid, `F_max` split) and 004 (uniform grid
 //! with cells as wide as the mean object extent; each pair reported from one cell only). The
-//! broadphase keeps the overlapping pairs from step to step: moving `k` objects costs work for
-//! those `k`, and when many change at once it rebuilds the index instead. While most objects move
-//! at every update it indexes fat boxes (each grown by a margin) and only re-tests their pairs.
+//! broadphase indexes fat boxes (each grown by a margin) and keeps the overlapping pairs from step
+//! to step: moving `k` objects inside their fat boxes costs a re-test of those `k` objects'
+//! candidate pairs, moving most re-tests every candidate, and when many leave their fat boxes at
+//! once it rebuilds the index.
 
 mod broadphase;
 mod brute;
+mod candidate_lists;
 mod cells;
 mod grid;
 mod hierarchical_grid;

@@ -1,8 +1,8 @@
 //! The overlapping pairs kept from update to update: one list in no particular order (sorting
 //! every pair of a scene where everything moves would cost more than finding them), the pairs
 //! that started and stopped overlapping at the last update, and each object's neighbours. The
-//! last two are derived only when asked for, except after a patch, where the changes are few
-//! and known anyway.
+//! last two are derived only when asked for, except the changes after an edit of a few pairs in
+//! place, where they are few and known anyway.
 
 use std::sync::OnceLock;
 
@@ -17,8 +17,8 @@ pub(crate) struct PairSet {
     previous: Vec<Pair>,
     changes: OnceLock<Changes>,
     neighbours: OnceLock<Adjacency>,
-    /// A patch's dropped pairs, kept for the allocation.
-    lost: Vec<Pair>,
+    /// The pairs added and removed by the edit under way, unsorted.
+    edits: Changes,
 }
 
 /// The pairs that started and stopped overlapping at an update, each sorted.
@@ -44,21 +44,31 @@ impl PairSet {
         self.neighbours = OnceLock::new();
     }
 
-    /// Replaces every pair with a `touched` object by `found` (sorted, no repeats, each pair with
-    /// a touched object).
-    pub(crate) fn patch(&mut self, found: &[Pair], touched: impl Fn(u32) -> bool) {
-        let lost = &mut self.lost;
-        lost.clear();
-        self.pairs.retain(|&(a, b)| {
-            let keep = !(touched(a) | touched(b));
-            if !keep {
-                lost.push((a, b));
-            }
-            keep
-        });
-        self.pairs.extend_from_slice(found);
-        sort_pairs(lost);
-        self.changes = OnceLock::from(Changes::between(lost, found));
+    /// Adds a pair that started overlapping, giving its slot in the list (an edit of a few
+    /// pairs: [`Self::edited`] ends it).
+    pub(crate) fn add(&mut self, pair: Pair) -> u32 {
+        self.edits.started.push(pair);
+        self.pairs.push(pair);
+        (self.pairs.len() - 1) as u32
+    }
+
+    /// Removes the pair at `slot`, which stopped overlapping, moving the last pair into the
+    /// slot: that pair, if it is another.
+    pub(crate) fn remove(&mut self, slot: u32) -> Option<Pair> {
+        let slot = slot as usize;
+        self.edits.stopped.push(self.pairs.swap_remove(slot));
+        self.pairs.get(slot).copied()
+    }
+
+    /// Ends an edit: the pairs added and removed since the last update are its changes (a pair
+    /// removed and added again, or the reverse, did not change).
+    pub(crate) fn edited(&mut self) {
+        let Changes { mut started, mut stopped } = std::mem::take(&mut self.edits);
+        sort_pairs(&mut started);
+        sort_pairs(&mut stopped);
+        // Compared as two pair lists, "started" holds what only the removed pairs hold.
+        let Changes { started: removed_only, stopped: added_only } = Changes::between(&started, &stopped);
+        self.changes = OnceLock::from(Changes { started: added_only, stopped: removed_only });
         self.neighbours = OnceLock::new();
     }
 
@@ -95,6 +105,11 @@ impl PairSet {
     pub(crate) fn neighbours(&self, id: u32, ids: usize) -> &[u32] {
         self.neighbours.get_or_init(|| Adjacency::new(&self.pairs, ids)).of(id)
     }
+}
+
+/// `(a, b)` smaller first.
+pub(crate) fn ordered(a: u32, b: u32) -> Pair {
+    (a.min(b), a.max(b))
 }
 
 /// Sorts pairs by their smaller id, then the larger: as one 64-bit key each, which compares
