@@ -352,45 +352,65 @@ fn the_octree_splits_crowded_cells_and_stays_exact() {
 }
 
 #[test]
-fn parallel_rebuilds_and_patches_find_the_pairs_of_a_sequential_one() {
+fn parallel_updates_find_the_pairs_of_a_sequential_one() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let boxes: Vec<Aabb> =
         (0..6000).map(|_| if rng.gen_bool(0.5) { uniform(&mut rng) } else { clustered(&mut rng) }).collect();
+    let shifted = |b: &Aabb, reach: f32, rng: &mut ChaCha8Rng| {
+        let shift = Vector::from_fn(|_, _| rng.gen_range(-reach..reach));
+        Aabb::new(b.mins + shift, b.maxs + shift)
+    };
     // A tenth of the boxes moved, most out of their fat boxes: updated object by object (the
     // rebuild fraction is fixed above it), the re-indexed objects' queries in parallel.
     let moved: Vec<(usize, Aabb)> = (0..600)
         .map(|_| {
-            let shift =
-                Vector::new(rng.gen_range(-0.5..0.5), rng.gen_range(-0.5..0.5), rng.gen_range(-0.5..0.5));
             let i = rng.gen_range(0..boxes.len());
-            (i, Aabb::new(boxes[i].mins + shift, boxes[i].maxs + shift))
+            (i, shifted(&boxes[i], 0.5, &mut rng))
         })
         .collect();
     let mut after = boxes.clone();
     moved.iter().for_each(|&(i, b)| after[i] = b);
+    // Then every box moved a little, a few far, twice: every candidate re-tested, in parallel
+    // runs (the clusters give far more candidates than one run holds), the second time among
+    // the candidates the first left.
+    let mut frames = vec![boxes, after];
+    for _ in 0..2 {
+        let last = frames.last().unwrap();
+        let next =
+            last.iter().map(|b| shifted(b, if rng.gen_bool(0.02) { 2.0 } else { 0.02 }, &mut rng)).collect();
+        frames.push(next);
+    }
     let truth = |boxes: &[Aabb]| -> Truth {
         boxes.iter().enumerate().map(|(i, b)| (ObjectId::from_index(i), *b)).collect()
     };
-    let expected = [brute_pairs(&truth(&boxes)), brute_pairs(&truth(&after))];
-    let mut sequential: Option<[Pairs; 2]> = None;
+    let expected: Vec<Pairs> = frames.iter().map(|frame| brute_pairs(&truth(frame))).collect();
+    let mut sequential: Option<Vec<Pairs>> = None;
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let found: [Pairs; 2] = pool.install(|| {
+        let found: Vec<Pairs> = pool.install(|| {
             let mut broadphase: Broadphase = Broadphase::default().with_rebuild_fraction(0.5);
-            for b in &boxes {
-                broadphase.insert(*b).unwrap();
+            let mut shown = vec![Aabb::EMPTY; frames[0].len()];
+            let mut found = Vec::new();
+            for frame in &frames {
+                for (i, (b, old)) in frame.iter().zip(&mut shown).enumerate() {
+                    if b != old {
+                        match old.is_empty() {
+                            true => broadphase.insert(*b).map(|_| ()),
+                            false => broadphase.set_box(ObjectId::from_index(i), *b),
+                        }
+                        .unwrap();
+                        *old = *b;
+                    }
+                }
+                found.push(broadphase.update().pairs().collect());
             }
-            let built = broadphase.update().pairs().collect();
-            for &(i, b) in &moved {
-                broadphase.set_box(ObjectId::from_index(i), b).unwrap();
-            }
-            [built, broadphase.update().pairs().collect()]
+            found
         });
         // The same order, not only the same set.
         assert_eq!(&found, sequential.get_or_insert_with(|| found.clone()), "{threads} threads");
-        for (mut pairs, expected) in found.into_iter().zip(&expected) {
+        for (step, (mut pairs, expected)) in found.into_iter().zip(&expected).enumerate() {
             pairs.sort();
-            assert_eq!(&pairs, expected, "{threads} threads");
+            assert_eq!(&pairs, expected, "{threads} threads, update {step}");
         }
     }
 }
