@@ -61,8 +61,8 @@ pub enum BroadphaseError {
 /// `reindexed × (DENSITY_WEIGHT + candidates per object) > REBUILD_SHARE × objects`, where the
 /// objects to re-index are those that left their fat boxes, came or went: re-indexing costs
 /// about one neighbourhood query per object, and a crowded scene's queries cost more, so it pays
-/// to rebuild sooner (measured crossovers: a fifth of the objects with two candidates per object,
-/// a ninth with ten).
+/// to rebuild sooner (crossovers measured with no margin, where the candidates are the pairs: a
+/// fifth of the objects with two per object, a ninth with ten).
 const DENSITY_WEIGHT: Real = 8.0;
 /// Re-indexed objects per parallel task of their neighbourhood queries.
 const QUERY_CHUNK: usize = 256;
