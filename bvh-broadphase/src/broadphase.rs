@@ -279,21 +279,21 @@ impl<S: Strategy> Broadphase<S> {
     pub fn update(&mut self) -> Overlaps<'_> {
         self.find_escapes();
         let (escaped, live) = (self.escapes.len() as Real, self.live as Real);
-        let many = match self.rebuild_fraction {
+        let many_escaped = match self.rebuild_fraction {
             Some(fraction) => escaped > fraction * live,
             None => {
                 let candidates_per_object = 2.0 * self.candidates.len() as Real / live.max(1.0);
                 escaped * (DENSITY_WEIGHT + candidates_per_object) > REBUILD_SHARE * live
             }
         };
-        let retest_all = self.pending.len() * RETEST_ALL_FROM > self.live
+        let many_changed = self.pending.len() * RETEST_ALL_FROM > self.live
             || !CandidateLists::can_hold(self.pairs.pairs().len());
-        if self.fresh || many || self.strategy.needs_rebuild() {
+        if self.fresh || many_escaped || self.strategy.needs_rebuild() {
             self.rebuild();
             self.retest_all();
         } else if self.pending.is_empty() {
             self.pairs.unchanged();
-        } else if retest_all {
+        } else if many_changed {
             if self.stale {
                 self.lists.flatten(&mut self.candidates);
                 self.stale = false;
@@ -328,7 +328,8 @@ impl<S: Strategy> Broadphase<S> {
     fn find_escapes(&mut self) {
         for &id in &self.pending {
             let i = id as usize;
-            let inside = self.fat[i].is_some_and(|fat| holds(&fat, &self.boxes[i]));
+            let aabb = &self.boxes[i];
+            let inside = self.fat[i].is_some_and(|fat| !aabb.is_empty() & fat.contains(aabb));
             if !inside {
                 self.escaped[i] = true;
                 self.escapes.push(id);
@@ -476,18 +477,6 @@ fn keep_overlapping(candidates: &[Pair], boxes: &[Aabb], found: &mut Vec<Pair>) 
             meet &= meet - 1;
         }
     }
-}
-
-/// Whether `aabb` lies in `fat` and is not empty (a removed object's box is): seven comparisons
-/// without branching, since this is asked of every moved object.
-fn holds(fat: &Aabb, aabb: &Aabb) -> bool {
-    (fat.mins.x <= aabb.mins.x)
-        & (fat.mins.y <= aabb.mins.y)
-        & (fat.mins.z <= aabb.mins.z)
-        & (aabb.maxs.x <= fat.maxs.x)
-        & (aabb.maxs.y <= fat.maxs.y)
-        & (aabb.maxs.z <= fat.maxs.z)
-        & (aabb.mins.x <= aabb.maxs.x)
 }
 
 /// The box grown on every side by `margin` times its largest extent, in `f64` and kept within

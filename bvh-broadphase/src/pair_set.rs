@@ -66,9 +66,8 @@ impl PairSet {
         let Changes { mut started, mut stopped } = std::mem::take(&mut self.edits);
         sort_pairs(&mut started);
         sort_pairs(&mut stopped);
-        // Compared as two pair lists, "started" holds what only the removed pairs hold.
-        let Changes { started: removed_only, stopped: added_only } = Changes::between(&started, &stopped);
-        self.changes = OnceLock::from(Changes { started: added_only, stopped: removed_only });
+        // As if the removed pairs were the old list and the added ones the new.
+        self.changes = OnceLock::from(Changes::between(&stopped, &started));
         self.neighbours = OnceLock::new();
     }
 

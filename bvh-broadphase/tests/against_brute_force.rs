@@ -393,14 +393,12 @@ fn parallel_updates_find_the_pairs_of_a_sequential_one() {
             let mut found = Vec::new();
             for frame in &frames {
                 for (i, (b, old)) in frame.iter().zip(&mut shown).enumerate() {
-                    if b != old {
-                        match old.is_empty() {
-                            true => broadphase.insert(*b).map(|_| ()),
-                            false => broadphase.set_box(ObjectId::from_index(i), *b),
-                        }
-                        .unwrap();
-                        *old = *b;
+                    if old.is_empty() {
+                        broadphase.insert(*b).unwrap();
+                    } else if b != old {
+                        broadphase.set_box(ObjectId::from_index(i), *b).unwrap();
                     }
+                    *old = *b;
                 }
                 found.push(broadphase.update().pairs().collect());
             }

@@ -145,9 +145,15 @@ impl Aabb {
         (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
     }
 
-    /// `true` when `other` lies in the closed box (an empty `other` always does).
+    /// `true` when `other` lies in the closed box (an empty `other` always does). A box that is
+    /// not empty lies inside when its minimum corner is above this one's and its maximum below:
+    /// six comparisons, made without branching, since a broadphase asks this of every moved box.
+    #[inline]
     pub fn contains(&self, other: &Self) -> bool {
-        other.is_empty() || (self.contains_point(&other.mins) && self.contains_point(&other.maxs))
+        let corners_inside = (0..3).fold(true, |inside, i| {
+            inside & (self.mins[i] <= other.mins[i]) & (other.maxs[i] <= self.maxs[i])
+        });
+        other.is_empty() | corners_inside
     }
 
     /// Overlap of two boxes in one frame: the closed intervals meet on all three axes. All six
