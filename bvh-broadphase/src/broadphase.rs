@@ -362,11 +362,13 @@ impl<S: Strategy> Broadphase<S> {
         let mut found = std::mem::take(&mut self.found);
         self.find_around(&self.escapes, &mut found);
         // Each candidate written and the count advanced only if kept: no branch per candidate.
+        // Through local slices, not `self`'s vectors, whose pointers each write would reload.
+        let (escaped, list) = (&self.escaped[..], &mut self.candidates[..]);
         let mut kept = 0;
-        for k in 0..self.candidates.len() {
-            let (a, b) = self.candidates[k];
-            self.candidates[kept] = (a, b);
-            kept += usize::from(!(self.escaped[a as usize] | self.escaped[b as usize]));
+        for k in 0..list.len() {
+            let (a, b) = list[k];
+            list[kept] = (a, b);
+            kept += usize::from(!(escaped[a as usize] | escaped[b as usize]));
         }
         self.candidates.truncate(kept);
         self.candidates.extend_from_slice(&found);
