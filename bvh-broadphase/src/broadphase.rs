@@ -326,12 +326,12 @@ impl<S: Strategy> Broadphase<S> {
 
     /// Lists the changed objects whose fat box no longer holds their box (or that came or went).
     fn find_escapes(&mut self) {
+        let (boxes, fat, escaped) = (&self.boxes[..], &self.fat[..], &mut self.escaped[..]);
         for &id in &self.pending {
             let i = id as usize;
-            let aabb = &self.boxes[i];
-            let inside = self.fat[i].is_some_and(|fat| !aabb.is_empty() & fat.contains(aabb));
+            let inside = fat[i].is_some_and(|fat| !boxes[i].is_empty() & fat.contains(&boxes[i]));
             if !inside {
-                self.escaped[i] = true;
+                escaped[i] = true;
                 self.escapes.push(id);
             }
         }
