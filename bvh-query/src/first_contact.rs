@@ -4,11 +4,11 @@
 use crate::answers::TrianglePair;
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
-use crate::prefetch::prefetch;
 use crate::query::{Query, extent};
 use crate::stats::Stats;
 use crate::traverse::{Descent, Front, Larger, Pair};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::prefetch;
 use bvh_core::{Aabb, MAX_AROUND, Triangle, triangles_intersect};
 use smallvec::SmallVec;
 use std::ops::ControlFlow;

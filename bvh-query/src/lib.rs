@@ -40,7 +40,6 @@ mod distance;
 mod first_contact;
 mod impact;
 mod node_test;
-mod prefetch;
 mod query;
 mod regions;
 mod stats;

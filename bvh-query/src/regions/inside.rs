@@ -2,11 +2,11 @@
 //! depth reaches beyond its intersection curve.
 
 use crate::containment::{crossing_from_sides, inside};
-use crate::prefetch::prefetch;
 use crate::workspace;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::parallel::join;
 use bvh_core::predicates::orient3d;
+use bvh_core::prefetch;
 use bvh_core::{Aabb, EdgeCrossings, PatchPoint, Point, RelativePose, Triangle, TriangleNeighbours};
 
 /// What a walk keeps of the points it finds inside the other mesh, taken in the order found.

@@ -1,11 +1,11 @@
-//! A hint to start reading memory a query is about to need.
+//! A hint to start reading memory a loop is about to need.
 
 /// Asks the processor to start loading the cache lines `value` lies in, so that a read soon
 /// after finds them there instead of waiting on memory. Changes nothing but time – so no test
 /// can observe it; the benchmarks do – and is a no-op off x86-64.
 #[inline(always)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-pub(crate) fn prefetch<T>(value: &T) {
+pub fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
