@@ -644,13 +644,13 @@ mod tests {
     fn a_retest_keeps_the_overlapping_candidates_in_order() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for ids in [1000, PREFETCH_FROM + 1000] {
-            let side = (4.0 * ids as Real).cbrt();
+            let span = (4.0 * ids as Real).cbrt();
             let mut coordinate = |range: Real| rng.gen_range(-range..range);
-            // Boxes in twos, the second shifted from the first by up to 1.2 sides per axis: about
+            // Unit boxes in twos, the second shifted from the first by up to 1.2 per axis: about
             // half the twos overlap.
             let boxes: Vec<Aabb> = (0..ids / 2)
                 .flat_map(|_| {
-                    let min = Point::new(coordinate(side), coordinate(side), coordinate(side));
+                    let min = Point::new(coordinate(span), coordinate(span), coordinate(span));
                     let shift = Vector::new(coordinate(1.2), coordinate(1.2), coordinate(1.2));
                     let first = Aabb::new(min, min + Vector::repeat(1.0));
                     [first, Aabb::new(first.mins + shift, first.maxs + shift)]
