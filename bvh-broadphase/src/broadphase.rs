@@ -9,7 +9,7 @@
 //! only the objects that left their fat boxes are re-indexed.
 
 use crate::candidate_lists::CandidateLists;
-use crate::pair_set::{Pair, PairSet, ordered, sort_pairs};
+use crate::pair_set::{Pair, PairSet, ordered};
 use crate::strategy::{Boxes, Strategy};
 use crate::{BruteForce, HierarchicalGrid, Octree, UniformGrid};
 use bvh_core::parallel::prelude::*;
@@ -365,7 +365,7 @@ impl<S: Strategy> Broadphase<S> {
             return;
         }
         let mut found = std::mem::take(&mut self.found);
-        self.find_around(&self.escapes, &mut found);
+        self.find_around(&mut found);
         // Each candidate written and the count advanced only if kept: no branch per candidate.
         // Through local slices, not `self`'s vectors, whose pointers each write would reload.
         let (escaped, list) = (&self.escaped[..], &mut self.candidates[..]);
@@ -401,7 +401,7 @@ impl<S: Strategy> Broadphase<S> {
             self.lists.forget(id, &mut self.pairs);
         }
         let mut found = std::mem::take(&mut self.found);
-        self.find_around(&self.escapes, &mut found);
+        self.find_around(&mut found);
         for &(a, b) in &found {
             let overlap = self.boxes[a as usize].intersects(&self.boxes[b as usize]);
             self.lists.add((a, b), overlap, &mut self.pairs);
@@ -416,22 +416,25 @@ impl<S: Strategy> Broadphase<S> {
         self.stale |= !self.escapes.is_empty();
     }
 
-    /// Sets `found` to every pair of an object of `ids` with an indexed object whose fat box
-    /// meets its fat box, sorted, once each.
-    fn find_around(&self, ids: &[u32], found: &mut Vec<Pair>) {
+    /// Sets `found` to every pair of an escaped object with an indexed object whose fat box
+    /// meets its fat box, once each, in the order of the escapes (the same for any thread
+    /// count).
+    fn find_around(&self, found: &mut Vec<Pair>) {
         found.clear();
+        let escaped = &self.escaped;
         let query = |ids: &[u32], found: &mut Vec<Pair>| {
             for &id in ids {
                 if let Some(fat) = self.fat[id as usize] {
-                    self.strategy.for_each_overlap(id, &fat, &self.fat, &mut |j| found.push(ordered(id, j)));
+                    // A pair of two escaped objects is found from both: kept from the smaller.
+                    self.strategy.for_each_overlap(id, &fat, &self.fat, &mut |j| {
+                        if !(escaped[j as usize] && j < id) {
+                            found.push(ordered(id, j));
+                        }
+                    });
                 }
             }
         };
-        in_chunks(ids, QUERY_CHUNK, found, query);
-        // A pair of two listed objects is found from both; sorted, the order is the same for
-        // any thread count.
-        sort_pairs(found);
-        found.dedup();
+        in_chunks(&self.escapes, QUERY_CHUNK, found, query);
     }
 
     /// Gives every object a fresh fat box and finds every candidate pair again.

@@ -113,7 +113,7 @@ pub(crate) fn ordered(a: u32, b: u32) -> Pair {
 
 /// Sorts pairs by their smaller id, then the larger: as one 64-bit key each, which compares
 /// in one instruction instead of two.
-pub(crate) fn sort_pairs(pairs: &mut [Pair]) {
+fn sort_pairs(pairs: &mut [Pair]) {
     pairs.sort_unstable_by_key(|&(a, b)| (u64::from(a) << 32) | u64::from(b));
 }
 
