@@ -119,11 +119,11 @@ impl CandidateLists {
             if overlap == (slot != APART) {
                 continue;
             }
-            if overlap {
-                let slot = pairs.add(ordered(id, other));
-                self.set_slot(id, other, slot);
-            } else {
-                self.set_slot(id, other, APART);
+            // This side's entry is at hand; only the other side's is searched for.
+            let new_slot = if overlap { pairs.add(ordered(id, other)) } else { APART };
+            self.lists[id as usize][k].slot = new_slot;
+            self.set_slot_on(other, id, new_slot);
+            if !overlap {
                 self.remove_pair(slot, pairs);
             }
         }
@@ -138,10 +138,14 @@ impl CandidateLists {
 
     /// Sets the slot of the candidate pair `(a, b)` on both sides.
     fn set_slot(&mut self, a: u32, b: u32, slot: u32) {
-        for (from, to) in [(a, b), (b, a)] {
-            if let Some(c) = self.lists[from as usize].iter_mut().find(|c| c.other == to) {
-                c.slot = slot;
-            }
+        self.set_slot_on(a, b, slot);
+        self.set_slot_on(b, a, slot);
+    }
+
+    /// Sets the slot of the candidate pair `(from, to)` in `from`'s list.
+    fn set_slot_on(&mut self, from: u32, to: u32, slot: u32) {
+        if let Some(c) = self.lists[from as usize].iter_mut().find(|c| c.other == to) {
+            c.slot = slot;
         }
     }
 }

@@ -5,6 +5,7 @@
 //! box's cell range always holds the cell of every point inside the box. Cells are computed in
 //! `f64`, where sizes and spans out to the ends of the `f32` range cannot overflow.
 
+use crate::pair_set::ordered;
 use crate::strategy::{Boxes, live};
 use bvh_core::{Aabb, Point, Real};
 use smallvec::SmallVec;
@@ -169,7 +170,7 @@ impl Lattice {
                 let j = j as u32;
                 if let Some(b) = b {
                     if !(j <= i && self.is_large(b)) && a.intersects(b) {
-                        pairs.push((i.min(j), i.max(j)));
+                        pairs.push(ordered(i, j));
                     }
                 }
             }

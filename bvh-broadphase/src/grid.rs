@@ -6,6 +6,7 @@
 //! incremental update comes, so a scene where everything moves every step never builds them.
 
 use crate::cells::{Cell, CellSide, IdList, Lattice, forget, overlaps_with_large};
+use crate::pair_set::ordered;
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
 use bvh_core::{Aabb, Real};
 
@@ -142,7 +143,7 @@ impl Strategy for UniformGrid {
                             let fb = first[j as usize];
                             let start = [fa[0].max(fb[0]), fa[1].max(fb[1]), fa[2].max(fb[2])];
                             if start == [x, y, z] && a.intersects(live(boxes, j)) {
-                                pairs.push((i.min(j), i.max(j)));
+                                pairs.push(ordered(i, j));
                             }
                         }
                     }

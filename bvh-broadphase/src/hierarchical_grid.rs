@@ -9,7 +9,7 @@
 //! goes to a small overflow table until the next rebuild, which it asks for once the table grows.
 
 use crate::cells::{Cell, Lattice, bulk_bounds, largest_extent};
-use crate::pair_set::Pair;
+use crate::pair_set::{Pair, ordered};
 use crate::strategy::{Boxes, Strategy, live};
 use bvh_core::Aabb;
 use bvh_core::parallel::prelude::*;
@@ -551,7 +551,7 @@ struct Found<'a> {
 impl Found<'_> {
     #[inline]
     fn offer(&mut self, a: &Entry, b: &Entry, hit: bool) {
-        self.batch[self.len] = (a.id.min(b.id), a.id.max(b.id));
+        self.batch[self.len] = ordered(a.id, b.id);
         self.len += usize::from(hit);
     }
 

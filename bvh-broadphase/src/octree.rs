@@ -8,6 +8,7 @@
 //! is reported from the one leaf holding the start of its overlap.
 
 use crate::cells::{CellSide, IdList, Lattice, forget, overlaps_with_large};
+use crate::pair_set::ordered;
 use crate::strategy::{Boxes, Strategy, live, overlap_start};
 use bvh_core::{Aabb, Point, Real, Vector};
 
@@ -197,7 +198,7 @@ impl Strategy for Octree {
                 for &j in &node.objects[k + 1..] {
                     let b = live(boxes, j);
                     if a.intersects(b) && self.leaf_of(&overlap_start(a, b)) == n {
-                        pairs.push((i.min(j), i.max(j)));
+                        pairs.push(ordered(i, j));
                     }
                 }
             }
