@@ -11,6 +11,7 @@ use crate::traverse::{Front, Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{LineGap, closest_points_apart_triangles, gap_along_line, rounds_to_at_least};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean, min};
+use nalgebra as na;
 use smallvec::SmallVec;
 use std::ops::Range;
 
@@ -224,7 +225,7 @@ where
                 // for a front.
                 let along_best = best
                     .as_ref()
-                    .and_then(|b| leaves_across(a, ra.clone(), b_corners, &b.closest.on_a, &b.closest.on_b));
+                    .and_then(|b| leaves_across(a, ra.clone(), b_corners, &b.closest.on_a, &b.closest.line));
                 if let Some(across) = along_best.filter(|across| rounds_to_at_least(across.gap, cutoff)) {
                     return Measured {
                         cutoff,
@@ -323,11 +324,14 @@ fn slab_between<VA: NodeVolume>(
     b_corners: &[Point],
     nearest: Option<&ClosestPoints>,
 ) -> Option<Slab> {
-    let (from, to) = match nearest {
-        Some(n) => (n.on_a, n.on_b),
-        None => (mean(a.triangles(ra.clone()).iter().flat_map(Triangle::vertices)), mean(b_corners)),
+    let (from, line) = match nearest {
+        Some(n) => (n.on_a, n.line),
+        None => {
+            let from = mean(a.triangles(ra.clone()).iter().flat_map(Triangle::vertices));
+            (from, (mean(b_corners) - from).cast())
+        }
     };
-    leaves_across(a, ra, b_corners, &from, &to).map(|across| across.slab)
+    leaves_across(a, ra, b_corners, &from, &line).map(|across| across.slab)
 }
 
 /// How far B's placed `b_corners` lie beyond A's triangles at leaf-order positions `ra` along
@@ -340,16 +344,16 @@ struct LeavesAcross {
     slab: Slab,
 }
 
-/// [`LeavesAcross`] along the line from `from` to `to`. `None` where it has no direction.
+/// [`LeavesAcross`] along `line` through `from`. `None` where it has no direction.
 fn leaves_across<VA: NodeVolume>(
     a: &Bvh<VA>,
     ra: Range<usize>,
     b_corners: &[Point],
     from: &Point,
-    to: &Point,
+    line: &na::Vector3<f64>,
 ) -> Option<LeavesAcross> {
     let corners_a = a.triangles(ra).iter().flat_map(Triangle::vertices);
-    let LineGap { gap, reach, direction } = gap_along_line(corners_a, b_corners.iter().copied(), from, to)?;
+    let LineGap { gap, reach, direction } = gap_along_line(corners_a, b_corners.iter().copied(), from, line)?;
     // Shortened and rounded to f32, the normal is no longer than one and strays from the
     // shortened line by less than 1.1e-7, which moves the difference of two points (each within
     // `reach` of `from`) along it by at most that much of twice `reach`; the shortening costs

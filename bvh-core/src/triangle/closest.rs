@@ -20,6 +20,9 @@ pub struct ClosestPoints {
     pub on_a: Point,
     /// The point on the second shape.
     pub on_b: Point,
+    /// From `on_a` to `on_b`, computed in `f64` before the points were rounded to `f32`: a
+    /// line across the pair whose direction the rounding has not bent (zero when they meet).
+    pub line: Vector3<f64>,
 }
 
 /// The point of the closed segment nearest to `p`.
@@ -58,7 +61,7 @@ pub fn closest_points_segments(s: &Segment, t: &Segment) -> ClosestPoints {
 pub fn closest_points_triangles(t1: &Triangle, t2: &Triangle) -> ClosestPoints {
     if let Some(meeting) = triangle_intersection(t1, t2) {
         let shared = meeting.centre();
-        return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared };
+        return ClosestPoints { distance: 0.0, on_a: shared, on_b: shared, line: Vector3::zeros() };
     }
     closest_points_apart_triangles(t1, t2, Real::INFINITY, None).expect("every pair is nearer than infinity")
 }
@@ -83,7 +86,7 @@ pub fn closest_points_apart_triangles(
     across: Option<&ClosestPoints>,
 ) -> Result<ClosestPoints, Real> {
     let limit = least_rounding_to(below);
-    let line = across.map(|c| (c.on_b - c.on_a).cast::<f64>());
+    let line = across.map(|c| c.line);
     let (x, y) = apart(&Tri64::new(t1), &Tri64::new(t2), limit * limit, line)
         .map_err(|bound| at_most(bound).max(below))?;
     let mut out = finish(x, y);
@@ -107,18 +110,17 @@ pub struct LineGap {
     pub direction: Vector3<f64>,
 }
 
-/// How far the points `b` lie beyond the points `a` along the line from `from` to `to`; `None`
+/// How far the points `b` lie beyond the points `a` along `line` (through `from`); `None`
 /// where the line has no direction. Exact enough to settle the ties of a search's nearest pair
 /// (see [`rounds_to_at_least`]), which any bound narrowed for `f32` falls short of.
 pub fn gap_along_line(
     a: impl IntoIterator<Item = Point>,
     b: impl IntoIterator<Item = Point>,
     from: &Point,
-    to: &Point,
+    line: &Vector3<f64>,
 ) -> Option<LineGap> {
-    // From `from`, where the offsets are small; the line is exact, a difference of `f32`s.
+    // From `from`, where the offsets are small.
     let origin = lift(from);
-    let line = lift(to) - origin;
     let length = line.norm();
     if length == 0.0 {
         return None;
@@ -127,7 +129,7 @@ pub fn gap_along_line(
     let mut along = |p: Point| {
         let offset = lift(&p) - origin;
         reach_sq = max(offset.norm_squared(), reach_sq);
-        offset.dot(&line)
+        offset.dot(line)
     };
     let farthest_a = a.into_iter().map(&mut along).fold(f64::NEG_INFINITY, |m, x| max(x, m));
     let nearest_b = b.into_iter().map(&mut along).fold(f64::INFINITY, |m, x| min(x, m));
@@ -455,7 +457,7 @@ fn segment_triangle(p: &P64, q: &P64, t: &Tri64) -> (P64, P64) {
 }
 
 fn finish(x: P64, y: P64) -> ClosestPoints {
-    ClosestPoints { distance: (x - y).norm() as Real, on_a: to_f32(&x), on_b: to_f32(&y) }
+    ClosestPoints { distance: (x - y).norm() as Real, on_a: to_f32(&x), on_b: to_f32(&y), line: y - x }
 }
 
 fn lift(p: &Point) -> P64 {
@@ -551,7 +553,12 @@ mod tests {
             let reference = edge_triangle_distance(&t1, &t2);
             // A line tried first: none, the pair's own (the tightest), or any.
             let own = closest_points_triangles(&t1, &t2);
-            let any = ClosestPoints { distance: 1.0, on_a: point(40.0), on_b: point(40.0) };
+            let any = ClosestPoints {
+                distance: 1.0,
+                on_a: point(40.0),
+                on_b: point(40.0),
+                line: Vector3::new(0.0, 0.0, 1.0),
+            };
             for (factor, across) in
                 [0.99, 1.01].into_iter().flat_map(|f| [None, Some(&own), Some(&any)].map(|a| (f, a)))
             {
@@ -694,7 +701,7 @@ mod tests {
             let first = closest_points_triangles(&fan[0], &b);
             let fan_corners = || fan.iter().flat_map(Triangle::vertices);
             let LineGap { gap, reach, .. } =
-                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &first.on_b).expect("a line");
+                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &first.line).expect("a line");
             assert!(gap <= exact && reach >= 3.0, "case {case}: {gap} across a gap of {exact}");
             settled += usize::from(rounds_to_at_least(gap, first.distance));
             // One corner of the fan 1, 4 or 64 times 2^-20 higher than the tie is nearer: settled
@@ -703,7 +710,7 @@ mod tests {
             let steps = [1, 4, 64][case % 3];
             raised[3].b = Point::new(v.x + 0.1, v.y, (v.z as f64 + steps as f64 * 2f64.powi(-20)) as Real);
             let corners = raised.iter().flat_map(Triangle::vertices);
-            let nearer = gap_along_line(corners, b.vertices(), &first.on_a, &first.on_b).expect("a line").gap;
+            let nearer = gap_along_line(corners, b.vertices(), &first.on_a, &first.line).expect("a line").gap;
             let nearest =
                 raised.iter().map(|t| closest_points_triangles(t, &b).distance).fold(Real::MAX, Real::min);
             if rounds_to_at_least(nearer, first.distance) {
@@ -713,13 +720,54 @@ mod tests {
             }
             // Any line bounds every pair of triangles from below.
             let line_to = first.on_a + Vector::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, 1.0);
-            let any = gap_along_line(fan_corners(), b.vertices(), &first.on_a, &line_to).expect("a line").gap;
+            let any =
+                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &(line_to - first.on_a).cast())
+                    .expect("a line")
+                    .gap;
             for t in &fan {
                 assert!(any <= edge_triangle_distance(t, &b), "case {case}");
             }
         }
         assert!(settled > 30 * (cases - settled), "{settled} of {cases} ties settled");
         assert!(kept_nearer > 600, "{kept_nearer} nearer corners kept");
+    }
+
+    /// A fan whose shared corner faces a tilted triangle: its ties are settled along the
+    /// pair's line as computed in `f64`, whereas the line between the points rounded to `f32`
+    /// is bent by their rounding (most of all far from the origin) and settles far fewer. The
+    /// gap bounds every fan triangle's distance from below either way.
+    #[test]
+    fn ties_facing_a_tilted_triangle_settle_along_the_unrounded_line() {
+        let mut rng = ChaCha8Rng::seed_from_u64(15);
+        let cases = 1000;
+        let (mut settled, mut settled_rounded) = (0, 0);
+        for case in 0..cases {
+            let origin = if case % 2 == 0 { 0.0 } else { 1e3 };
+            let mut offset = |s: f64| (rng.r#gen::<f64>() - 0.5) * s;
+            let normal = Vector3::new(offset(1.0), offset(1.0), 1.0).normalize();
+            let (u, w) = (normal.cross(&Vector3::x()).normalize(), normal);
+            let v = normal.cross(&u);
+            let centre = Vector3::new(origin + offset(1.0), origin + offset(1.0), origin + offset(1.0));
+            let at =
+                |x: f64, y: f64, z: f64| -> Point { Point::from((centre + u * x + v * y + w * z).cast()) };
+            let b = Triangle::new(at(-3.0, -3.0, 0.6), at(3.0, -3.0, 0.6), at(0.0, 3.0, 0.6));
+            let corner = at(offset(1.0), offset(1.0), 0.0);
+            let mut below = || corner + (u * offset(2.0) + v * offset(2.0) - w * 0.5).cast();
+            let fan: Vec<_> = (0..6).map(|_| Triangle::new(corner, below(), below())).collect();
+            let first = closest_points_triangles(&fan[0], &b);
+            let corners = || fan.iter().flat_map(Triangle::vertices);
+            let gap = gap_along_line(corners(), b.vertices(), &first.on_a, &first.line).expect("a line").gap;
+            let rounded = (first.on_b - first.on_a).cast();
+            let bent = gap_along_line(corners(), b.vertices(), &first.on_a, &rounded).expect("a line").gap;
+            for t in &fan {
+                let distance = edge_triangle_distance(t, &b);
+                assert!(gap <= distance && bent <= distance, "case {case}: {gap}, {bent} over {distance}");
+            }
+            settled += usize::from(rounds_to_at_least(gap, first.distance));
+            settled_rounded += usize::from(rounds_to_at_least(bent, first.distance));
+        }
+        assert!(settled > 30 * (cases - settled), "{settled} of {cases} ties settled");
+        assert!(settled_rounded < settled / 2, "{settled_rounded} of {cases} settled along the rounded line");
     }
 
     /// The slab across a pair's line settles it only when it is the nearest pair, and otherwise
