@@ -201,7 +201,7 @@ where
         let Some(descent) = self.distance_descent() else { return };
         let (a, b) = (self.a.bvh, self.b.bvh);
         // The warm start's pair, if any, gives the search its first line.
-        let first_line = best.as_ref().map(|b| b.closest.on_b - b.closest.on_a);
+        let first_line = best.as_ref().map(|b| b.closest.line.cast::<Real>());
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         // With a cache, the pairs of its front to start from and where this search's stops go.
         let resumed = cache.map(|(cache, slack)| {
@@ -270,7 +270,7 @@ where
                         if closest.distance < cutoff {
                             cutoff = options.cutoff(closest.distance);
                             *best = Some(Best { positions: [i, j], closest });
-                            nearer = Some(closest.on_b - closest.on_a);
+                            nearer = Some(closest.line.cast::<Real>());
                         }
                     }
                 }
