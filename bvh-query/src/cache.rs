@@ -76,6 +76,8 @@ struct DistanceMemory {
     front: Vec<DistanceStop>,
     /// The pairs of the front this search starts from, with their bounds lowered by B's motion.
     due: Vec<(Pair, Real)>,
+    /// The positions in the front of the stops that B's whole motion does not show clear.
+    unsure: Vec<u32>,
     /// B's poses at the searches since the last one from the top, the stops' frames: a bound is
     /// moved by B's motion from its own frame to this one, measured directly, never summed.
     poses: Vec<RelativePose>,
@@ -92,18 +94,25 @@ struct DistanceStop {
 }
 
 impl DistanceStop {
-    /// The stop's bound after B's points moved as `moved` says since its frame (`reach` how far
-    /// any moved at all, asked only when needed): the slab's gap plus how far they moved along
-    /// its normal, or the gap less how far they moved, whichever is larger (the first alone once
-    /// it reaches `cutoff`).
+    /// The stop's bound after B's points moved as `moved` says since its frame, `reach` how far
+    /// any moved at all: the slab's gap plus how far they moved along its normal, or the gap less
+    /// how far they moved, whichever is larger.
+    fn clear_by(&self, moved: &Displacement, reach: f64) -> f64 {
+        max(self.along_slab(moved).unwrap_or(f64::NEG_INFINITY), self.gap as f64 - reach)
+    }
+
+    /// [`DistanceStop::clear_by`], asking for `reach` (a square root) only when the slab alone
+    /// falls short of `cutoff`.
     fn bound(&self, moved: &Displacement, reach: impl FnOnce() -> f64, cutoff: f64) -> f64 {
-        let along_slab = self
-            .slab
-            .map(|slab| slab.gap as f64 + slab.normal.cast::<f64>().dot(&moved.shift) - moved.spread);
-        match along_slab {
+        match self.along_slab(moved) {
             Some(bound) if bound >= cutoff => bound,
-            _ => max(along_slab.unwrap_or(f64::NEG_INFINITY), self.gap as f64 - reach()),
+            along_slab => max(along_slab.unwrap_or(f64::NEG_INFINITY), self.gap as f64 - reach()),
         }
+    }
+
+    /// The slab's gap, if the stop has one, plus how far B's points moved along its normal.
+    fn along_slab(&self, moved: &Displacement) -> Option<f64> {
+        self.slab.map(|slab| slab.gap as f64 + slab.normal.cast::<f64>().dot(&moved.shift) - moved.spread)
     }
 }
 
@@ -317,20 +326,26 @@ impl PairCache {
                     (motion, whole, reach)
                 })
                 .collect();
-            let mut i = 0;
-            while let Some(stop) = memory.front.get(i) {
-                let (motion, whole, reach) = &motions[stop.frame as usize];
-                // Most stops stay clear however B's points moved: their own box is not needed.
-                let mut bound = stop.bound(whole, || *reach, cutoff as f64);
-                if bound < cutoff as f64 {
-                    let moved = motion.of(&node_box(stop.pair.b_node()));
-                    bound = stop.bound(&moved, || moved.reach(), cutoff as f64);
-                }
+            // Every stop against how all of B moved first, without branching on the outcome
+            // (most stay clear); then the few left unsure by their own node's motion, from the
+            // back, so that a due stop's place takes one already looked at.
+            let unsure = &mut memory.unsure;
+            unsure.clear();
+            unsure.resize(memory.front.len(), 0);
+            let mut count = 0;
+            for (i, stop) in memory.front.iter().enumerate() {
+                let (_, whole, reach) = &motions[stop.frame as usize];
+                unsure[count] = i as u32;
+                count += usize::from(stop.clear_by(whole, *reach) < cutoff as f64);
+            }
+            for &i in unsure[..count].iter().rev() {
+                let stop = &memory.front[i as usize];
+                let motion = &motions[stop.frame as usize].0;
+                let moved = motion.of(&node_box(stop.pair.b_node()));
+                let bound = stop.bound(&moved, || moved.reach(), cutoff as f64);
                 if bound < cutoff as f64 {
                     memory.due.push((stop.pair, max(bound, 0.0) as Real));
-                    memory.front.swap_remove(i);
-                } else {
-                    i += 1;
+                    memory.front.swap_remove(i as usize);
                 }
             }
         }
