@@ -6,7 +6,7 @@
 //! query keeps the nearest pair it found, to measure first next time.
 
 use crate::traverse::{Front, Pair, Slab};
-use bvh_core::{Aabb, Real, RelativePose, max};
+use bvh_core::{Aabb, Point, Real, RelativePose, max};
 use nalgebra as na;
 use smallvec::SmallVec;
 
@@ -84,13 +84,16 @@ struct DistanceMemory {
 }
 
 /// A pair of a distance search's front: at the search of `frame`, what lies below it was at
-/// least `gap` apart, and on either side of `slab` if it has one.
+/// least `gap` apart, and on either side of `slab` if it has one. `b_ball` is its B node's
+/// ball, kept from the first search that needed the node's own motion: the next ones measure
+/// it without reading the node, far off in B's tree.
 #[derive(Clone, Copy, Debug)]
 struct DistanceStop {
     pair: Pair,
     frame: u32,
     gap: Real,
     slab: Option<Slab>,
+    b_ball: Option<Ball>,
 }
 
 impl DistanceStop {
@@ -116,7 +119,22 @@ impl DistanceStop {
     }
 }
 
-/// How B's points in a box moved: `shift` the box centre's motion and `spread` how far any
+/// A ball in B's frame around the points of a box: its centre and half-diagonal, rounded up.
+#[derive(Clone, Copy, Debug)]
+struct Ball {
+    centre: Point,
+    radius: Real,
+}
+
+impl Ball {
+    fn around(extent: &Aabb) -> Self {
+        // Rounding to nearest moves the radius by less than the millionth it is grown by.
+        let radius = extent.half_extents().cast::<f64>().norm() * (1.0 + 1e-6);
+        Self { centre: extent.center(), radius: radius as Real }
+    }
+}
+
+/// How B's points in a ball moved: `shift` its centre's motion and `spread` how far any
 /// point moved beside it, rounded up.
 struct Displacement {
     shift: na::Vector3<f64>,
@@ -145,12 +163,12 @@ impl Motion {
         Self { turn, turn_norm: turn.norm(), shift: (to.translation - from.translation).cast::<f64>() }
     }
 
-    /// How the points of B in `extent` (in B's frame) moved: the shift of its centre, how far
+    /// How the points of B in `ball` (in B's frame) moved: the shift of its centre and how far
     /// any of them moved beside it (the Frobenius norm bounds any matrix's stretch, also of
-    /// rotations rounded off orthonormal) and in all.
-    fn of(&self, extent: &Aabb) -> Displacement {
-        let centre = extent.center().coords.cast::<f64>();
-        let radius = extent.half_extents().cast::<f64>().norm();
+    /// rotations rounded off orthonormal).
+    fn of(&self, ball: &Ball) -> Displacement {
+        let centre = ball.centre.coords.cast::<f64>();
+        let radius = f64::from(ball.radius);
         let shift = self.turn * centre + self.shift;
         // The rounding of the products, bounded through the sums of magnitudes (no less than
         // the norms, and no square roots).
@@ -160,14 +178,15 @@ impl Motion {
 
     /// How far the points of all of B, in `extent`, moved.
     fn extent(&self, extent: &Aabb) -> Moved {
-        let moved = self.of(extent);
+        let ball = Ball::around(extent);
+        let moved = self.of(&ball);
         let reach = moved.reach();
         Moved {
             at_most: reach,
             // A turn by θ moves a point at r by 2 sin(θ/2) r, √2 times less than the rotations'
             // difference in the Frobenius norm says.
             about: reach - moved.spread * (1.0 - std::f64::consts::FRAC_1_SQRT_2),
-            size: extent.half_extents().cast::<f64>().norm(),
+            size: f64::from(ball.radius),
         }
     }
 }
@@ -316,12 +335,13 @@ impl PairCache {
         } else {
             // Each earlier frame's motion, and how all of B moved since: that bounds how each
             // node moved.
+            let whole_b = Ball::around(extent);
             let motions: SmallVec<[(Motion, _, _); DISTANCE_PULL_UP_EVERY]> = memory
                 .poses
                 .iter()
                 .map(|then| {
                     let motion = Motion::between(then, b_in_a);
-                    let whole = motion.of(extent);
+                    let whole = motion.of(&whole_b);
                     let reach = whole.reach();
                     (motion, whole, reach)
                 })
@@ -339,9 +359,10 @@ impl PairCache {
                 count += usize::from(stop.clear_by(whole, *reach) < cutoff as f64);
             }
             for &i in unsure[..count].iter().rev() {
-                let stop = &memory.front[i as usize];
+                let stop = &mut memory.front[i as usize];
+                let ball = *stop.b_ball.get_or_insert_with(|| Ball::around(&node_box(stop.pair.b_node())));
                 let motion = &motions[stop.frame as usize].0;
-                let moved = motion.of(&node_box(stop.pair.b_node()));
+                let moved = motion.of(&ball);
                 let bound = stop.bound(&moved, || moved.reach(), cutoff as f64);
                 if bound < cutoff as f64 {
                     memory.due.push((stop.pair, max(bound, 0.0) as Real));
@@ -442,6 +463,7 @@ impl DistanceKept<'_> {
             frame: self.frame,
             gap: gap - self.slack,
             slab,
+            b_ball: None,
         });
     }
 }
