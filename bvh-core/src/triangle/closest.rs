@@ -700,8 +700,7 @@ mod tests {
             let FanUnderFlat { v, b, fan, exact } = FanUnderFlat::new(&mut rng, case);
             let first = closest_points_triangles(&fan[0], &b);
             let fan_corners = || fan.iter().flat_map(Triangle::vertices);
-            let LineGap { gap, reach, .. } =
-                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &first.line).expect("a line");
+            let LineGap { gap, reach, .. } = gap_beyond(fan_corners(), &b, &first.on_a, &first.line);
             assert!(gap <= exact && reach >= 3.0, "case {case}: {gap} across a gap of {exact}");
             settled += usize::from(rounds_to_at_least(gap, first.distance));
             // One corner of the fan 1, 4 or 64 times 2^-20 higher than the tie is nearer: settled
@@ -710,7 +709,7 @@ mod tests {
             let steps = [1, 4, 64][case % 3];
             raised[3].b = Point::new(v.x + 0.1, v.y, (v.z as f64 + steps as f64 * 2f64.powi(-20)) as Real);
             let corners = raised.iter().flat_map(Triangle::vertices);
-            let nearer = gap_along_line(corners, b.vertices(), &first.on_a, &first.line).expect("a line").gap;
+            let nearer = gap_beyond(corners, &b, &first.on_a, &first.line).gap;
             let nearest =
                 raised.iter().map(|t| closest_points_triangles(t, &b).distance).fold(Real::MAX, Real::min);
             if rounds_to_at_least(nearer, first.distance) {
@@ -719,17 +718,24 @@ mod tests {
                 kept_nearer += usize::from(nearest < first.distance);
             }
             // Any line bounds every pair of triangles from below.
-            let line_to = first.on_a + Vector::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, 1.0);
-            let any =
-                gap_along_line(fan_corners(), b.vertices(), &first.on_a, &(line_to - first.on_a).cast())
-                    .expect("a line")
-                    .gap;
+            let line = Vector::new(rng.r#gen::<Real>() - 0.5, rng.r#gen::<Real>() - 0.5, 1.0).cast();
+            let any = gap_beyond(fan_corners(), &b, &first.on_a, &line).gap;
             for t in &fan {
                 assert!(any <= edge_triangle_distance(t, &b), "case {case}");
             }
         }
         assert!(settled > 30 * (cases - settled), "{settled} of {cases} ties settled");
         assert!(kept_nearer > 600, "{kept_nearer} nearer corners kept");
+    }
+
+    /// [`gap_along_line`] from the `corners` to the triangle `b`, along a line with a direction.
+    fn gap_beyond(
+        corners: impl IntoIterator<Item = Point>,
+        b: &Triangle,
+        from: &Point,
+        line: &Vector3<f64>,
+    ) -> LineGap {
+        gap_along_line(corners, b.vertices(), from, line).expect("a line")
     }
 
     /// A fan whose shared corner faces a tilted triangle: its ties are settled along the
@@ -756,9 +762,8 @@ mod tests {
             let fan: Vec<_> = (0..6).map(|_| Triangle::new(corner, below(), below())).collect();
             let first = closest_points_triangles(&fan[0], &b);
             let corners = || fan.iter().flat_map(Triangle::vertices);
-            let gap = gap_along_line(corners(), b.vertices(), &first.on_a, &first.line).expect("a line").gap;
-            let rounded = (first.on_b - first.on_a).cast();
-            let bent = gap_along_line(corners(), b.vertices(), &first.on_a, &rounded).expect("a line").gap;
+            let gap = gap_beyond(corners(), &b, &first.on_a, &first.line).gap;
+            let bent = gap_beyond(corners(), &b, &first.on_a, &(first.on_b - first.on_a).cast()).gap;
             for t in &fan {
                 let distance = edge_triangle_distance(t, &b);
                 assert!(gap <= distance && bent <= distance, "case {case}: {gap}, {bent} over {distance}");
