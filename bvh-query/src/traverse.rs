@@ -265,35 +265,36 @@ where
         stats: &mut S,
         mut leaves: impl FnMut(Range<usize>, Range<usize>, &[Point], Real, &mut S) -> Measured,
     ) {
-        let mut aside = BinaryHeap::from(workspace::take_heap());
-        match start {
-            // Pairs of an earlier search's front: their bounds, lowered by B's travel since, are
-            // measured afresh when they come up (marked untested), two leaves by their triangles.
-            Some(pairs) => aside.extend(pairs.map(|(pair, bound)| Aside { bound, pair: pair.untested() })),
-            None => aside.extend(
-                self.start().map(|pair| Aside { bound: 0.0, pair: Pair { untested: false, ..pair } }),
-            ),
-        }
         let mut walk = Walk::new(front);
         walk.across = first_line.and_then(|line| self.across(&line));
-        while let Some(Aside { bound, pair }) = aside.pop() {
+        let mut aside = workspace::take_heap();
+        match start {
+            // Pairs of an earlier search's front, their bounds lowered by B's travel since: a
+            // node's bound is measured afresh at once, and mostly clears the cutoff again; two
+            // leaves wait for their turn, to be measured by their triangles (their bound is
+            // mostly a tie with the answer that no box settles).
+            Some(pairs) => {
+                for (pair, bound) in pairs {
+                    if pair.a.is_leaf() && pair.b.is_leaf() {
+                        aside.push(Aside { bound, pair });
+                        continue;
+                    }
+                    let fresh = max(self.pair_bound(&pair, cutoff, &mut walk, stats), bound);
+                    if fresh < cutoff {
+                        aside.push(Aside { bound: fresh, pair });
+                    } else {
+                        self.stop_apart(&pair, fresh, &mut walk, stats);
+                    }
+                }
+            }
+            None => aside.extend(self.start().map(|pair| Aside { bound: 0.0, pair })),
+        }
+        let mut aside = BinaryHeap::from(aside);
+        while let Some(Aside { mut bound, mut pair }) = aside.pop() {
             if bound >= cutoff {
                 self.stop_apart(&pair, bound, &mut walk, stats);
                 break;
             }
-            let tested = Pair { untested: false, ..pair };
-            // Two leaves kept from an earlier search are measured at once: their bound, lowered
-            // by B's travel, is mostly a tie with the answer that no box settles.
-            if pair.untested && !(pair.a.is_leaf() && pair.b.is_leaf()) {
-                let fresh = max(self.pair_bound(&tested, cutoff, &mut walk, stats), bound);
-                if fresh < cutoff {
-                    aside.push(Aside { bound: fresh, pair: tested });
-                } else {
-                    self.stop_apart(&tested, fresh, &mut walk, stats);
-                }
-                continue;
-            }
-            let (mut pair, mut bound) = (tested, bound);
             loop {
                 if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
                     let b_corners = walk
