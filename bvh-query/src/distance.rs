@@ -9,7 +9,7 @@ use crate::query::{Query, extent};
 use crate::stats::Stats;
 use crate::traverse::{Front, Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::triangle::{LineGap, closest_points_apart_triangles, gap_along_line, rounds_to_at_least};
+use bvh_core::triangle::{LineGap, LineSpan, closest_points_apart_triangles, rounds_to_at_least};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean, min};
 use nalgebra as na;
 use smallvec::SmallVec;
@@ -203,6 +203,7 @@ where
         // The warm start's pair, if any, gives the search its first line.
         let first_line = best.as_ref().map(|b| b.closest.line.cast::<Real>());
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
+        let mut spans = LeafSpans::default();
         // With a cache, the pairs of its front to start from and where this search's stops go.
         let resumed = cache.map(|(cache, slack)| {
             cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack)
@@ -223,9 +224,11 @@ where
                 // triangles, ties around its corners, or whole leaves behind the answer) are
                 // dismissed by their corners alone, before any pair's box; the slab is theirs
                 // for a front.
-                let along_best = best
-                    .as_ref()
-                    .and_then(|b| leaves_across(a, ra.clone(), b_corners, &b.closest.on_a, &b.closest.line));
+                let along_best = best.as_ref().and_then(|b| {
+                    let (from, line) = (&b.closest.on_a, &b.closest.line);
+                    let span_a = spans.get(ra.start, from, line, || leaf_span(a, ra.clone(), from, line));
+                    leaves_across(&span_a, b_corners, from, line)
+                });
                 if let Some(across) = along_best.filter(|across| rounds_to_at_least(across.gap, cutoff)) {
                     return Measured {
                         cutoff,
@@ -331,29 +334,70 @@ fn slab_between<VA: NodeVolume>(
             (from, (mean(b_corners) - from).cast())
         }
     };
-    leaves_across(a, ra, b_corners, &from, &line).map(|across| across.slab)
+    leaves_across(&leaf_span(a, ra, &from, &line), b_corners, &from, &line).map(|across| across.slab)
 }
 
-/// How far B's placed `b_corners` lie beyond A's triangles at leaf-order positions `ra` along
-/// a line, exactly and as a slab for a front.
+/// The span of A's triangles at leaf-order positions `ra` along `line` through `from`.
+fn leaf_span<VA: NodeVolume>(
+    a: &Bvh<VA>,
+    ra: Range<usize>,
+    from: &Point,
+    line: &na::Vector3<f64>,
+) -> LineSpan {
+    LineSpan::of(a.triangles(ra).iter().flat_map(Triangle::vertices), from, line)
+}
+
+/// The spans of A's leaves along the nearest pair's line, kept while it stays the line: around
+/// the answer, one leaf of A meets several of B's in turn. Direct-mapped on a leaf's first
+/// position.
+#[derive(Default)]
+struct LeafSpans {
+    line: Option<(Point, na::Vector3<f64>)>,
+    slots: [Option<(usize, LineSpan)>; 16],
+}
+
+impl LeafSpans {
+    /// The span of the leaf starting at `first` along `line` through `from`, made by `span`
+    /// if not kept.
+    fn get(
+        &mut self,
+        first: usize,
+        from: &Point,
+        line: &na::Vector3<f64>,
+        span: impl FnOnce() -> LineSpan,
+    ) -> LineSpan {
+        if self.line != Some((*from, *line)) {
+            self.line = Some((*from, *line));
+            self.slots = Default::default();
+        }
+        let slot = &mut self.slots[first % 16];
+        match slot {
+            Some((kept, span)) if *kept == first => *span,
+            _ => slot.insert((first, span())).1,
+        }
+    }
+}
+
+/// How far B's placed `b_corners` lie beyond a leaf of A's triangles along a line, exactly and
+/// as a slab for a front.
 #[derive(Clone, Copy)]
 struct LeavesAcross {
-    /// The gap along the line, as [`gap_along_line`] measures it.
+    /// The gap along the line, as [`bvh_core::triangle::gap_along_line`] measures it.
     gap: f64,
     /// The gap across a normal kept in `f32`.
     slab: Slab,
 }
 
-/// [`LeavesAcross`] along `line` through `from`. `None` where it has no direction.
-fn leaves_across<VA: NodeVolume>(
-    a: &Bvh<VA>,
-    ra: Range<usize>,
+/// [`LeavesAcross`] for the leaf of A spanning `span_a` along `line` through `from`. `None`
+/// where it has no direction.
+fn leaves_across(
+    span_a: &LineSpan,
     b_corners: &[Point],
     from: &Point,
     line: &na::Vector3<f64>,
 ) -> Option<LeavesAcross> {
-    let corners_a = a.triangles(ra).iter().flat_map(Triangle::vertices);
-    let LineGap { gap, reach, direction } = gap_along_line(corners_a, b_corners.iter().copied(), from, line)?;
+    let LineGap { gap, reach, direction } =
+        span_a.gap_to(&LineSpan::of(b_corners.iter().copied(), from, line), line)?;
     // Shortened and rounded to f32, the normal is no longer than one and strays from the
     // shortened line by less than 1.1e-7, which moves the difference of two points (each within
     // `reach` of `from`) along it by at most that much of twice `reach`; the shortening costs
@@ -361,4 +405,32 @@ fn leaves_across<VA: NodeVolume>(
     let normal = (direction * (1.0 - 1e-6)).cast::<Real>();
     let slab_gap = gap - 2e-6 * gap.abs() - 3e-7 * reach;
     Some(LeavesAcross { gap, slab: Slab { normal, gap: slab_gap as Real } })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A leaf's span is kept for as long as the line stays, and only for that leaf: another
+    /// line, or another leaf taking its slot, spans it again.
+    #[test]
+    fn a_leaf_span_is_kept_only_for_its_leaf_and_line() {
+        let points = [Point::new(0.0, 0.0, 1.0), Point::new(1.0, 2.0, -1.0)];
+        let from = Point::new(0.5, 0.5, 0.5);
+        let (x, z) = (na::Vector3::x(), na::Vector3::z());
+        let span = |line: &na::Vector3<f64>| LineSpan::of(points, &from, line);
+        let mut spans = LeafSpans::default();
+        assert_eq!(spans.get(3, &from, &x, || span(&x)), span(&x));
+        let kept = spans.get(3, &from, &x, || unreachable!("kept for the same leaf and line"));
+        assert_eq!(kept, span(&x));
+        assert_eq!(spans.get(3, &from, &z, || span(&z)), span(&z));
+        assert_ne!(span(&x), span(&z));
+        // Leaf 19 takes leaf 3's slot.
+        assert_eq!(spans.get(19, &from, &z, || span(&x)), span(&x));
+        assert_eq!(spans.get(3, &from, &z, || span(&z)), span(&z));
+        let moved = Point::new(0.0, 0.5, 0.5);
+        let from_moved = LineSpan::of(points, &moved, &z);
+        assert_ne!(from_moved, span(&z));
+        assert_eq!(spans.get(3, &moved, &z, || from_moved), from_moved);
+    }
 }

@@ -119,25 +119,49 @@ pub fn gap_along_line(
     from: &Point,
     line: &Vector3<f64>,
 ) -> Option<LineGap> {
-    // From `from`, where the offsets are small.
-    let origin = lift(from);
-    let length = line.norm();
-    if length == 0.0 {
-        return None;
+    LineSpan::of(a, from, line).gap_to(&LineSpan::of(b, from, line), line)
+}
+
+/// Where a set of points lies along a line (through a point, with a direction of any length):
+/// the least and greatest of their offsets from that point dotted with the direction, and the
+/// farthest any lies from the point, squared. A search measures one set against several
+/// others along the same line, and spans it once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineSpan {
+    lowest: f64,
+    highest: f64,
+    reach_sq: f64,
+}
+
+impl LineSpan {
+    /// The span of `points` along `line` through `from`.
+    pub fn of(points: impl IntoIterator<Item = Point>, from: &Point, line: &Vector3<f64>) -> Self {
+        // From `from`, where the offsets are small.
+        let origin = lift(from);
+        let mut span = Self { lowest: f64::INFINITY, highest: f64::NEG_INFINITY, reach_sq: 0.0 };
+        for p in points {
+            let offset = lift(&p) - origin;
+            span.reach_sq = max(offset.norm_squared(), span.reach_sq);
+            let along = offset.dot(line);
+            span.lowest = min(along, span.lowest);
+            span.highest = max(along, span.highest);
+        }
+        span
     }
-    let mut reach_sq = 0.0f64;
-    let mut along = |p: Point| {
-        let offset = lift(&p) - origin;
-        reach_sq = max(offset.norm_squared(), reach_sq);
-        offset.dot(line)
-    };
-    let farthest_a = a.into_iter().map(&mut along).fold(f64::NEG_INFINITY, |m, x| max(x, m));
-    let nearest_b = b.into_iter().map(&mut along).fold(f64::INFINITY, |m, x| min(x, m));
-    let reach = reach_sq.sqrt();
-    // The offsets, the two products, their difference and the division each round by a few
-    // units in the last place of `reach` at most (the gap is no larger than twice it).
-    let gap = (nearest_b - farthest_a) / length - 16.0 * f64::EPSILON * reach;
-    Some(LineGap { gap, reach, direction: line / length })
+
+    /// How far the points of `beyond` lie beyond these along `line`, the line both were
+    /// spanned along (see [`gap_along_line`]).
+    pub fn gap_to(&self, beyond: &Self, line: &Vector3<f64>) -> Option<LineGap> {
+        let length = line.norm();
+        if length == 0.0 {
+            return None;
+        }
+        let reach = max(self.reach_sq, beyond.reach_sq).sqrt();
+        // The offsets, the two products, their difference and the division each round by a few
+        // units in the last place of `reach` at most (the gap is no larger than twice it).
+        let gap = (beyond.lowest - self.highest) / length - 16.0 * f64::EPSILON * reach;
+        Some(LineGap { gap, reach, direction: line / length })
+    }
 }
 
 /// Whether a distance of `distance` or more (exactly) rounds to `below` or more in `f32`: a
