@@ -353,8 +353,11 @@ fn leaf_span<VA: NodeVolume>(
 #[derive(Default)]
 struct LeafSpans {
     line: Option<(Point, na::Vector3<f64>)>,
-    slots: [Option<(usize, LineSpan)>; 16],
+    slots: [Option<(usize, LineSpan)>; LEAF_SPAN_SLOTS],
 }
+
+/// Slots of [`LeafSpans`]: more than the distinct leaves of A a search meets along one line.
+const LEAF_SPAN_SLOTS: usize = 16;
 
 impl LeafSpans {
     /// The span of the leaf starting at `first` along `line` through `from`, made by `span`
@@ -370,7 +373,7 @@ impl LeafSpans {
             self.line = Some((*from, *line));
             self.slots = Default::default();
         }
-        let slot = &mut self.slots[first % 16];
+        let slot = &mut self.slots[first % LEAF_SPAN_SLOTS];
         match slot {
             Some((kept, span)) if *kept == first => *span,
             _ => slot.insert((first, span())).1,
@@ -426,6 +429,7 @@ mod tests {
         assert_eq!(spans.get(3, &from, &z, || span(&z)), span(&z));
         assert_ne!(span(&x), span(&z));
         // Leaf 19 takes leaf 3's slot.
+        assert_eq!(19 % LEAF_SPAN_SLOTS, 3);
         assert_eq!(spans.get(19, &from, &z, || span(&x)), span(&x));
         assert_eq!(spans.get(3, &from, &z, || span(&z)), span(&z));
         let moved = Point::new(0.0, 0.5, 0.5);
