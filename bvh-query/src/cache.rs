@@ -176,10 +176,9 @@ impl Motion {
         Displacement { shift, spread: self.turn_norm * radius * (1.0 + 1e-9) + rounding }
     }
 
-    /// How far the points of all of B, in `extent`, moved.
-    fn extent(&self, extent: &Aabb) -> Moved {
-        let ball = Ball::around(extent);
-        let moved = self.of(&ball);
+    /// How far the points of all of B, in `ball`, moved.
+    fn whole(&self, ball: &Ball) -> Moved {
+        let moved = self.of(ball);
         let reach = moved.reach();
         Moved {
             at_most: reach,
@@ -222,7 +221,10 @@ impl Travel {
     /// half-diagonal). The motion is added to the travel if so and a front is `kept`; otherwise
     /// the travel starts again from zero.
     fn moved_to(&mut self, b_in_a: &RelativePose, extent: impl FnOnce() -> Aabb, kept: bool) -> bool {
-        let moved = self.pose.replace(*b_in_a).map(|last| Motion::between(&last, b_in_a).extent(&extent()));
+        let moved = self
+            .pose
+            .replace(*b_in_a)
+            .map(|last| Motion::between(&last, b_in_a).whole(&Ball::around(&extent())));
         let near = moved.filter(|moved| moved.is_little());
         self.travelled = match near {
             // Rounded up: the sum must never fall short of the travel.
@@ -292,7 +294,7 @@ impl PairCache {
     ) -> bool {
         let apart = self.trees == Some(trees)
             && self.distance.apart.as_ref().is_some_and(|(then, by)| {
-                Motion::between(then, b_in_a).extent(extent).at_most + f64::from(slack) < *by
+                Motion::between(then, b_in_a).whole(&Ball::around(extent)).at_most + f64::from(slack) < *by
             });
         if apart {
             self.start(trees, b_in_a, || *extent);
@@ -301,13 +303,13 @@ impl PairCache {
     }
 
     /// Whether B, at `b_in_a`, moved little since the last distance search (its points, all in
-    /// `extent` in its own frame, moved at most [`NEAR_REACH`] of the box's half-diagonal): then
-    /// the front this search leaves will likely serve the next, and is worth slabs.
-    fn distance_follows(&self, b_in_a: &RelativePose, extent: &Aabb) -> bool {
+    /// `whole_b` in its own frame, moved at most [`NEAR_REACH`] of the ball's radius): then the
+    /// front this search leaves will likely serve the next, and is worth slabs.
+    fn distance_follows(&self, b_in_a: &RelativePose, whole_b: &Ball) -> bool {
         self.distance
             .poses
             .last()
-            .is_some_and(|last| Motion::between(last, b_in_a).extent(extent).is_little())
+            .is_some_and(|last| Motion::between(last, b_in_a).whole(whole_b).is_little())
     }
 
     /// Where a distance search at B's pose `b_in_a` starts, once the nearest pair found last
@@ -325,7 +327,8 @@ impl PairCache {
         cutoff: Real,
         slack: Real,
     ) -> (Option<&[(Pair, Real)]>, DistanceKept<'_>) {
-        let near = self.distance_follows(b_in_a, extent);
+        let whole_b = Ball::around(extent);
+        let near = self.distance_follows(b_in_a, &whole_b);
         let memory = &mut self.distance;
         let from_front = near && !memory.front.is_empty() && memory.poses.len() < DISTANCE_PULL_UP_EVERY;
         memory.due.clear();
@@ -335,7 +338,6 @@ impl PairCache {
         } else {
             // Each earlier frame's motion, and how all of B moved since: that bounds how each
             // node moved.
-            let whole_b = Ball::around(extent);
             let motions: SmallVec<[(Motion, _, _); DISTANCE_PULL_UP_EVERY]> = memory
                 .poses
                 .iter()
@@ -459,7 +461,7 @@ impl DistanceKept<'_> {
     fn push(&mut self, pair: &Pair, gap: Real, slab: Option<Slab>) {
         let slab = slab.map(|slab| Slab { gap: slab.gap - self.slack, ..slab });
         self.stops.push(DistanceStop {
-            pair: pair.untested(),
+            pair: *pair,
             frame: self.frame,
             gap: gap - self.slack,
             slab,

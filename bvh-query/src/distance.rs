@@ -385,7 +385,7 @@ impl LeafSpans {
 /// as a slab for a front.
 #[derive(Clone, Copy)]
 struct LeavesAcross {
-    /// The gap along the line, as [`bvh_core::triangle::gap_along_line`] measures it.
+    /// The gap along the line, as [`LineSpan::gap_to`] measures it.
     gap: f64,
     /// The gap across a normal kept in `f32`.
     slab: Slab,

@@ -97,7 +97,7 @@ pub fn closest_points_apart_triangles(
     Ok(out)
 }
 
-/// How far one set of points lies beyond another along a line (see [`gap_along_line`]).
+/// How far one set of points lies beyond another along a line (see [`LineSpan::gap_to`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LineGap {
     /// The least distance, measured along the line's direction, from any point of the first
@@ -108,18 +108,6 @@ pub struct LineGap {
     pub reach: f64,
     /// The line's unit direction.
     pub direction: Vector3<f64>,
-}
-
-/// How far the points `b` lie beyond the points `a` along `line` (through `from`); `None`
-/// where the line has no direction. Exact enough to settle the ties of a search's nearest pair
-/// (see [`rounds_to_at_least`]), which any bound narrowed for `f32` falls short of.
-pub fn gap_along_line(
-    a: impl IntoIterator<Item = Point>,
-    b: impl IntoIterator<Item = Point>,
-    from: &Point,
-    line: &Vector3<f64>,
-) -> Option<LineGap> {
-    LineSpan::of(a, from, line).gap_to(&LineSpan::of(b, from, line), line)
 }
 
 /// Where a set of points lies along a line (through a point, with a direction of any length):
@@ -149,8 +137,10 @@ impl LineSpan {
         span
     }
 
-    /// How far the points of `beyond` lie beyond these along `line`, the line both were
-    /// spanned along (see [`gap_along_line`]).
+    /// How far the points of `beyond` lie beyond these along `line`, the line (and point)
+    /// both were spanned along; `None` where the line has no direction. Exact enough to settle
+    /// the ties of a search's nearest pair (see [`rounds_to_at_least`]), which any bound
+    /// narrowed for `f32` falls short of.
     pub fn gap_to(&self, beyond: &Self, line: &Vector3<f64>) -> Option<LineGap> {
         let length = line.norm();
         if length == 0.0 {
@@ -752,14 +742,15 @@ mod tests {
         assert!(kept_nearer > 600, "{kept_nearer} nearer corners kept");
     }
 
-    /// [`gap_along_line`] from the `corners` to the triangle `b`, along a line with a direction.
+    /// The gap from the `corners` to the triangle `b` along a line with a direction.
     fn gap_beyond(
         corners: impl IntoIterator<Item = Point>,
         b: &Triangle,
         from: &Point,
         line: &Vector3<f64>,
     ) -> LineGap {
-        gap_along_line(corners, b.vertices(), from, line).expect("a line")
+        let beyond = LineSpan::of(b.vertices(), from, line);
+        LineSpan::of(corners, from, line).gap_to(&beyond, line).expect("a line")
     }
 
     /// A fan whose shared corner faces a tilted triangle: its ties are settled along the

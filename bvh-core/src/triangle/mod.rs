@@ -14,8 +14,7 @@ mod swept;
 pub use box_overlap::{triangle_aabb_overlap, triangle_obb_overlap};
 pub use closest::{
     ClosestPoints, LineGap, LineSpan, closest_point_on_segment, closest_point_on_triangle,
-    closest_points_apart_triangles, closest_points_segments, closest_points_triangles, gap_along_line,
-    rounds_to_at_least,
+    closest_points_apart_triangles, closest_points_segments, closest_points_triangles, rounds_to_at_least,
 };
 pub use intersection::{
     CoplanarPolygon, EdgeCrossings, TriangleIntersection, triangle_intersection,
