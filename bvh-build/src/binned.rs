@@ -9,9 +9,10 @@
 //! enough for the samples' axes to fit them well). The result is the same whatever the thread
 //! count: a node's triangles are divided sequentially and the tree is numbered afterwards.
 
-use crate::build::{Draft, MAX_RULE_DEPTH, flatten};
-use crate::bvh::Child;
+use crate::build::MAX_RULE_DEPTH;
+use crate::bvh::{Child, ChildRef};
 use crate::fit::Samples;
+use crate::numbering::{Numbered, Part};
 use crate::preset::BuildConfig;
 use crate::volume::NodeVolume;
 use bvh_core::{Aabb, Point, Real, TriMesh, max, min};
@@ -44,12 +45,11 @@ impl Item {
     }
 }
 
-/// The tree before numbering, its leaves' triangle order and all corners in that order.
+/// The tree, its leaves' triangle order and all corners in that order.
 pub(crate) struct Shaped<V> {
     pub(crate) order: Vec<u32>,
     pub(crate) corners: Vec<Point>,
-    pub(crate) volumes: Vec<V>,
-    pub(crate) children: Vec<[Child; 2]>,
+    pub(crate) nodes: Numbered<V>,
 }
 
 /// Builds the tree over `mesh` (not empty).
@@ -65,34 +65,70 @@ pub(crate) fn shape<V: NodeVolume>(mesh: &TriMesh, config: &BuildConfig) -> Shap
     let mut spare = items.clone();
     let mut order = vec![0; items.len()];
     let mut corners = vec![Point::origin(); 3 * items.len()];
-    let builder = Builder { mesh, config };
     let centres = centre_bounds(&items);
-    let out = Out { order: &mut order, corners: &mut corners };
-    let top = builder.node::<V>(&mut items, &mut spare, out, 0, centres, 0);
-    let (mut volumes, mut children) = (Vec::new(), Vec::new());
-    flatten(top.draft, &mut volumes, &mut children);
-    Shaped { order, corners, volumes, children }
+    let share = Share {
+        items: &mut items,
+        spare: &mut spare,
+        order: &mut order,
+        corners: &mut corners,
+        first: 0,
+        centres,
+    };
+    let (_, top) = Builder { mesh, config }.part::<V>(share, 0);
+    Shaped { order, corners, nodes: top.number() }
 }
 
-/// A subtree's share of the results: its leaves' triangle order and their corners.
-struct Out<'a> {
+/// A subtree's share of the work: its items (a buffer as long to divide them into), where its
+/// triangles' order and corners go, the leaf-order position of its first triangle, and the box
+/// of its items' centres (doubled).
+struct Share<'a> {
+    items: &'a mut [Item],
+    spare: &'a mut [Item],
     order: &'a mut [u32],
     corners: &'a mut [Point],
+    first: u32,
+    centres: [(Real, Real); 3],
 }
 
-impl Out<'_> {
-    /// The shares of the first `k` triangles and of the rest.
-    fn split_at(&mut self, k: usize) -> (Out<'_>, Out<'_>) {
-        let (order_l, order_r) = self.order.split_at_mut(k);
-        let (corners_l, corners_r) = self.corners.split_at_mut(3 * k);
-        (Out { order: order_l, corners: corners_l }, Out { order: order_r, corners: corners_r })
+impl Share<'_> {
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Divides the items and returns the shares of the two sides.
+    fn divide(&mut self, depth: usize) -> [Share<'_>; 2] {
+        let split =
+            if depth < MAX_RULE_DEPTH { sah_split(self.items, self.spare, &self.centres) } else { None };
+        let (k, left_centres, right_centres) = split.unwrap_or_else(|| halve(self.items, self.spare));
+        // The divided items are in `spare` now: the sides divide them back into `items`.
+        let (left_items, right_items) = self.spare.split_at_mut(k);
+        let (left_spare, right_spare) = self.items.split_at_mut(k);
+        let (left_order, right_order) = self.order.split_at_mut(k);
+        let (left_corners, right_corners) = self.corners.split_at_mut(3 * k);
+        [
+            Share {
+                items: left_items,
+                spare: left_spare,
+                order: left_order,
+                corners: left_corners,
+                first: self.first,
+                centres: left_centres,
+            },
+            Share {
+                items: right_items,
+                spare: right_spare,
+                order: right_order,
+                corners: right_corners,
+                first: self.first + k as u32,
+                centres: right_centres,
+            },
+        ]
     }
 }
 
-/// A subtree on its way up: its draft, its corners' box and its hull samples (`None` when
-/// its corners are few enough to be their own samples).
-struct Fitted<V> {
-    draft: Draft<V>,
+/// What a subtree passes up: its corners' box and its hull samples (`None` when its corners
+/// are few enough to be their own samples).
+struct Fitted {
     bounds: Aabb,
     samples: Option<Box<Samples>>,
 }
@@ -103,39 +139,57 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    /// The subtree over `items`, which sit at leaf-order positions from `first`; `spare` is
-    /// as long, for the divided items; `centres` is the box of the items' centres (doubled).
+    /// The subtree over a share: built on this thread and numbered as built below the parallel
+    /// threshold, its two sides on two threads above it.
+    fn part<V: NodeVolume>(&self, mut share: Share<'_>, depth: usize) -> (Fitted, Part<V>) {
+        if share.len() < self.config.parallel_threshold {
+            let mut nodes = Numbered::with_top();
+            let fitted = self.node(share, depth, 0, &mut nodes);
+            return (fitted, Part::Numbered(nodes));
+        }
+        let [left, right] = share.divide(depth);
+        let k = left.len();
+        let side = |share: Share<'_>| {
+            if share.len() <= self.leaf_size() {
+                let (first, count) = (share.first, share.len() as u32);
+                (self.leaf(share), Part::Leaf { first, count })
+            } else {
+                self.part(share, depth + 1)
+            }
+        };
+        let ((left, left_part), (right, right_part)) =
+            bvh_core::parallel::join(|| side(left), || side(right));
+        let (volume, fitted) = self.fit(share.corners, k, left, right);
+        (fitted, Part::Node(volume, Box::new([left_part, right_part])))
+    }
+
+    /// Writes the node over a share at place `at` of `nodes`, and its subtrees after it.
     fn node<V: NodeVolume>(
         &self,
-        items: &mut [Item],
-        spare: &mut [Item],
-        mut out: Out<'_>,
-        first: u32,
-        centres: [(Real, Real); 3],
+        mut share: Share<'_>,
         depth: usize,
-    ) -> Fitted<V> {
-        let len = items.len();
-        // The top is a node even over a leaf's worth of triangles: a tree has nodes exactly
-        // when it has triangles.
-        if depth > 0 && len <= self.config.leaf_size.max(1) {
-            return self.leaf(items, out, first);
-        }
-        let split = if depth < MAX_RULE_DEPTH { sah_split(items, spare, &centres) } else { None };
-        let (k, left_centres, right_centres) = split.unwrap_or_else(|| halve(items, spare));
-        // The divided items are in `spare` now: the children divide them back into `items`.
-        let (left_items, right_items) = spare.split_at_mut(k);
-        let (left_spare, right_spare) = items.split_at_mut(k);
-        let (left_out, right_out) = out.split_at(k);
-        let right_first = first + k as u32;
-        let left = || self.node::<V>(left_items, left_spare, left_out, first, left_centres, depth + 1);
-        let right =
-            || self.node::<V>(right_items, right_spare, right_out, right_first, right_centres, depth + 1);
-        let (left, right) = if len >= self.config.parallel_threshold {
-            bvh_core::parallel::join(left, right)
-        } else {
-            (left(), right())
+        at: usize,
+        nodes: &mut Numbered<V>,
+    ) -> Fitted {
+        let sides = share.divide(depth);
+        let k = sides[0].len();
+        let firsts = sides.each_ref().map(|side| side.first);
+        let counts = sides.each_ref().map(Share::len);
+        let children = nodes.place_children(firsts, counts, counts.map(|n| n > self.leaf_size()));
+        let mut side = |share, child: Child| match child.get() {
+            ChildRef::Node(place) => self.node(share, depth + 1, place, nodes),
+            ChildRef::Leaf(_) => self.leaf(share),
         };
-        let corners = &*out.corners;
+        let [left, right] = sides;
+        let (left, right) = (side(left, children[0]), side(right, children[1]));
+        let (volume, fitted) = self.fit(share.corners, k, left, right);
+        nodes.set(at, volume, children);
+        fitted
+    }
+
+    /// A node's volume from its children's boxes and samples (the first `k` of its `corners`
+    /// are the first child's), and what it passes up.
+    fn fit<V: NodeVolume>(&self, corners: &[Point], k: usize, left: Fitted, right: Fitted) -> (V, Fitted) {
         let bounds = left.bounds.merged(&right.bounds);
         let samples = if left.samples.is_none() && right.samples.is_none() && corners.len() <= Samples::MAX {
             None
@@ -146,24 +200,26 @@ impl Builder<'_> {
             Some(Box::new(Samples::of_both(left_points, right_points)))
         };
         let points = samples.as_deref().map_or(corners, Samples::points);
-        let volume = V::fit_sampled(corners, &bounds, points, &self.config.fit, len >= TURN_FROM);
-        Fitted { draft: Draft::Node(volume, Box::new([left.draft, right.draft])), bounds, samples }
+        let turn = corners.len() / 3 >= TURN_FROM;
+        let volume = V::fit_sampled(corners, &bounds, points, &self.config.fit, turn);
+        (volume, Fitted { bounds, samples })
     }
 
     /// A leaf: its triangles' order and corners written to their final places.
-    fn leaf<V>(&self, items: &[Item], out: Out<'_>, first: u32) -> Fitted<V> {
+    fn leaf(&self, share: Share<'_>) -> Fitted {
         for ((item, order), corners) in
-            items.iter().zip(out.order.iter_mut()).zip(out.corners.chunks_exact_mut(3))
+            share.items.iter().zip(share.order.iter_mut()).zip(share.corners.chunks_exact_mut(3))
         {
             *order = item.index;
             corners.copy_from_slice(&self.mesh.triangle(item.index as usize).vertices());
         }
-        let samples = (out.corners.len() > Samples::MAX).then(|| Box::new(Samples::of(out.corners)));
-        Fitted {
-            draft: Draft::Leaf { first, count: items.len() as u32 },
-            bounds: Aabb::from_points(&*out.corners),
-            samples,
-        }
+        let samples = (share.corners.len() > Samples::MAX).then(|| Box::new(Samples::of(share.corners)));
+        Fitted { bounds: Aabb::from_points(&*share.corners), samples }
+    }
+
+    /// Most triangles a leaf holds.
+    fn leaf_size(&self) -> usize {
+        self.config.leaf_size.max(1)
     }
 }
 

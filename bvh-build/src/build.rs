@@ -1,10 +1,11 @@
 //! Top-down construction: fit the node's volume, let the split rule divide its triangles,
 //! recurse. Subtrees above a size threshold are built in parallel with rayon; the result is the
 //! same tree whatever the thread count, because the triangle slice is divided deterministically
-//! and the tree is numbered in one sequential depth-first pass afterwards.
+//! and the subtrees are numbered in one order however they were shared out (`numbering`).
 
 use crate::binned;
-use crate::bvh::{Bvh, Child};
+use crate::bvh::{Bvh, ChildRef};
+use crate::numbering::{Numbered, Part};
 use crate::preset::{BuildConfig, Construction};
 use crate::root::RootVolume;
 use crate::split::{NodeTriangles, Split, SplitRule};
@@ -28,11 +29,12 @@ impl<V: NodeVolume> Bvh<V> {
             let shaped = binned::shape::<V>(&mesh, config);
             let root = RootVolume::fit(config.root, &shaped.corners, &config.fit);
             drop(shaped.corners);
+            let nodes = shaped.nodes;
             return Bvh::assemble(
                 mesh.reordered(&shaped.order),
                 shaped.order,
-                shaped.volumes,
-                shaped.children,
+                nodes.volumes,
+                nodes.children,
                 root,
             );
         }
@@ -40,21 +42,14 @@ impl<V: NodeVolume> Bvh<V> {
         let mut vertices: Vec<[Point; 3]> = mesh.triangles().map(|t| t.vertices()).collect();
         let root = RootVolume::fit(config.root, bytemuck::cast_slice(&vertices), &config.fit);
         let builder = Builder { config, rule };
-        let mut volumes = Vec::new();
-        let mut children = Vec::new();
-        if !order.is_empty() {
-            let draft = builder.node::<V>(NodeTriangles::new(&mut vertices, &mut order), 0, 0);
-            flatten(draft, &mut volumes, &mut children);
-        }
+        let nodes = if order.is_empty() {
+            Numbered { volumes: Vec::new(), children: Vec::new() }
+        } else {
+            builder.part::<V>(NodeTriangles::new(&mut vertices, &mut order), 0, 0).number()
+        };
         drop(vertices);
-        Bvh::assemble(mesh.reordered(&order), order, volumes, children, root)
+        Bvh::assemble(mesh.reordered(&order), order, nodes.volumes, nodes.children, root)
     }
-}
-
-/// A node before numbering.
-pub(crate) enum Draft<V> {
-    Node(V, Box<[Draft<V>; 2]>),
-    Leaf { first: u32, count: u32 },
 }
 
 struct Builder<'a, R> {
@@ -63,8 +58,57 @@ struct Builder<'a, R> {
 }
 
 impl<R: SplitRule> Builder<'_, R> {
-    /// A node over `triangles`, which sit at leaf-order positions from `first`.
-    fn node<V: NodeVolume>(&self, mut triangles: NodeTriangles<'_>, first: u32, depth: usize) -> Draft<V> {
+    /// The subtree over `triangles`, which sit at leaf-order positions from `first`: divided on
+    /// this thread and numbered as built below the parallel threshold, its two sides on two
+    /// threads above it.
+    fn part<V: NodeVolume>(&self, triangles: NodeTriangles<'_>, first: u32, depth: usize) -> Part<V> {
+        if triangles.len() < self.config.parallel_threshold {
+            let mut nodes = Numbered::with_top();
+            self.node(triangles, first, depth, 0, &mut nodes);
+            return Part::Numbered(nodes);
+        }
+        let (volume, [left, right]) = self.divide::<V>(triangles, depth);
+        let right_first = first + left.len() as u32;
+        let side = |triangles: NodeTriangles<'_>, first| {
+            if triangles.len() <= self.leaf_size() {
+                Part::Leaf { first, count: triangles.len() as u32 }
+            } else {
+                self.part(triangles, first, depth + 1)
+            }
+        };
+        let (left, right) = bvh_core::parallel::join(|| side(left, first), || side(right, right_first));
+        Part::Node(volume, Box::new([left, right]))
+    }
+
+    /// Writes the node over `triangles` (from leaf-order position `first`) at place `at` of
+    /// `nodes`, then its subtrees.
+    fn node<V: NodeVolume>(
+        &self,
+        triangles: NodeTriangles<'_>,
+        first: u32,
+        depth: usize,
+        at: usize,
+        nodes: &mut Numbered<V>,
+    ) {
+        let (volume, sides) = self.divide::<V>(triangles, depth);
+        let firsts = [first, first + sides[0].len() as u32];
+        let counts = sides.each_ref().map(|t| t.len());
+        let children = nodes.place_children(firsts, counts, counts.map(|n| n > self.leaf_size()));
+        nodes.set(at, volume, children);
+        for ((triangles, first), child) in sides.into_iter().zip(firsts).zip(children) {
+            if let ChildRef::Node(at) = child.get() {
+                self.node(triangles, first, depth + 1, at, nodes);
+            }
+        }
+    }
+
+    /// The node's volume and its triangles divided by the split rule (by the median, or by
+    /// count, where the rule cannot divide them).
+    fn divide<'t, V: NodeVolume>(
+        &self,
+        mut triangles: NodeTriangles<'t>,
+        depth: usize,
+    ) -> (V, [NodeTriangles<'t>; 2]) {
         let (volume, frame) = V::fit(triangles.corners(), triangles.bounds(), &self.config.fit);
         let len = triangles.len();
         let mut k = if depth < MAX_RULE_DEPTH { self.rule.split(&mut triangles, &frame) } else { 0 };
@@ -76,63 +120,11 @@ impl<R: SplitRule> Builder<'_, R> {
             k = len / 2;
         }
         let (left, right) = triangles.split_at(k);
-        let k = k as u32;
-        let (l, r) = if len >= self.config.parallel_threshold {
-            bvh_core::parallel::join(
-                || self.child(left, first, depth + 1),
-                || self.child(right, first + k, depth + 1),
-            )
-        } else {
-            (self.child(left, first, depth + 1), self.child(right, first + k, depth + 1))
-        };
-        Draft::Node(volume, Box::new([l, r]))
+        (volume, [left, right])
     }
 
-    fn child<V: NodeVolume>(&self, triangles: NodeTriangles<'_>, first: u32, depth: usize) -> Draft<V> {
-        if triangles.len() <= self.config.leaf_size.max(1) {
-            Draft::Leaf { first, count: triangles.len() as u32 }
-        } else {
-            self.node(triangles, first, depth)
-        }
-    }
-}
-
-/// Numbers the draft into the two arrays: the top node first, then depth-first, the two
-/// children of a node always next to each other. A descent that opens a node reads both
-/// children (to test them, or to order them by distance), so they share cache lines instead of
-/// one of them lying a whole subtree away.
-pub(crate) fn flatten<V>(draft: Draft<V>, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) {
-    let Draft::Node(volume, kids) = draft else { return };
-    let top = push_node(volume, volumes, children);
-    link_children(top, *kids, volumes, children);
-}
-
-/// Appends a node with empty child slots; returns its index.
-fn push_node<V>(volume: V, volumes: &mut Vec<V>, children: &mut Vec<[Child; 2]>) -> usize {
-    volumes.push(volume);
-    children.push([Child::leaf(0, 0); 2]);
-    volumes.len() - 1
-}
-
-/// Numbers the node children of node `parent` consecutively, then their subtrees in turn.
-fn link_children<V>(
-    parent: usize,
-    kids: [Draft<V>; 2],
-    volumes: &mut Vec<V>,
-    children: &mut Vec<[Child; 2]>,
-) {
-    let mut below = [None, None];
-    for (slot, kid) in kids.into_iter().enumerate() {
-        children[parent][slot] = match kid {
-            Draft::Leaf { first, count } => Child::leaf(first, count),
-            Draft::Node(volume, grandchildren) => {
-                let at = push_node(volume, volumes, children);
-                below[slot] = Some((at, grandchildren));
-                Child::node(at as u32)
-            }
-        };
-    }
-    for (at, grandchildren) in below.into_iter().flatten() {
-        link_children(at, *grandchildren, volumes, children);
+    /// Most triangles a leaf holds.
+    fn leaf_size(&self) -> usize {
+        self.config.leaf_size.max(1)
     }
 }

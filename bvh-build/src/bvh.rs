@@ -40,6 +40,11 @@ impl Child {
         Self { first, count }
     }
 
+    /// The slot with a node link's index mapped by `index` (a leaf's run unchanged).
+    pub(crate) fn renumbered(self, index: impl Fn(u32) -> u32) -> Self {
+        if self.count == Self::NODE { Self::node(index(self.first)) } else { self }
+    }
+
     /// What the slot holds.
     #[inline]
     pub fn get(&self) -> ChildRef {

@@ -28,6 +28,7 @@ mod bytes;
 mod fit;
 pub mod generate;
 mod neighbours;
+mod numbering;
 mod preset;
 mod refit;
 mod root;

@@ -93,14 +93,20 @@ fn original_indices_map_back_to_the_users_triangles() {
 
 #[test]
 fn the_tree_does_not_depend_on_the_thread_count() {
-    let mesh = accumulator_bay(5).bay;
-    for construction in [Construction::NodeFrames, Construction::Binned] {
-        let config = BuildConfig::co().with_construction(construction);
-        let sequential: Bvh<Obb> = Bvh::build(mesh.clone(), &config.sequential());
-        for threads in [1, 2, 3] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let parallel: Bvh<Obb> = pool.install(|| Bvh::build(mesh.clone(), &config));
-            assert!(parallel == sequential, "{construction:?}: {threads} threads built a different tree");
+    let scene = accumulator_bay(5);
+    // Shared out from the default threshold down, or down to the leaves (every node's two
+    // sides handed to the pool, leaves among them).
+    for (mesh, threshold) in [(scene.bay, None), (scene.part, Some(3))] {
+        for construction in [Construction::NodeFrames, Construction::Binned] {
+            let config = BuildConfig::co().with_construction(construction);
+            let config =
+                BuildConfig { parallel_threshold: threshold.unwrap_or(config.parallel_threshold), ..config };
+            let sequential: Bvh<Obb> = Bvh::build(mesh.clone(), &config.sequential());
+            for threads in [1, 2, 3] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let parallel: Bvh<Obb> = pool.install(|| Bvh::build(mesh.clone(), &config));
+                assert!(parallel == sequential, "{construction:?}: {threads} threads built a different tree");
+            }
         }
     }
 }
