@@ -43,6 +43,12 @@ impl Item {
         let [u, v, w] = self.hi;
         [x, y, z, Real::INFINITY, -u, -v, -w, Real::INFINITY]
     }
+
+    /// The (doubled) centre as [`Lanes`] of an empty box there.
+    fn centre_lanes(&self) -> Lanes {
+        let [x, y, z] = [0, 1, 2].map(|d| self.centre(d));
+        [x, y, z, Real::INFINITY, -x, -y, -z, Real::INFINITY]
+    }
 }
 
 /// The tree, its leaves' triangle order and all corners in that order.
@@ -63,12 +69,14 @@ pub(crate) fn shape<V: NodeVolume>(mesh: &TriMesh, config: &BuildConfig) -> Shap
         })
         .collect();
     let mut spare = items.clone();
+    let mut bins = vec![0; items.len()];
     let mut order = vec![0; items.len()];
     let mut corners = vec![Point::origin(); 3 * items.len()];
     let centres = centre_bounds(&items);
     let share = Share {
         items: &mut items,
         spare: &mut spare,
+        bins: &mut bins,
         order: &mut order,
         corners: &mut corners,
         first: 0,
@@ -78,12 +86,13 @@ pub(crate) fn shape<V: NodeVolume>(mesh: &TriMesh, config: &BuildConfig) -> Shap
     Shaped { order, corners, nodes: top.number() }
 }
 
-/// A subtree's share of the work: its items (a buffer as long to divide them into), where its
-/// triangles' order and corners go, the leaf-order position of its first triangle, and the box
-/// of its items' centres (doubled).
+/// A subtree's share of the work: its items (a buffer as long to divide them into, and one
+/// for their bins), where its triangles' order and corners go, the leaf-order position of its
+/// first triangle, and the box of its items' centres (doubled).
 struct Share<'a> {
     items: &'a mut [Item],
     spare: &'a mut [Item],
+    bins: &'a mut [u8],
     order: &'a mut [u32],
     corners: &'a mut [Point],
     first: u32,
@@ -97,18 +106,23 @@ impl Share<'_> {
 
     /// Divides the items and returns the shares of the two sides.
     fn divide(&mut self, depth: usize) -> [Share<'_>; 2] {
-        let split =
-            if depth < MAX_RULE_DEPTH { sah_split(self.items, self.spare, &self.centres) } else { None };
+        let split = if depth < MAX_RULE_DEPTH {
+            sah_split(self.items, self.spare, self.bins, &self.centres)
+        } else {
+            None
+        };
         let (k, left_centres, right_centres) = split.unwrap_or_else(|| halve(self.items, self.spare));
         // The divided items are in `spare` now: the sides divide them back into `items`.
         let (left_items, right_items) = self.spare.split_at_mut(k);
         let (left_spare, right_spare) = self.items.split_at_mut(k);
+        let (left_bins, right_bins) = self.bins.split_at_mut(k);
         let (left_order, right_order) = self.order.split_at_mut(k);
         let (left_corners, right_corners) = self.corners.split_at_mut(3 * k);
         [
             Share {
                 items: left_items,
                 spare: left_spare,
+                bins: left_bins,
                 order: left_order,
                 corners: left_corners,
                 first: self.first,
@@ -117,6 +131,7 @@ impl Share<'_> {
             Share {
                 items: right_items,
                 spare: right_spare,
+                bins: right_bins,
                 order: right_order,
                 corners: right_corners,
                 first: self.first + k as u32,
@@ -276,9 +291,15 @@ type Division = (usize, [(Real, Real); 3], [(Real, Real); 3]);
 
 /// The split minimising the surface-area cost `A_l n_l + A_r n_r`: over `BINS` equal bins of
 /// the centres along the axis on which they spread widest, or over every position on each axis
-/// when the node is small. The divided items are written to `spare`, the left side's first;
-/// `None` when the centres cannot be separated.
-fn sah_split(items: &[Item], spare: &mut [Item], centres: &[(Real, Real); 3]) -> Option<Division> {
+/// when the node is small. The divided items are written to `spare`, the left side's first
+/// (`bins` keeps each item's bin between the two passes); `None` when the centres cannot be
+/// separated.
+fn sah_split(
+    items: &[Item],
+    spare: &mut [Item],
+    bins: &mut [u8],
+    centres: &[(Real, Real); 3],
+) -> Option<Division> {
     if items.len() <= SORTED_UP_TO {
         return sorted_split(items, spare);
     }
@@ -288,26 +309,30 @@ fn sah_split(items: &[Item], spare: &mut [Item], centres: &[(Real, Real); 3]) ->
     if !(scale.is_finite() && scale > 0.0) {
         return None;
     }
-    let bin = |item: &Item| (((item.centre(d) - lo) * scale) as usize).min(BINS - 1);
-    let mut bins = [EMPTY_LANES; BINS];
+    // Per bin: the items' boxes, their centres' box (which gives each side's without another
+    // pass) and their count.
+    let mut boxes = [EMPTY_LANES; BINS];
+    let mut centre_boxes = [EMPTY_LANES; BINS];
     let mut counts = [0u32; BINS];
-    for item in items {
-        let b = bin(item);
-        grow(&mut bins[b], &item.lanes());
+    for (item, bin) in items.iter().zip(bins.iter_mut()) {
+        let b = (((item.centre(d) - lo) * scale) as usize).min(BINS - 1);
+        *bin = b as u8;
+        grow(&mut boxes[b], &item.lanes());
+        grow(&mut centre_boxes[b], &item.centre_lanes());
         counts[b] += 1;
     }
     // Costs of every plane from the right, then swept from the left.
     let mut right_cost = [0.0; BINS];
     let (mut acc, mut count) = (EMPTY_LANES, 0);
     for j in (1..BINS).rev() {
-        grow(&mut acc, &bins[j]);
+        grow(&mut acc, &boxes[j]);
         count += counts[j];
         right_cost[j] = half_area(&acc) * count as Real;
     }
     let mut best: Option<(Real, usize)> = None;
     let (mut acc, mut count) = (EMPTY_LANES, 0);
     for j in 1..BINS {
-        grow(&mut acc, &bins[j - 1]);
+        grow(&mut acc, &boxes[j - 1]);
         count += counts[j - 1];
         if count == 0 || count as usize == items.len() {
             continue;
@@ -321,16 +346,22 @@ fn sah_split(items: &[Item], spare: &mut [Item], centres: &[(Real, Real); 3]) ->
     // Without branches (which side an item goes is a coin toss to the predictor): each item is
     // written at both cursors and only its side's cursor moves on.
     let (mut left, mut right) = (0, items.len());
-    let mut sides = [[EMPTY_CENTRES; 3]; 2];
-    for item in items {
-        let goes_right = bin(item) >= j;
+    for (item, &bin) in items.iter().zip(bins.iter()) {
+        let goes_right = usize::from(bin) >= j;
         spare[left] = *item;
         spare[right - 1] = *item;
         left += usize::from(!goes_right);
         right -= usize::from(goes_right);
-        take_centre(&mut sides[usize::from(goes_right)], item);
     }
-    Some((left, sides[0], sides[1]))
+    let (left_bins, right_bins) = centre_boxes.split_at(j);
+    Some((left, centres_of(left_bins), centres_of(right_bins)))
+}
+
+/// The interval of centres per axis that the centre boxes of some bins span.
+fn centres_of(centre_boxes: &[Lanes]) -> [(Real, Real); 3] {
+    let mut acc = EMPTY_LANES;
+    centre_boxes.iter().for_each(|b| grow(&mut acc, b));
+    std::array::from_fn(|d| (acc[d], -acc[d + 4]))
 }
 
 /// The exact surface-area split of a few items: their centres sorted on each axis and every
