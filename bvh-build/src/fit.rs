@@ -2,7 +2,7 @@
 //! (paper 003 §1.2) or full-vertex PCA (the classic baseline). The extents always come from all
 //! of the node's vertices, so every choice yields a box that contains the geometry.
 
-use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, principal_axes};
+use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
 use smallvec::{SmallVec, smallvec};
 
@@ -254,10 +254,15 @@ fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
         return axes;
     }
     let mut axes = axes;
-    let mut along: SmallVec<[[Real; 3]; SAMPLES_INLINE]> =
-        samples.iter().map(|q| std::array::from_fn(|k| axes.column(k).dot(&q.coords))).collect();
-    let [x, y, z, _] = spread(along.iter().map(|p| [p[0], p[1], p[2], 0.0]));
-    let mut extents = [x, y, z];
+    // The projections on each axis, a run per axis padded with the first sample's to whole
+    // lanes (a repeated point changes no extent), so that a pass works on a lane of samples
+    // at once.
+    let padded = samples.len().next_multiple_of(LANES);
+    let mut along: [Projections; 3] = std::array::from_fn(|k| {
+        let on_axis = |q: &Point| axes.column(k).dot(&q.coords);
+        samples.iter().chain(std::iter::repeat_n(&samples[0], padded - samples.len())).map(on_axis).collect()
+    });
+    let mut extents = along.each_ref().map(|values| extent(values));
     for angle in TURNS {
         let (sin, cos) = angle.sin_cos();
         // Each turn taken shrinks the box; the bound only guards against rounding's surprises.
@@ -266,10 +271,7 @@ fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
             for k in 0..3 {
                 // A turn about axis k moves the other two: u and v turned by +angle, then by -angle.
                 let (u, v) = ((k + 1) % 3, (k + 2) % 3);
-                let [u_plus, v_plus, u_minus, v_minus] = spread(along.iter().map(|p| {
-                    let (cu, cv, su, sv) = (cos * p[u], cos * p[v], sin * p[u], sin * p[v]);
-                    [cu + sv, cv - su, cu - sv, cv + su]
-                }));
+                let [u_plus, v_plus, u_minus, v_minus] = turned_extents(&along[u], &along[v], sin, cos);
                 // The first of the two turns that shrinks the box enough is taken.
                 let enough = extents[u] * extents[v] * (1.0 - MIN_GAIN);
                 let plus = u_plus * v_plus < enough;
@@ -280,8 +282,14 @@ fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
                 let (a, b) = (axes.column(u).into_owned(), axes.column(v).into_owned());
                 axes.set_column(u, &(a * cos + b * sin));
                 axes.set_column(v, &(b * cos - a * sin));
-                for p in along.iter_mut() {
-                    (p[u], p[v]) = (cos * p[u] + sin * p[v], cos * p[v] - sin * p[u]);
+                let [x, y, z] = &mut along;
+                let (pu, pv) = match k {
+                    0 => (y, z),
+                    1 => (z, x),
+                    _ => (x, y),
+                };
+                for (pu, pv) in pu.iter_mut().zip(pv.iter_mut()) {
+                    (*pu, *pv) = (cos * *pu + sin * *pv, cos * *pv - sin * *pu);
                 }
                 (extents[u], extents[v]) = if plus { (u_plus, v_plus) } else { (u_minus, v_minus) };
                 improved = true;
@@ -294,12 +302,45 @@ fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
     orthonormalized(&axes)
 }
 
-/// The length of the interval each of four quantities spans over the values.
-fn spread(values: impl Iterator<Item = [Real; 4]>) -> [Real; 4] {
-    let (lo, hi) = values.fold(([Real::INFINITY; 4], [Real::NEG_INFINITY; 4]), |(lo, hi), v| {
-        (std::array::from_fn(|i| lo[i].min(v[i])), std::array::from_fn(|i| hi[i].max(v[i])))
-    });
-    std::array::from_fn(|i| hi[i] - lo[i])
+/// Samples a pass of [`turned_smaller`] takes at once.
+const LANES: usize = 4;
+
+/// The samples' projections on one axis, padded to whole [`LANES`].
+type Projections = SmallVec<[Real; SAMPLES_INLINE]>;
+
+/// The length of the interval the values (whole lanes of them) span.
+fn extent(values: &[Real]) -> Real {
+    let mut lo = [Real::INFINITY; LANES];
+    let mut hi = [Real::NEG_INFINITY; LANES];
+    for v in values.chunks_exact(LANES) {
+        for l in 0..LANES {
+            lo[l] = min(lo[l], v[l]);
+            hi[l] = max(hi[l], v[l]);
+        }
+    }
+    span(&lo, &hi)
+}
+
+/// The extents along `u` and `v` (whole lanes of projections) turned by the angle of `sin` and
+/// `cos`, then by its opposite: `[u_plus, v_plus, u_minus, v_minus]`.
+fn turned_extents(u: &[Real], v: &[Real], sin: Real, cos: Real) -> [Real; 4] {
+    let mut lo = [[Real::INFINITY; LANES]; 4];
+    let mut hi = [[Real::NEG_INFINITY; LANES]; 4];
+    for (u, v) in u.chunks_exact(LANES).zip(v.chunks_exact(LANES)) {
+        for l in 0..LANES {
+            let (cu, cv, su, sv) = (cos * u[l], cos * v[l], sin * u[l], sin * v[l]);
+            for (i, value) in [cu + sv, cv - su, cu - sv, cv + su].into_iter().enumerate() {
+                lo[i][l] = min(lo[i][l], value);
+                hi[i][l] = max(hi[i][l], value);
+            }
+        }
+    }
+    std::array::from_fn(|i| span(&lo[i], &hi[i]))
+}
+
+/// The length from the least of `lo`'s lanes to the greatest of `hi`'s.
+fn span(lo: &[Real; LANES], hi: &[Real; LANES]) -> Real {
+    hi.iter().copied().fold(Real::NEG_INFINITY, max) - lo.iter().copied().fold(Real::INFINITY, min)
 }
 
 /// The trial turns of [`turned_smaller`], in radians: 23° halved seven times.
