@@ -15,7 +15,8 @@ use crate::fit::Samples;
 use crate::numbering::{Numbered, Part};
 use crate::preset::BuildConfig;
 use crate::volume::NodeVolume;
-use bvh_core::{Aabb, Point, Real, TriMesh, max, min};
+use bvh_core::{Aabb, Point, Real, TriMesh, Triangle, max, min};
+use bytemuck::Zeroable;
 
 /// Candidate planes per axis (bins − 1).
 const BINS: usize = 16;
@@ -51,10 +52,10 @@ impl Item {
     }
 }
 
-/// The tree, its leaves' triangle order and all corners in that order.
+/// The tree, its leaves' triangle order and the triangles in that order.
 pub(crate) struct Shaped<V> {
     pub(crate) order: Vec<u32>,
-    pub(crate) corners: Vec<Point>,
+    pub(crate) triangles: Vec<Triangle>,
     pub(crate) nodes: Numbered<V>,
 }
 
@@ -71,19 +72,19 @@ pub(crate) fn shape<V: NodeVolume>(mesh: &TriMesh, config: &BuildConfig) -> Shap
     let mut spare = items.clone();
     let mut bins = vec![0; items.len()];
     let mut order = vec![0; items.len()];
-    let mut corners = vec![Point::origin(); 3 * items.len()];
+    let mut triangles = vec![Triangle::zeroed(); items.len()];
     let centres = centre_bounds(&items);
     let share = Share {
         items: &mut items,
         spare: &mut spare,
         bins: &mut bins,
         order: &mut order,
-        corners: &mut corners,
+        corners: bytemuck::cast_slice_mut(&mut triangles),
         first: 0,
         centres,
     };
     let (_, top) = Builder { mesh, config }.part::<V>(share, 0);
-    Shaped { order, corners, nodes: top.number() }
+    Shaped { order, triangles, nodes: top.number() }
 }
 
 /// A subtree's share of the work: its items (a buffer as long to divide them into, and one

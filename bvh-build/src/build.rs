@@ -10,7 +10,7 @@ use crate::preset::{BuildConfig, Construction};
 use crate::root::RootVolume;
 use crate::split::{NodeTriangles, Split, SplitRule};
 use crate::volume::NodeVolume;
-use bvh_core::{Point, TriMesh};
+use bvh_core::{TriMesh, Triangle};
 
 /// Beyond this depth the builder stops trusting the split rule and halves nodes by count, which
 /// bounds the depth by `MAX_RULE_DEPTH + log2(n)` whatever the geometry.
@@ -27,28 +27,21 @@ impl<V: NodeVolume> Bvh<V> {
     pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
         if config.construction == Construction::Binned && mesh.triangle_count() > 0 {
             let shaped = binned::shape::<V>(&mesh, config);
-            let root = RootVolume::fit(config.root, &shaped.corners, &config.fit);
-            drop(shaped.corners);
-            let nodes = shaped.nodes;
-            return Bvh::assemble(
-                mesh.reordered(&shaped.order),
-                shaped.order,
-                nodes.volumes,
-                nodes.children,
-                root,
-            );
+            let root = RootVolume::fit(config.root, bytemuck::cast_slice(&shaped.triangles), &config.fit);
+            let mesh = mesh.reordered(&shaped.order);
+            return Bvh::assemble(mesh, shaped.order, shaped.triangles, shaped.nodes, root);
         }
         let mut order: Vec<u32> = (0..mesh.triangle_count() as u32).collect();
-        let mut vertices: Vec<[Point; 3]> = mesh.triangles().map(|t| t.vertices()).collect();
-        let root = RootVolume::fit(config.root, bytemuck::cast_slice(&vertices), &config.fit);
+        let mut triangles: Vec<Triangle> = mesh.triangles().collect();
+        let root = RootVolume::fit(config.root, bytemuck::cast_slice(&triangles), &config.fit);
         let builder = Builder { config, rule };
         let nodes = if order.is_empty() {
             Numbered { volumes: Vec::new(), children: Vec::new() }
         } else {
-            builder.part::<V>(NodeTriangles::new(&mut vertices, &mut order), 0, 0).number()
+            let vertices = bytemuck::cast_slice_mut(&mut triangles);
+            builder.part::<V>(NodeTriangles::new(vertices, &mut order), 0, 0).number()
         };
-        drop(vertices);
-        Bvh::assemble(mesh.reordered(&order), order, nodes.volumes, nodes.children, root)
+        Bvh::assemble(mesh.reordered(&order), order, triangles, nodes, root)
     }
 }
 

@@ -3,9 +3,11 @@
 //! is a contiguous run.
 
 use crate::neighbours::MeshNeighbours;
+use crate::numbering::Numbered;
 use crate::root::RootVolume;
 use crate::vertex_runs::VertexRuns;
 use crate::volume::NodeVolume;
+use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, TriMesh, Triangle};
 use std::ops::Range;
 
@@ -110,21 +112,19 @@ impl<V: PartialEq> PartialEq for Bvh<V> {
 }
 
 impl<V: NodeVolume> Bvh<V> {
-    /// Assembles a tree from its parts, with the triangles' corners (the triangles around each
-    /// corner point are derived when a query first asks for them).
+    /// Assembles a tree from its parts: the mesh and its `triangles` in leaf order, the map to
+    /// the user's order, the nodes (the triangles around each corner point are derived when a
+    /// query first asks for them).
     pub(crate) fn assemble(
         mesh: TriMesh,
         original: Vec<u32>,
-        volumes: Vec<V>,
-        children: Vec<[Child; 2]>,
+        triangles: Vec<Triangle>,
+        nodes: Numbered<V>,
         root: RootVolume,
     ) -> Self {
         let neighbours = MeshNeighbours::new();
-        let triangles = mesh.triangles().collect();
         let id = next_id();
-        let nodes = volumes
-            .into_iter()
-            .zip(children)
+        let nodes = (nodes.volumes.into_par_iter().zip(nodes.children))
             .map(|(volume, children)| Node { volume, aabb: volume.own_box(), children })
             .collect();
         Bvh { mesh, triangles, original, nodes, root, neighbours, id, vertex_runs: VertexRuns::default() }

@@ -9,6 +9,7 @@
 //! child slots (2 × 2 words).
 
 use crate::bvh::{Bvh, Child};
+use crate::numbering::Numbered;
 use crate::root::{RootKind, RootVolume};
 use crate::validate::Malformed;
 use crate::volume::{NodeVolume, VolumeKind};
@@ -137,7 +138,8 @@ impl<V: NodeVolume> Bvh<V> {
             return Err(LoadError::TrailingBytes(bytes.len() - reader.offset));
         }
         let mesh = TriMesh::new(vertices, indices)?;
-        let bvh = Bvh::assemble(mesh, original, volumes, children, root);
+        let triangles = mesh.triangles().collect();
+        let bvh = Bvh::assemble(mesh, original, triangles, Numbered { volumes, children }, root);
         bvh.check_well_formed()?;
         Ok(bvh)
     }

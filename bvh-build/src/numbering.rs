@@ -84,10 +84,22 @@ impl<V: NodeVolume> Part<V> {
         match self {
             Part::Numbered(nodes) => nodes,
             part => {
-                let mut nodes = Numbered::with_top();
+                let count = part.node_count();
+                let mut nodes =
+                    Numbered { volumes: Vec::with_capacity(count), children: Vec::with_capacity(count) };
+                nodes.take_place();
                 part.write(0, &mut nodes);
                 nodes
             }
+        }
+    }
+
+    /// How many nodes the part holds.
+    fn node_count(&self) -> usize {
+        match self {
+            Part::Leaf { .. } => 0,
+            Part::Node(_, parts) => 1 + parts.iter().map(Part::node_count).sum::<usize>(),
+            Part::Numbered(subtree) => subtree.volumes.len(),
         }
     }
 
