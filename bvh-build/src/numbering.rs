@@ -7,7 +7,7 @@
 //! places, then builds the first child's subtree, then the second's ([`Numbered`]); each
 //! volume is written to its place when known. Subtrees built on other threads are numbered
 //! from their own top and spliced in once the whole tree is known ([`Part`], [`Part::number`]):
-//! each node is copied once, instead of a pointer-linked draft of every node being walked.
+//! a node is copied at most once, and a tree built on one thread not at all.
 
 use crate::bvh::Child;
 use crate::volume::NodeVolume;
