@@ -7,7 +7,8 @@
 //! samples its children pass up and needs one pass over its corners for the extents. Small
 //! nodes, by far the most numerous, are not turned towards smaller boxes (their corners are few
 //! enough for the samples' axes to fit them well). The result is the same whatever the thread
-//! count: a node's triangles are divided sequentially and the tree is numbered afterwards.
+//! count: a node's triangles are divided sequentially and its subtrees are numbered in one
+//! order however they were shared out (`numbering`).
 
 use crate::build::MAX_RULE_DEPTH;
 use crate::bvh::{Child, ChildRef};
@@ -166,7 +167,7 @@ impl Builder<'_> {
         let [left, right] = share.divide(depth);
         let k = left.len();
         let side = |share: Share<'_>| {
-            if share.len() <= self.leaf_size() {
+            if self.config.is_leaf(share.len()) {
                 let (first, count) = (share.first, share.len() as u32);
                 (self.leaf(share), Part::Leaf { first, count })
             } else {
@@ -191,7 +192,7 @@ impl Builder<'_> {
         let k = sides[0].len();
         let firsts = sides.each_ref().map(|side| side.first);
         let counts = sides.each_ref().map(Share::len);
-        let children = nodes.place_children(firsts, counts, counts.map(|n| n > self.leaf_size()));
+        let children = nodes.place_children(firsts, counts, counts.map(|n| !self.config.is_leaf(n)));
         let mut side = |share, child: Child| match child.get() {
             ChildRef::Node(place) => self.node(share, depth + 1, place, nodes),
             ChildRef::Leaf(_) => self.leaf(share),
@@ -203,8 +204,8 @@ impl Builder<'_> {
         fitted
     }
 
-    /// A node's volume from its children's boxes and samples (the first `k` of its `corners`
-    /// are the first child's), and what it passes up.
+    /// A node's volume from its children's boxes and samples (the first child's corners are
+    /// the first `3 k` of `corners`), and what it passes up.
     fn fit<V: NodeVolume>(&self, corners: &[Point], k: usize, left: Fitted, right: Fitted) -> (V, Fitted) {
         let bounds = left.bounds.merged(&right.bounds);
         let samples = if left.samples.is_none() && right.samples.is_none() && corners.len() <= Samples::MAX {
@@ -231,11 +232,6 @@ impl Builder<'_> {
         }
         let samples = (share.corners.len() > Samples::MAX).then(|| Box::new(Samples::of(share.corners)));
         Fitted { bounds: Aabb::from_points(&*share.corners), samples }
-    }
-
-    /// Most triangles a leaf holds.
-    fn leaf_size(&self) -> usize {
-        self.config.leaf_size.max(1)
     }
 }
 

@@ -63,7 +63,7 @@ impl<R: SplitRule> Builder<'_, R> {
         let (volume, [left, right]) = self.divide::<V>(triangles, depth);
         let right_first = first + left.len() as u32;
         let side = |triangles: NodeTriangles<'_>, first| {
-            if triangles.len() <= self.leaf_size() {
+            if self.config.is_leaf(triangles.len()) {
                 Part::Leaf { first, count: triangles.len() as u32 }
             } else {
                 self.part(triangles, first, depth + 1)
@@ -86,7 +86,7 @@ impl<R: SplitRule> Builder<'_, R> {
         let (volume, sides) = self.divide::<V>(triangles, depth);
         let firsts = [first, first + sides[0].len() as u32];
         let counts = sides.each_ref().map(|t| t.len());
-        let children = nodes.place_children(firsts, counts, counts.map(|n| n > self.leaf_size()));
+        let children = nodes.place_children(firsts, counts, counts.map(|n| !self.config.is_leaf(n)));
         nodes.set(at, volume, children);
         for ((triangles, first), child) in sides.into_iter().zip(firsts).zip(children) {
             if let ChildRef::Node(at) = child.get() {
@@ -114,10 +114,5 @@ impl<R: SplitRule> Builder<'_, R> {
         }
         let (left, right) = triangles.split_at(k);
         (volume, [left, right])
-    }
-
-    /// Most triangles a leaf holds.
-    fn leaf_size(&self) -> usize {
-        self.config.leaf_size.max(1)
     }
 }

@@ -124,7 +124,10 @@ impl<V: NodeVolume> Bvh<V> {
     ) -> Self {
         let neighbours = MeshNeighbours::new();
         let id = next_id();
-        let nodes = (nodes.volumes.into_par_iter().zip(nodes.children))
+        let nodes = nodes
+            .volumes
+            .into_par_iter()
+            .zip(nodes.children)
             .map(|(volume, children)| Node { volume, aabb: volume.own_box(), children })
             .collect();
         Bvh { mesh, triangles, original, nodes, root, neighbours, id, vertex_runs: VertexRuns::default() }

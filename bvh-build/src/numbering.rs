@@ -84,10 +84,10 @@ impl<V: NodeVolume> Part<V> {
         match self {
             Part::Numbered(nodes) => nodes,
             part => {
-                let count = part.node_count();
-                let mut nodes =
-                    Numbered { volumes: Vec::with_capacity(count), children: Vec::with_capacity(count) };
-                nodes.take_place();
+                let mut nodes = Numbered::with_top();
+                let rest = part.node_count() - 1;
+                nodes.volumes.reserve_exact(rest);
+                nodes.children.reserve_exact(rest);
                 part.write(0, &mut nodes);
                 nodes
             }

@@ -41,6 +41,12 @@ pub enum Construction {
 }
 
 impl BuildConfig {
+    /// Whether a run of `triangles` is a leaf rather than a node (a leaf size of zero still
+    /// holds one triangle).
+    pub(crate) fn is_leaf(&self, triangles: usize) -> bool {
+        triangles <= self.leaf_size.max(1)
+    }
+
     /// Paper 000's CO tree: cube-AABB root, hull-sampled OBBs, binned-SAH splits (paper 000
     /// names no split rule; SAH gives far fewer volume tests than the penalty function on the
     /// maintenance job, whose bays are mostly empty space). The boxes' axes are then turned
