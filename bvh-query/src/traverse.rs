@@ -679,14 +679,32 @@ where
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
-        let split_a = self.splits_a(&pair.a, &pair.b);
+        // Which side opens is as good as random from pair to pair: decided by one branch here,
+        // the code below compiled once for each side, rather than a mispredicted branch at
+        // every place that asks again.
+        if self.splits_a(&pair.a, &pair.b) {
+            self.children_opening::<true>(pair, walk, stats, out);
+        } else {
+            self.children_opening::<false>(pair, walk, stats, out);
+        }
+    }
+
+    /// [`Descent::children`] with A's side opened (`SPLIT_A`) or B's.
+    #[inline(always)]
+    fn children_opening<const SPLIT_A: bool>(
+        &self,
+        pair: &Pair,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+        out: &mut Vec<Pair>,
+    ) {
         // Pushed, then read back field by field: pairs gathered in an array and copied whole
         // right after they were written stalled on the stores.
         let before = out.len();
         // A full search tests the pairs below; a first-contact search leaves them untested.
-        for child in self.opened(pair, split_a, self.nearest_first) {
-            let side = if split_a { &child.a } else { &child.b };
-            if !side.is_leaf() && !self.in_region(split_a, side.node_index()) {
+        for child in self.opened(pair, SPLIT_A, self.nearest_first) {
+            let side = if SPLIT_A { &child.a } else { &child.b };
+            if !side.is_leaf() && !self.in_region(SPLIT_A, side.node_index()) {
                 walk.stop(&child, 0.0, stats);
                 continue;
             }
@@ -694,7 +712,7 @@ where
         }
         if self.nearest_first {
             if let [first, second] = &mut out[before..] {
-                let [to_first, to_second] = self.centre_distances(split_a, pair, [first, second]);
+                let [to_first, to_second] = self.centre_distances(SPLIT_A, pair, [first, second]);
                 // The stack pops the last pushed first: the nearer pair goes there.
                 if to_second > to_first {
                     std::mem::swap(first, second);
@@ -705,7 +723,7 @@ where
         let mut kept = before;
         for k in before..out.len() {
             let child = &out[k];
-            if self.pair_overlaps(child, split_a, walk, stats) {
+            if self.pair_overlaps(child, SPLIT_A, walk, stats) {
                 if kept != k {
                     out[kept] = out[k];
                 }
@@ -719,7 +737,7 @@ where
 
     /// The pairs `pair` opens into when the side of A (`split_a`) or of B is opened: each child
     /// of that side's node with the other side.
-    #[inline]
+    #[inline(always)]
     fn opened(&self, pair: &Pair, split_a: bool, untested: bool) -> impl Iterator<Item = Pair> {
         let node = if split_a { pair.a.node_index() } else { pair.b.node_index() };
         let slots = if split_a { self.a.children(node) } else { self.b.children(node) };
@@ -746,7 +764,7 @@ where
     /// Squared distances between the volumes' centres of two pairs `parent` opened into (they
     /// share its unopened side), measured in the frame of the opened side – rigid motions keep
     /// distances – so that only the shared centre is moved, once.
-    #[inline]
+    #[inline(always)]
     fn centre_distances(&self, split_a: bool, parent: &Pair, pairs: [&Pair; 2]) -> [Real; 2] {
         let (shared, centres) = if split_a {
             let shared = self.b_in_a.transform_point(&self.b.volume(parent.b.node_index()).center());
