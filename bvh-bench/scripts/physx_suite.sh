@@ -5,29 +5,40 @@
 # files in the same session; then one table: the ratios, and where PhysX's answers differ from
 # ours (yes/no per pose, pair counts per pose). Needs ../shared beside the repository and the
 # PhysX harness (../shared/anchors/build.sh builds it).
-# Usage: [PHYSX=/tmp/anchors-target/release/anchor-physx] bvh-bench/scripts/physx_suite.sh [OUTDIR]
+# ROUNDS (default 1) times each pose set that many times, ours and PhysX in turn: on a shared
+# machine one run's ratio moves by a fifth either way, and the table takes each set's median.
+# PAIRS_ONLY (names, space-separated) keeps only those pairs.
+# Usage: [PHYSX=...] [ROUNDS=3] [PAIRS_ONLY="scans env-rob"] bvh-bench/scripts/physx_suite.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/pose-suite}
 SHARED=../shared
 PHYSX=${PHYSX:-/tmp/anchors-target/release/anchor-physx}
+ROUNDS=${ROUNDS:-1}
 . bvh-bench/scripts/anchor_pairs.sh
 mkdir -p "$OUT/physx"
 : > "$OUT/physx/results.jsonl"
+# Appends each JSON line of standard input to the results, tagged with the pair, pose set,
+# back-end and round.
+tag() {
+  while read -r line; do
+    echo "{\"pair\":\"$1\",\"kind\":\"$2\",\"backend\":\"$3\",\"round\":$4,\"result\":$line}"
+  done >> "$OUT/physx/results.jsonl"
+}
 while IFS=: read -r name scene part scale; do
+  case " ${PAIRS_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
   for kind in random path; do
     poses=$(pose_file "$name" "$scene" "$part" "$scale" $kind)
     dir=$OUT/physx/$name-$kind
     mkdir -p "$dir"
-    for query in any all; do
-      RAYON_NUM_THREADS=1 $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query $query --reps 3 \
-        --out "$dir/ours-$query.txt" \
-        | while read -r line; do echo "{\"pair\":\"$name\",\"kind\":\"$kind\",\"backend\":\"ours\",\"result\":$line}"; done \
-        >> "$OUT/physx/results.jsonl"
+    for round in $(seq "$ROUNDS"); do
+      for query in any all; do
+        RAYON_NUM_THREADS=1 $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query $query \
+          --reps 3 --out "$dir/ours-$query.txt" | tag "$name" $kind ours "$round"
+      done
+      "$PHYSX" "$scene" "$part" "$poses" "$dir" --reps 3 --build-reps 1 --variants overlap_any,overlap_all \
+        | tag "$name" $kind physx "$round"
     done
-    "$PHYSX" "$scene" "$part" "$poses" "$dir" --reps 3 --build-reps 1 --variants overlap_any,overlap_all \
-      | while read -r line; do echo "{\"pair\":\"$name\",\"kind\":\"$kind\",\"backend\":\"physx\",\"result\":$line}"; done \
-      >> "$OUT/physx/results.jsonl"
   done
 done <<< "$PAIRS_AND_ENV_ROB"
 python3 bvh-bench/scripts/physx_table.py "$OUT/physx"

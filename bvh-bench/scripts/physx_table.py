@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The table of physx_suite.sh: ours against PhysX 5.1, first contact and all pairs, per pose set.
 
-Ratios are mean µs per query, ours / PhysX's, both single-threaded on the same pose file. A
-ratio counts only where PhysX's answers are right: its yes/no per pose for first contact, its
-pair count per pose too for all pairs; where they differ from ours, the row says by how much.
+Ratios are mean µs per query, ours / PhysX's, both single-threaded on the same pose file, taken
+per round (ours and PhysX timed one after the other) and given as the median over the rounds,
+with their range when there are several; the µs columns are medians too. A ratio counts only
+where PhysX's answers are right: its yes/no per pose for first contact, its pair count per pose
+too for all pairs; where they differ from ours, the row says by how much.
 
 Usage: physx_table.py OUTDIR/physx
 """
 import os
+import statistics
 import sys
 
 from suite_results import records
@@ -18,31 +21,49 @@ def lines(path):
         return [line.strip() for line in f if line.strip()]
 
 
+def spread(values, digits):
+    """The median of VALUES, with their range when there are several."""
+    middle = f"{statistics.median(values):.{digits}g}"
+    if len(values) == 1:
+        return middle
+    return f"{middle} ({min(values):.{digits}g}–{max(values):.{digits}g})"
+
+
 def main(root):
     runs = {}
     for d in records(root):
         r = d["result"]
         variant = r.get("variant") if d["backend"] == "physx" else r["query"]
-        runs.setdefault((d["pair"], d["kind"]), {})[(d["backend"], variant)] = r
-    print("| pair | poses | ours any µs | PhysX any µs | any ratio | yes/no differ | ours all µs "
-          "| PhysX all µs | all ratio | pair counts differ | PhysX pairs / ours |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for (pair, kind), r in runs.items():
+        rounds = runs.setdefault((d["pair"], d["kind"]), {})
+        rounds.setdefault(d.get("round", 1), {})[(d["backend"], variant)] = r
+    print("| pair | poses | rounds | ours any µs | PhysX any µs | any ratio | yes/no differ "
+          "| ours all µs | PhysX all µs | all ratio | pair counts differ | PhysX pairs / ours |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for (pair, kind), rounds in runs.items():
         d = os.path.join(root, f"{pair}-{kind}")
-        ours_any, ours_all = r[("ours", "any")], r[("ours", "all")]
-        px_any, px_all = r[("physx", "overlap_any")], r[("physx", "overlap_all")]
+        column = {}
+        for r in rounds.values():
+            for name, (backend, variant, key) in {
+                "ours_any": ("ours", "any", "query_us_mean"),
+                "ours_all": ("ours", "all", "query_us_mean"),
+                "px_any": ("physx", "overlap_any", "per_query_us"),
+                "px_all": ("physx", "overlap_all", "per_query_us"),
+            }.items():
+                column.setdefault(name, []).append(r[(backend, variant)][key])
+        ratio_any = [o / p for o, p in zip(column["ours_any"], column["px_any"])]
+        ratio_all = [o / p for o, p in zip(column["ours_all"], column["px_all"])]
+        last = rounds[max(rounds)]
         our_bits = [int(x) for x in lines(os.path.join(d, "ours-any.txt"))]
-        px_bits = [int(x) for x in lines(px_any["bits"])]
+        px_bits = [int(x) for x in lines(last[("physx", "overlap_any")]["bits"])]
         bits_differ = sum(a != b for a, b in zip(our_bits, px_bits))
         our_counts = [int(x) for x in lines(os.path.join(d, "ours-all.txt"))]
-        px_counts = [int(x) for x in lines(px_all["pairs"])]
+        px_counts = [int(x) for x in lines(last[("physx", "overlap_all")]["pairs"])]
         counts_differ = sum(a != b for a, b in zip(our_counts, px_counts))
-        ratio_any = ours_any["query_us_mean"] / px_any["per_query_us"]
-        ratio_all = ours_all["query_us_mean"] / px_all["per_query_us"]
         excess = sum(px_counts) / max(1, sum(our_counts))
-        print(f"| {pair} | {kind} | {ours_any['query_us_mean']:.3g} | {px_any['per_query_us']:.3g} | "
-              f"{ratio_any:.2f} | {bits_differ} | {ours_all['query_us_mean']:.4g} | "
-              f"{px_all['per_query_us']:.4g} | {ratio_all:.2f} | {counts_differ} | {excess:.3f} |")
+        print(f"| {pair} | {kind} | {len(rounds)} | {spread(column['ours_any'], 3)} | "
+              f"{spread(column['px_any'], 3)} | {spread(ratio_any, 2)} | {bits_differ} | "
+              f"{spread(column['ours_all'], 4)} | {spread(column['px_all'], 4)} | "
+              f"{spread(ratio_all, 2)} | {counts_differ} | {excess:.3f} |")
 
 
 if __name__ == "__main__":
