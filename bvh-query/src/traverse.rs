@@ -1052,22 +1052,26 @@ impl LastLeaf {
 }
 
 /// What one leaf's triangles become in the other tree's frame – their corners for a distance
-/// search, the triangles laid out for box tests for an overlap search – made for the leaf used
-/// last and kept: a leaf stays on one side while the other side's nodes open below it.
+/// search, the triangles laid out for box tests for an overlap search – made for the two
+/// leaves used last and kept: a leaf stays on one side while the other side's nodes open below
+/// it, and a node opened into two leaves tests both before the descent comes back to the first.
 struct PlacedLeaf<A: smallvec::Array> {
-    leaf: Option<(bool, usize)>,
-    placed: SmallVec<A>,
+    leaves: [Option<(bool, usize)>; 2],
+    placed: [SmallVec<A>; 2],
+    /// The entry used last; the other is the one replaced.
+    last: usize,
 }
 
 impl<A: smallvec::Array> Default for PlacedLeaf<A> {
     fn default() -> Self {
-        Self { leaf: None, placed: SmallVec::new() }
+        Self { leaves: [None; 2], placed: [SmallVec::new(), SmallVec::new()], last: 0 }
     }
 }
 
 impl<A: smallvec::Array> PlacedLeaf<A> {
     /// What the leaf of A (when `of_a`) or B at leaf-order positions `triangles` becomes, each
-    /// triangle's part made by `place`; made anew for another leaf.
+    /// triangle's part made by `place`; made anew, in place of the entry used less recently,
+    /// for another leaf.
     #[inline]
     fn get<I: IntoIterator<Item = A::Item>>(
         &mut self,
@@ -1075,14 +1079,19 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
         triangles: Range<usize>,
         place: impl Fn(usize) -> I,
     ) -> &[A::Item] {
-        if self.leaf != Some((of_a, triangles.start)) {
-            self.leaf = Some((of_a, triangles.start));
-            self.placed.clear();
-            for i in triangles {
-                self.placed.extend(place(i));
+        let leaf = Some((of_a, triangles.start));
+        if self.leaves[self.last] != leaf {
+            self.last ^= 1;
+            if self.leaves[self.last] != leaf {
+                self.leaves[self.last] = leaf;
+                let placed = &mut self.placed[self.last];
+                placed.clear();
+                for i in triangles {
+                    placed.extend(place(i));
+                }
             }
         }
-        &self.placed
+        &self.placed[self.last]
     }
 }
 
