@@ -6,7 +6,7 @@
 # ours (yes/no per pose, pair counts per pose). Needs ../shared beside the repository and the
 # PhysX harness (../shared/anchors/build.sh builds it).
 # ROUNDS (default 1) times each pose set that many times, ours and PhysX in turn: on a shared
-# machine one run's ratio moves by a fifth either way, and the table takes each set's median.
+# machine the two drift apart from run to run, and the table takes each set's median.
 # PAIRS_ONLY (names, space-separated) keeps only those pairs.
 # Usage: [PHYSX=...] [ROUNDS=3] [PAIRS_ONLY="scans env-rob"] bvh-bench/scripts/physx_suite.sh [OUTDIR]
 set -euo pipefail

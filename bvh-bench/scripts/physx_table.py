@@ -15,6 +15,14 @@ import sys
 
 from suite_results import records
 
+# Each timed column: the back-end, the variant (our query, PhysX's call) and the key of its time.
+COLUMNS = {
+    "ours_any": ("ours", "any", "query_us_mean"),
+    "ours_all": ("ours", "all", "query_us_mean"),
+    "px_any": ("physx", "overlap_any", "per_query_us"),
+    "px_all": ("physx", "overlap_all", "per_query_us"),
+}
+
 
 def lines(path):
     with open(path) as f:
@@ -41,15 +49,10 @@ def main(root):
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for (pair, kind), rounds in runs.items():
         d = os.path.join(root, f"{pair}-{kind}")
-        column = {}
-        for r in rounds.values():
-            for name, (backend, variant, key) in {
-                "ours_any": ("ours", "any", "query_us_mean"),
-                "ours_all": ("ours", "all", "query_us_mean"),
-                "px_any": ("physx", "overlap_any", "per_query_us"),
-                "px_all": ("physx", "overlap_all", "per_query_us"),
-            }.items():
-                column.setdefault(name, []).append(r[(backend, variant)][key])
+        column = {
+            name: [r[(backend, variant)][key] for r in rounds.values()]
+            for name, (backend, variant, key) in COLUMNS.items()
+        }
         ratio_any = [o / p for o, p in zip(column["ours_any"], column["px_any"])]
         ratio_all = [o / p for o, p in zip(column["ours_all"], column["px_all"])]
         last = rounds[max(rounds)]

@@ -192,7 +192,7 @@ impl Builder<'_> {
         let k = sides[0].len();
         let firsts = sides.each_ref().map(|side| side.first);
         let counts = sides.each_ref().map(Share::len);
-        let children = nodes.place_children(firsts, counts, counts.map(|n| !self.config.is_leaf(n)));
+        let children = nodes.place_children(firsts, counts, self.config);
         let mut side = |share, child: Child| match child.get() {
             ChildRef::Node(place) => self.node(share, depth + 1, place, nodes),
             ChildRef::Leaf(_) => self.leaf(share),

@@ -36,7 +36,7 @@ impl<V: NodeVolume> Bvh<V> {
         let root = RootVolume::fit(config.root, bytemuck::cast_slice(&triangles), &config.fit);
         let builder = Builder { config, rule };
         let nodes = if order.is_empty() {
-            Numbered { volumes: Vec::new(), children: Vec::new() }
+            Numbered::default()
         } else {
             let vertices = bytemuck::cast_slice_mut(&mut triangles);
             builder.part::<V>(NodeTriangles::new(vertices, &mut order), 0, 0).number()
@@ -86,7 +86,7 @@ impl<R: SplitRule> Builder<'_, R> {
         let (volume, sides) = self.divide::<V>(triangles, depth);
         let firsts = [first, first + sides[0].len() as u32];
         let counts = sides.each_ref().map(|t| t.len());
-        let children = nodes.place_children(firsts, counts, counts.map(|n| !self.config.is_leaf(n)));
+        let children = nodes.place_children(firsts, counts, self.config);
         nodes.set(at, volume, children);
         for ((triangles, first), child) in sides.into_iter().zip(firsts).zip(children) {
             if let ChildRef::Node(at) = child.get() {

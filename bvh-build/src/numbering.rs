@@ -10,6 +10,7 @@
 //! a node is copied at most once, and a tree built on one thread not at all.
 
 use crate::bvh::Child;
+use crate::preset::BuildConfig;
 use crate::volume::NodeVolume;
 
 /// Nodes in their final order: a node's volume and its two child slots, at the same index.
@@ -18,10 +19,17 @@ pub(crate) struct Numbered<V> {
     pub(crate) children: Vec<[Child; 2]>,
 }
 
+impl<V> Default for Numbered<V> {
+    /// No nodes (the tree of an empty mesh).
+    fn default() -> Self {
+        Self { volumes: Vec::new(), children: Vec::new() }
+    }
+}
+
 impl<V: NodeVolume> Numbered<V> {
     /// A subtree's nodes, its top's place (0) taken.
     pub(crate) fn with_top() -> Self {
-        let mut nodes = Self { volumes: Vec::new(), children: Vec::new() };
+        let mut nodes = Self::default();
         nodes.take_place();
         nodes
     }
@@ -34,19 +42,19 @@ impl<V: NodeVolume> Numbered<V> {
     }
 
     /// The child slots of a node divided into two runs of triangles – `count` of them from
-    /// leaf-order position `first`, each a node when `is_node` – with places taken, next to
-    /// each other, for the node children.
+    /// leaf-order position `first`, each a leaf or a node by `config`'s rule – with places
+    /// taken, next to each other, for the node children.
     pub(crate) fn place_children(
         &mut self,
         first: [u32; 2],
         count: [usize; 2],
-        is_node: [bool; 2],
+        config: &BuildConfig,
     ) -> [Child; 2] {
         std::array::from_fn(|i| {
-            if is_node[i] {
-                Child::node(self.take_place() as u32)
-            } else {
+            if config.is_leaf(count[i]) {
                 Child::leaf(first[i], count[i] as u32)
+            } else {
+                Child::node(self.take_place() as u32)
             }
         })
     }
