@@ -85,31 +85,28 @@ fn parry_is_compared_only_on_queries_it_has() {
     }
 }
 
-#[test]
-fn several_presets_print_one_line_each_with_the_same_answers() {
+/// The JSON lines of `bvh-bench poses` on the touching triangle and its two poses, one
+/// repetition, with `options` added.
+fn triangle_run(options: &[&str]) -> Vec<String> {
     let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
     let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
-    let run = bench(&[
-        "poses",
-        "--scene",
-        mesh,
-        "--part",
-        mesh,
-        "--poses",
-        poses,
-        "--reps",
-        "1",
-        "--preset",
-        "rapid,co,aabb",
-    ]);
+    let mut args = vec!["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1"];
+    args.extend_from_slice(options);
+    let run = bench(&args);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let stdout = String::from_utf8(run.stdout).unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "{stdout}");
+    String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect()
+}
+
+#[test]
+fn several_presets_print_one_line_each_with_the_same_answers() {
+    let lines = triangle_run(&["--preset", "rapid,co,aabb"]);
+    assert_eq!(lines.len(), 3, "{lines:?}");
     for (line, name) in lines.iter().zip(["rapid", "co", "aabb"]) {
         assert!(line.starts_with(&format!("{{\"preset\":\"{name}\"")), "{line}");
         assert!(line.contains("\"colliding\":1,"), "{line}");
     }
+    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
+    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
     let unknown = bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--preset", "co,nope"]);
     assert!(!unknown.status.success());
     let refused = String::from_utf8_lossy(&unknown.stderr);
@@ -118,22 +115,36 @@ fn several_presets_print_one_line_each_with_the_same_answers() {
 
 #[test]
 fn cache_both_prints_the_uncached_line_then_the_cached_one() {
-    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
-    let (mesh, poses) = (mesh.to_str().unwrap(), poses.to_str().unwrap());
-    let run = bench(&[
-        "poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--cache", "both",
-    ]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let stdout = String::from_utf8(run.stdout).unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{stdout}");
+    let lines = triangle_run(&["--cache", "both"]);
+    assert_eq!(lines.len(), 2, "{lines:?}");
     for (line, cached) in lines.iter().zip([false, true]) {
         assert!(line.contains(&format!("\"cache\":{cached},")), "{line}");
         assert!(line.contains("\"colliding\":1,"), "{line}");
     }
-    let cached =
-        bench(&["poses", "--scene", mesh, "--part", mesh, "--poses", poses, "--reps", "1", "--cache"]);
-    assert!(String::from_utf8_lossy(&cached.stdout).contains("\"cache\":true,"));
+    assert!(triangle_run(&["--cache"])[0].contains("\"cache\":true,"));
+}
+
+/// Both toggles both ways: a line for each of the four, the pre-judge varying fastest, all with
+/// the same answer; with the pre-judge off it gives no verdicts.
+#[test]
+fn prejudge_both_with_cache_both_prints_four_lines() {
+    let lines = triangle_run(&["--cache", "both", "--prejudge", "both"]);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    let ways = [(false, false), (false, true), (true, false), (true, true)];
+    for (line, (cached, prejudge)) in lines.iter().zip(ways) {
+        assert!(line.contains(&format!("\"prejudge\":{prejudge},")), "{line}");
+        assert!(line.contains(&format!("\"cache\":{cached},")), "{line}");
+        assert!(line.contains("\"colliding\":1,"), "{line}");
+    }
+    let off = &triangle_run(&["--prejudge", "off"])[0];
+    for key in [
+        "\"prejudge\":false,",
+        "\"prejudge_overlap\":0,",
+        "\"prejudge_disjoint\":0,",
+        "\"prejudge_undecided\":0,",
+    ] {
+        assert!(off.contains(key), "{key} missing in {off}");
+    }
 }
 
 #[test]

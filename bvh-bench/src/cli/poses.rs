@@ -80,18 +80,18 @@ impl std::fmt::Display for QueryKind {
     }
 }
 
-/// Whether each pose's query carries a pair cache from the pose before.
+/// Whether the queries use something that never changes their answers (the pair cache, the
+/// pre-judge): no, yes, or both ways, timed pose by pose side by side.
 #[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
-pub(crate) enum CacheMode {
+pub(crate) enum Toggle {
     Off,
     On,
-    /// Both ways, timed pose by pose side by side.
     Both,
 }
 
-impl CacheMode {
-    /// For each variant to time, whether it carries the cache.
-    fn carried(self) -> &'static [bool] {
+impl Toggle {
+    /// For each variant to time, whether it uses the thing.
+    fn ways(self) -> &'static [bool] {
         match self {
             Self::Off => &[false],
             Self::On => &[true],
@@ -151,9 +151,10 @@ pub(crate) struct Args {
     /// is timed on (it takes milliseconds to seconds a pose on large meshes).
     #[arg(long, default_value_t = 20)]
     parry_prefix: usize,
-    /// Switch the OBB pre-judge off.
-    #[arg(long)]
-    no_prejudge: bool,
+    /// Run the OBB pre-judge before the separating axis test (paper 000); `--prejudge both`
+    /// times it with and without, pose by pose side by side (one JSON line each).
+    #[arg(long, value_enum, default_value = "on")]
+    prejudge: Toggle,
     /// Switch overlap-region culling on.
     #[arg(long)]
     region_culling: bool,
@@ -161,7 +162,7 @@ pub(crate) struct Args {
     /// applies to the `any` and `distance` queries. `--cache both` times it with and without,
     /// pose by pose side by side (one JSON line each).
     #[arg(long, value_enum, num_args = 0..=1, default_value = "off", default_missing_value = "on")]
-    cache: CacheMode,
+    cache: Toggle,
     /// Repetitions of the whole pose list (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub(crate) reps: usize,
@@ -199,26 +200,29 @@ impl Args {
             .tolerant(self.abs_err, self.rel_err)
             .within(self.max_distance.unwrap_or(f32::INFINITY))
     }
-
-    fn prejudge(&self) -> bool {
-        !self.no_prejudge
-    }
 }
 
 /// One timed variant: both objects' trees as a preset builds them, how long each took, and
-/// whether their queries carry the cache. Each variant has trees of its own: two variants
-/// sharing trees would run each other's queries warm.
+/// whether their queries carry the cache and run the pre-judge. Each variant has trees of its
+/// own: two variants sharing trees would run each other's queries warm.
 pub(crate) struct Variant {
     pub(crate) preset: Preset,
     cached: bool,
+    prejudge: bool,
     pub(crate) a: Hierarchy,
     pub(crate) b: Hierarchy,
     pub(crate) build_ms: [f64; 2],
 }
 
 impl Variant {
-    /// `reads_neighbours`: whether the timed queries walk the trees' neighbour lists.
-    fn new(scene: &TriMesh, part: &TriMesh, preset: Preset, cached: bool, reads_neighbours: bool) -> Self {
+    /// `[cached, prejudge]`: whether its queries carry the cache and run the pre-judge;
+    /// `reads_neighbours`: whether they walk the trees' neighbour lists.
+    fn new(
+        (scene, part): (&TriMesh, &TriMesh),
+        preset: Preset,
+        [cached, prejudge]: [bool; 2],
+        reads_neighbours: bool,
+    ) -> Self {
         let timed = |mesh: &TriMesh| {
             let start = Instant::now();
             let tree = Hierarchy::build(mesh.clone(), &preset);
@@ -230,7 +234,7 @@ impl Variant {
             a.derive_neighbours();
             b.derive_neighbours();
         }
-        Self { preset, cached, a, b, build_ms: [scene_ms, part_ms] }
+        Self { preset, cached, prejudge, a, b, build_ms: [scene_ms, part_ms] }
     }
 }
 
@@ -241,8 +245,9 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     let variants: Vec<Variant> = args
         .presets()
         .iter()
-        .flat_map(|&p| args.cache.carried().iter().map(move |&cached| (p, cached)))
-        .map(|(p, cached)| Variant::new(&scene, &part, p, cached, args.query.reads_neighbours(cached)))
+        .flat_map(|&p| args.cache.ways().iter().map(move |&cached| (p, cached)))
+        .flat_map(|(p, cached)| args.prejudge.ways().iter().map(move |&prejudge| (p, [cached, prejudge])))
+        .map(|(p, ways)| Variant::new((&scene, &part), p, ways, args.query.reads_neighbours(ways[0])))
         .collect();
     if args.vs_parry && matches!(args.query, QueryKind::Within(_) | QueryKind::Toi | QueryKind::Regions) {
         // parry3d has no query doing that work: a ratio would compare different questions.
@@ -365,7 +370,7 @@ fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args) -
     Report {
         preset: variant.preset.name,
         query: args.query.to_string(),
-        prejudge: args.prejudge(),
+        prejudge: variant.prejudge,
         region_culling: args.region_culling,
         cache: variant.cached,
         split: args.split,
@@ -557,7 +562,7 @@ fn measure(
                     cache.clear();
                 }
                 let cache = trees.cached.then_some(&mut *cache);
-                answer((&trees.a, &trees.b), &poses[k], args, args.split, cache, &mut ())
+                answer(trees, &poses[k], args, args.split, cache, &mut ())
             }
         })
         .collect();
@@ -582,7 +587,7 @@ fn measure(
             let (mut stats, mut cache) = (QueryStats::default(), PairCache::new());
             for pose in poses {
                 let cache = trees.cached.then_some(&mut cache);
-                answer((&trees.a, &trees.b), pose, args, false, cache, &mut stats);
+                answer(trees, pose, args, false, cache, &mut stats);
             }
             Measured { times, results, stats }
         })
@@ -590,11 +595,11 @@ fn measure(
     (measured, parry)
 }
 
-/// Runs the query with B at `pose`: 0/1 for `any`, the number of pairs for `all` and `within`,
-/// the number of regions for `regions`; `all` and `regions` split across the threads when
-/// `parallel` (the split traversal counts nothing).
+/// Runs the variant's query with B at `pose`: 0/1 for `any`, the number of pairs for `all` and
+/// `within`, the number of regions for `regions`; `all` and `regions` split across the threads
+/// when `parallel` (the split traversal counts nothing).
 fn answer(
-    (a, b): (&Hierarchy, &Hierarchy),
+    variant: &Variant,
     pose: &Isometry,
     args: &Args,
     parallel: bool,
@@ -602,11 +607,11 @@ fn answer(
     stats: &mut impl Stats,
 ) -> usize {
     let options = QueryOptions {
-        prejudge: args.prejudge(),
+        prejudge: variant.prejudge,
         region_culling: args.region_culling,
         ..QueryOptions::default()
     };
-    let q = at_pose(a, b, pose, options);
+    let q = at_pose(&variant.a, &variant.b, pose, options);
     match args.query {
         QueryKind::Any => usize::from(q.intersects_counted(cache, stats).is_some()),
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),
