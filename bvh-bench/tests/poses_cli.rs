@@ -125,7 +125,7 @@ fn cache_both_prints_the_uncached_line_then_the_cached_one() {
 }
 
 /// Both toggles both ways: a line for each of the four, the pre-judge varying fastest, all with
-/// the same answer; with the pre-judge off it gives no verdicts.
+/// the same answer; with the pre-judge off no query (time of impact too) gives verdicts.
 #[test]
 fn prejudge_both_with_cache_both_prints_four_lines() {
     let lines = triangle_run(&["--cache", "both", "--prejudge", "both"]);
@@ -136,6 +136,11 @@ fn prejudge_both_with_cache_both_prints_four_lines() {
         assert!(line.contains(&format!("\"cache\":{cached},")), "{line}");
         assert!(line.contains("\"colliding\":1,"), "{line}");
     }
+    let toi = triangle_run(&["--query", "toi", "--prejudge", "off"]);
+    assert!(
+        toi[0].contains("\"prejudge\":false,") && toi[0].contains("\"prejudge_undecided\":0,"),
+        "{toi:?}"
+    );
     let off = &triangle_run(&["--prejudge", "off"])[0];
     for key in [
         "\"prejudge\":false,",

@@ -208,7 +208,7 @@ impl Args {
 pub(crate) struct Variant {
     pub(crate) preset: Preset,
     cached: bool,
-    prejudge: bool,
+    pub(crate) prejudge: bool,
     pub(crate) a: Hierarchy,
     pub(crate) b: Hierarchy,
     pub(crate) build_ms: [f64; 2],
@@ -235,6 +235,15 @@ impl Variant {
             b.derive_neighbours();
         }
         Self { preset, cached, prejudge, a, b, build_ms: [scene_ms, part_ms] }
+    }
+
+    /// The options its queries run with.
+    pub(crate) fn options(&self, args: &Args) -> QueryOptions {
+        QueryOptions {
+            prejudge: self.prejudge,
+            region_culling: args.region_culling,
+            ..QueryOptions::default()
+        }
     }
 }
 
@@ -606,12 +615,7 @@ fn answer(
     cache: Option<&mut PairCache>,
     stats: &mut impl Stats,
 ) -> usize {
-    let options = QueryOptions {
-        prejudge: variant.prejudge,
-        region_culling: args.region_culling,
-        ..QueryOptions::default()
-    };
-    let q = at_pose(&variant.a, &variant.b, pose, options);
+    let q = at_pose(&variant.a, &variant.b, pose, variant.options(args));
     match args.query {
         QueryKind::Any => usize::from(q.intersects_counted(cache, stats).is_some()),
         QueryKind::All if parallel => q.intersecting_pairs_parallel().len(),

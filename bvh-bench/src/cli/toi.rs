@@ -36,11 +36,11 @@ impl From<MotionKind> for Interpolation {
 fn impact(
     (a, b): (&Hierarchy, &Hierarchy),
     (start, end): (&Isometry, &Isometry),
-    interpolation: Interpolation,
-    tolerance: Real,
+    (interpolation, tolerance): (Interpolation, Real),
+    options: QueryOptions,
     stats: &mut impl Stats,
 ) -> Result<Option<Impact>, SweepError> {
-    at_pose(a, b, start, QueryOptions::default()).time_of_impact_counted(end, interpolation, tolerance, stats)
+    at_pose(a, b, start, options).time_of_impact_counted(end, interpolation, tolerance, stats)
 }
 
 /// `bvh-bench toi`'s arguments.
@@ -99,8 +99,10 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     let preset = args.preset.0;
     let (a, b) = (Hierarchy::build(scene, &preset), Hierarchy::build(part, &preset));
     let mut stats = QueryStats::default();
-    let (answer, seconds) =
-        timed(|| impact((&a, &b), (&start, &end), args.motion.into(), args.tolerance, &mut stats));
+    let (answer, seconds) = timed(|| {
+        let (motion, options) = ((args.motion.into(), args.tolerance), QueryOptions::default());
+        impact((&a, &b), (&start, &end), motion, options, &mut stats)
+    });
     let answer = answer.map_err(|e| e.to_string())?;
     let us = seconds * 1e6;
     if args.json {
@@ -151,8 +153,8 @@ pub(crate) fn run_motions(
     let (interpolation, tolerance) = (args.motion.into(), args.tolerance);
     let motion =
         |k: usize| RigidMotion::new(&poses[k], &poses[k + 1], interpolation).map_err(|e| e.to_string());
-    let motion_impact = |a: &Hierarchy, b: &Hierarchy, k: usize, stats: &mut QueryStats| {
-        impact((a, b), (&poses[k], &poses[k + 1]), interpolation, tolerance, stats)
+    let motion_impact = |v: &Variant, k: usize, stats: &mut QueryStats| {
+        impact((&v.a, &v.b), (&poses[k], &poses[k + 1]), (interpolation, tolerance), v.options(args), stats)
     };
     // Every variant's answers, counted and untimed: a refused motion (a tolerance below the
     // rounding) is an error before any timing.
@@ -160,17 +162,13 @@ pub(crate) fn run_motions(
     let mut stats = vec![QueryStats::default(); variants.len()];
     for (v, stats) in variants.iter().zip(&mut stats) {
         let found: Result<Vec<Option<Impact>>, String> = (0..motions)
-            .map(|k| motion_impact(&v.a, &v.b, k, stats).map_err(|e| format!("motion {k}: {e}")))
+            .map(|k| motion_impact(v, k, stats).map_err(|e| format!("motion {k}: {e}")))
             .collect();
         answers.push(found?);
     }
     let mut queries: Vec<_> = variants
         .iter()
-        .map(|v| {
-            move |k: usize| {
-                motion_impact(&v.a, &v.b, k, &mut QueryStats::default()).is_ok_and(|i| i.is_some())
-            }
-        })
+        .map(|v| move |k: usize| motion_impact(v, k, &mut QueryStats::default()).is_ok_and(|i| i.is_some()))
         .collect();
     let mut queries: Vec<&mut dyn FnMut(usize) -> bool> =
         queries.iter_mut().map(|q| q as &mut dyn FnMut(usize) -> bool).collect();
@@ -245,6 +243,7 @@ struct MotionsRecord {
     motion: String,
     tolerance: Real,
     motions: usize,
+    prejudge: bool,
     build_ms_scene: f64,
     build_ms_part: f64,
     query_us_mean: f64,
@@ -305,6 +304,7 @@ fn summary(
         motion: format!("{:?}", args.motion),
         tolerance: args.tolerance,
         motions,
+        prejudge: variant.prejudge,
         build_ms_scene: fixed(build_ms_scene, 1),
         build_ms_part: fixed(build_ms_part, 1),
         query_us_mean: fixed(times.mean(), 3),
