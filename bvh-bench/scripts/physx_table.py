@@ -24,9 +24,15 @@ COLUMNS = {
 }
 
 
-def lines(path):
+def numbers(path):
+    """The number on each non-empty line of PATH: a pose's 0/1 or its pair count."""
     with open(path) as f:
-        return [line.strip() for line in f if line.strip()]
+        return [int(line) for line in f if line.strip()]
+
+
+def differing(ours, theirs):
+    """How many poses two answer lists disagree on."""
+    return sum(a != b for a, b in zip(ours, theirs))
 
 
 def spread(values, digits):
@@ -53,20 +59,17 @@ def main(root):
             name: [r[(backend, variant)][key] for r in rounds.values()]
             for name, (backend, variant, key) in COLUMNS.items()
         }
-        ratio_any = [o / p for o, p in zip(column["ours_any"], column["px_any"])]
-        ratio_all = [o / p for o, p in zip(column["ours_all"], column["px_all"])]
+        ratio = {q: [o / p for o, p in zip(column[f"ours_{q}"], column[f"px_{q}"])] for q in ("any", "all")}
         last = rounds[max(rounds)]
-        our_bits = [int(x) for x in lines(os.path.join(d, "ours-any.txt"))]
-        px_bits = [int(x) for x in lines(last[("physx", "overlap_any")]["bits"])]
-        bits_differ = sum(a != b for a, b in zip(our_bits, px_bits))
-        our_counts = [int(x) for x in lines(os.path.join(d, "ours-all.txt"))]
-        px_counts = [int(x) for x in lines(last[("physx", "overlap_all")]["pairs"])]
-        counts_differ = sum(a != b for a, b in zip(our_counts, px_counts))
+        bits_differ = differing(numbers(os.path.join(d, "ours-any.txt")),
+                                numbers(last[("physx", "overlap_any")]["bits"]))
+        our_counts = numbers(os.path.join(d, "ours-all.txt"))
+        px_counts = numbers(last[("physx", "overlap_all")]["pairs"])
         excess = sum(px_counts) / max(1, sum(our_counts))
         print(f"| {pair} | {kind} | {len(rounds)} | {spread(column['ours_any'], 3)} | "
-              f"{spread(column['px_any'], 3)} | {spread(ratio_any, 2)} | {bits_differ} | "
+              f"{spread(column['px_any'], 3)} | {spread(ratio['any'], 2)} | {bits_differ} | "
               f"{spread(column['ours_all'], 4)} | {spread(column['px_all'], 4)} | "
-              f"{spread(ratio_all, 2)} | {counts_differ} | {excess:.3f} |")
+              f"{spread(ratio['all'], 2)} | {differing(our_counts, px_counts)} | {excess:.3f} |")
 
 
 if __name__ == "__main__":

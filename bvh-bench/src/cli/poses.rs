@@ -215,13 +215,12 @@ pub(crate) struct Variant {
 }
 
 impl Variant {
-    /// `[cached, prejudge]`: whether its queries carry the cache and run the pre-judge;
-    /// `reads_neighbours`: whether they walk the trees' neighbour lists.
+    /// `[cached, prejudge]`: whether its `query`s carry the cache and run the pre-judge.
     fn new(
         (scene, part): (&TriMesh, &TriMesh),
         preset: Preset,
         [cached, prejudge]: [bool; 2],
-        reads_neighbours: bool,
+        query: QueryKind,
     ) -> Self {
         let timed = |mesh: &TriMesh| {
             let start = Instant::now();
@@ -230,7 +229,7 @@ impl Variant {
         };
         let ((a, scene_ms), (b, part_ms)) = (timed(scene), timed(part));
         // Derived once per tree by the first query that reads them: not timed as that query.
-        if reads_neighbours {
+        if query.reads_neighbours(cached) {
             a.derive_neighbours();
             b.derive_neighbours();
         }
@@ -256,7 +255,7 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         .iter()
         .flat_map(|&p| args.cache.ways().iter().map(move |&cached| (p, cached)))
         .flat_map(|(p, cached)| args.prejudge.ways().iter().map(move |&prejudge| (p, [cached, prejudge])))
-        .map(|(p, ways)| Variant::new((&scene, &part), p, ways, args.query.reads_neighbours(ways[0])))
+        .map(|(p, ways)| Variant::new((&scene, &part), p, ways, args.query))
         .collect();
     if args.vs_parry && matches!(args.query, QueryKind::Within(_) | QueryKind::Toi | QueryKind::Regions) {
         // parry3d has no query doing that work: a ratio would compare different questions.

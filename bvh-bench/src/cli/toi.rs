@@ -99,10 +99,9 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     let preset = args.preset.0;
     let (a, b) = (Hierarchy::build(scene, &preset), Hierarchy::build(part, &preset));
     let mut stats = QueryStats::default();
-    let (answer, seconds) = timed(|| {
-        let (motion, options) = ((args.motion.into(), args.tolerance), QueryOptions::default());
-        impact((&a, &b), (&start, &end), motion, options, &mut stats)
-    });
+    let motion = (args.motion.into(), args.tolerance);
+    let (answer, seconds) =
+        timed(|| impact((&a, &b), (&start, &end), motion, QueryOptions::default(), &mut stats));
     let answer = answer.map_err(|e| e.to_string())?;
     let us = seconds * 1e6;
     if args.json {
