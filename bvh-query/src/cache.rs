@@ -51,6 +51,9 @@ pub struct PairCache {
     /// Where the last search stopped, if it found no contact and covered both trees (else
     /// empty).
     front: Vec<Stop>,
+    /// The least travel any pair of the front is clear until: below it a search has nothing
+    /// to test, known without a pass over the front.
+    front_clear_until: f64,
     /// Where this search stops: swapped with `front` when it is remembered.
     next: Vec<Stop>,
     /// Searches since the last one from the top that tested pairs of the front (one that found
@@ -393,16 +396,13 @@ impl PairCache {
         slack: impl FnOnce() -> Real,
     ) -> Option<(Option<impl Iterator<Item = Pair> + '_>, Kept<'_>)> {
         let travelled = self.travel.travelled;
-        self.next.clear();
-        self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
         let from_front = !self.front.is_empty();
-        if !from_front {
-            self.since_top = 0;
-        } else if self.next.len() < self.front.len() {
-            self.since_top += 1;
-        } else {
+        if from_front && travelled < self.front_clear_until {
             return None;
         }
+        self.since_top = if from_front { self.since_top + 1 } else { 0 };
+        self.next.clear();
+        self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
         let due = from_front.then(|| {
             self.front.iter().filter(move |stop| stop.clear_until <= travelled).map(|stop| stop.pair)
         });
@@ -423,6 +423,8 @@ impl PairCache {
             self.next.clear();
         }
         std::mem::swap(&mut self.front, &mut self.next);
+        self.front_clear_until =
+            self.front.iter().fold(f64::INFINITY, |least, stop| least.min(stop.clear_until));
     }
 }
 
@@ -494,7 +496,7 @@ impl Front for DistanceKept<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{DistanceOptions, Posed, Query, QueryOptions};
+    use crate::{DistanceOptions, Posed, Query, QueryOptions, QueryStats};
     use bvh_build::generate::{torus, tube};
     use bvh_build::{BuildConfig, Bvh, ChildRef, NodeVolume};
     use bvh_core::{Isometry, Obb, Point, Vector, closest_points_triangles};
@@ -517,6 +519,49 @@ mod tests {
             }
         }
         found
+    }
+
+    /// While B cannot have reached any pair of the front, a first-contact search tests nothing
+    /// and leaves the front as it was, its least clearance kept beside it; once B can have
+    /// reached one, the search tests it and the answer is still the uncached one.
+    #[test]
+    fn a_search_with_no_pair_of_the_front_due_leaves_the_front_alone() {
+        let config = BuildConfig::co();
+        let a = Bvh::<Obb>::build(torus(1.0, 0.3, 24, 10), &config);
+        let b = Bvh::<Obb>::build(tube(0.2, 0.15, 0.6, 12), &config);
+        let query = |x: Real| {
+            let pose_b = Isometry::new(Vector::new(x, 0.0, 0.0), Vector::new(0.0, 0.3, 0.0));
+            Query::new(Posed::new(&a, Isometry::identity()), Posed::new(&b, pose_b), QueryOptions::default())
+        };
+        let front = |cache: &PairCache| -> Vec<_> {
+            cache.front.iter().map(|stop| (stop.pair.sides(), stop.clear_until)).collect()
+        };
+        let mut cache = PairCache::new();
+        assert!(query(0.0).intersects_cached(&mut cache).is_none(), "the tube stays in the hole");
+        let (left, least) = (front(&cache), cache.front_clear_until);
+        assert!(left.len() > 1, "the search left a front of {} pairs", left.len());
+        assert_eq!(least, left.iter().map(|(_, until)| *until).fold(f64::INFINITY, f64::min));
+        let mut steps = 0;
+        let mut x = 0.0;
+        while cache.travel.travelled + 1e-4 < least {
+            x += 1e-5;
+            let mut stats = QueryStats::default();
+            assert!(query(x).intersects_counted(Some(&mut cache), &mut stats).is_none());
+            assert_eq!(stats.volume_tests() + stats.triangle_tests, 0, "step {steps}: nothing due");
+            assert_eq!(front(&cache), left, "step {steps}: the front as it was");
+            steps += 1;
+        }
+        assert!(steps > 5, "{steps} steps before a pair fell due");
+        // On until the tube touches the ring: each cached answer is the uncached one.
+        loop {
+            x += 0.01;
+            assert!(x < 2.0, "the tube reaches the ring");
+            let touching = query(x).intersects().is_some();
+            assert_eq!(query(x).intersects_cached(&mut cache).is_some(), touching, "x = {x}");
+            if touching {
+                break;
+            }
+        }
     }
 
     /// A distance query that found the meshes apart spares the next the first-contact search

@@ -62,9 +62,8 @@ where
                         // A gap measured between volumes may be off by the rounding of placing
                         // B there, of placing it here, and of the measuring: each less than the
                         // placement's slack.
-                        let hit = cache
-                            .resume(|| 3.0 * self.placement_slack(0.0))
-                            .and_then(|(front, mut next)| self.first_in_trees(front, &mut next, stats));
+                        let (front, mut next) = cache.resume(|| 3.0 * self.placement_slack(0.0))?;
+                        let hit = self.first_in_trees(front, &mut next, stats);
                         cache.remember(hit);
                         hit
                     }
