@@ -386,6 +386,14 @@ impl PairCache {
         self.last = Some(hit);
     }
 
+    /// Where a search from the top after the last contact was lost keeps its front, its gaps
+    /// not measured: all of it is due at the next search.
+    pub(crate) fn restart(&mut self) -> Kept<'_, false> {
+        self.since_top = 0;
+        self.next.clear();
+        Kept { stops: &mut self.next, from: f64::NEG_INFINITY }
+    }
+
     /// Where a search into the trees starts: from the pairs of the front that B may have
     /// reached since (`None`: from the top), keeping its own front in the second part, where
     /// the pairs not yet reachable are already. `None` when there is a front and B can have
@@ -394,7 +402,7 @@ impl PairCache {
     pub(crate) fn resume(
         &mut self,
         slack: impl FnOnce() -> Real,
-    ) -> Option<(Option<impl Iterator<Item = Pair> + '_>, Kept<'_>)> {
+    ) -> Option<(Option<impl Iterator<Item = Pair> + '_>, Kept<'_, true>)> {
         let travelled = self.travel.travelled;
         let from_front = !self.front.is_empty();
         if from_front && travelled < self.front_clear_until {
@@ -428,15 +436,16 @@ impl PairCache {
     }
 }
 
-/// A search's front, kept in the cache: each pair with the travel it is clear until.
-pub(crate) struct Kept<'c> {
+/// A search's front, kept in the cache: each pair with the travel it is clear until – with the
+/// gaps between volumes measured (`GAPS`), or due at the next search.
+pub(crate) struct Kept<'c, const GAPS: bool> {
     stops: &'c mut Vec<Stop>,
     /// The travel so far, less the rounding a measured gap may hide.
     from: f64,
 }
 
-impl Front for Kept<'_> {
-    const MEASURES_GAPS: bool = true;
+impl<const GAPS: bool> Front for Kept<'_, GAPS> {
+    const MEASURES_GAPS: bool = GAPS;
 
     #[inline]
     fn keep(&mut self, pair: &Pair, gap: Real) {
@@ -562,6 +571,33 @@ mod tests {
                 break;
             }
         }
+    }
+
+    /// When the last contact is lost and the objects are found apart, the search keeps where it
+    /// stopped, every pair due: the next search starts from all of them, measures their gaps,
+    /// and answers as one without a cache.
+    #[test]
+    fn a_lost_contact_leaves_its_front_unmeasured() {
+        let config = BuildConfig::co();
+        let sphere = || bvh_core::TriMesh::uv_sphere(Point::origin(), 1.0, 12, 16);
+        let (a, b) = (Bvh::<Obb>::build(sphere(), &config), Bvh::<Obb>::build(sphere(), &config));
+        // Along the diagonal, so that the two spheres' boxes overlap while they are apart.
+        let at = |d: Real| {
+            let x = d / Real::sqrt(2.0);
+            let pose_b = Isometry::translation(x, x, 0.0);
+            Query::new(Posed::new(&a, Isometry::identity()), Posed::new(&b, pose_b), QueryOptions::default())
+        };
+        let mut cache = PairCache::new();
+        assert!(at(1.92).intersects_cached(&mut cache).is_some(), "the spheres overlap");
+        assert!(at(2.04).intersects().is_none(), "the spheres are apart");
+        assert!(at(2.04).intersects_cached(&mut cache).is_none());
+        assert!(!cache.front.is_empty());
+        assert!(cache.front.iter().all(|stop| stop.clear_until == f64::NEG_INFINITY));
+        let mut stats = QueryStats::default();
+        assert!(at(2.05).intersects_counted(Some(&mut cache), &mut stats).is_none());
+        assert!(stats.volume_tests() + stats.triangle_tests > 0, "the front's pairs tested");
+        assert!(!cache.front.is_empty() && cache.front.iter().all(|stop| stop.clear_until.is_finite()));
+        assert_eq!(at(1.9).intersects_cached(&mut cache).is_some(), at(1.9).intersects().is_some());
     }
 
     /// A distance query that found the meshes apart spares the next the first-contact search

@@ -51,23 +51,27 @@ where
         match cache {
             None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
             Some(cache) => {
-                let last =
-                    cache.start((self.a.bvh.id(), self.b.bvh.id()), &self.b_in_a, || extent(self.b.bvh));
-                match last.and_then(|last| self.contact_near(last, stats)) {
-                    Some(hit) => {
-                        cache.found_near(hit);
-                        Some(hit)
-                    }
-                    None => {
-                        // A gap measured between volumes may be off by the rounding of placing
-                        // B there, of placing it here, and of the measuring: each less than the
-                        // placement's slack.
-                        let (front, mut next) = cache.resume(|| 3.0 * self.placement_slack(0.0))?;
-                        let hit = self.first_in_trees(front, &mut next, stats);
-                        cache.remember(hit);
-                        hit
-                    }
+                let trees = (self.a.bvh.id(), self.b.bvh.id());
+                let Some(last) = cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) else {
+                    // A gap measured between volumes may be off by the rounding of placing B
+                    // there, of placing it here, and of the measuring: each less than the
+                    // placement's slack.
+                    let (front, mut next) = cache.resume(|| 3.0 * self.placement_slack(0.0))?;
+                    let hit = self.first_in_trees(front, &mut next, stats);
+                    cache.remember(hit);
+                    return hit;
+                };
+                if let Some(hit) = self.contact_near(last, stats) {
+                    cache.found_near(hit);
+                    return Some(hit);
                 }
+                // Lost, the last contact most often has a successor elsewhere: the gaps a
+                // front measured would most often be for nothing, so the search keeps where it
+                // stopped unmeasured, to start from next time if it finds the objects apart.
+                let mut next = cache.restart();
+                let hit = self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut next, stats);
+                cache.remember(hit);
+                hit
             }
         }
     }
