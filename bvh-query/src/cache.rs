@@ -440,7 +440,8 @@ impl PairCache {
 /// gaps between volumes measured (`GAPS`), or due at the next search.
 pub(crate) struct Kept<'c, const GAPS: bool> {
     stops: &'c mut Vec<Stop>,
-    /// The travel so far, less the rounding a measured gap may hide.
+    /// The travel so far, less the rounding a measured gap may hide (minus infinity for a
+    /// front whose gaps are not measured).
     from: f64,
 }
 
