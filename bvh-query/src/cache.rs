@@ -410,7 +410,13 @@ impl PairCache {
         }
         self.since_top = if from_front { self.since_top + 1 } else { 0 };
         self.next.clear();
-        self.next.extend(self.front.iter().filter(|stop| stop.clear_until > travelled));
+        // A plain loop: a filtered `extend` built each stop in an `Option` on the stack first,
+        // and stalled reading it back.
+        for stop in &self.front {
+            if stop.clear_until > travelled {
+                self.next.push(*stop);
+            }
+        }
         let due = from_front.then(|| {
             self.front.iter().filter(move |stop| stop.clear_until <= travelled).map(|stop| stop.pair)
         });
