@@ -537,6 +537,17 @@ mod tests {
         found
     }
 
+    /// Two trees of the same unit sphere.
+    fn unit_spheres() -> (Bvh<Obb>, Bvh<Obb>) {
+        let sphere = || bvh_core::TriMesh::uv_sphere(Point::origin(), 1.0, 12, 16);
+        (Bvh::build(sphere(), &BuildConfig::co()), Bvh::build(sphere(), &BuildConfig::co()))
+    }
+
+    /// The query of `a` where it stands against `b` at `pose_b`, with the default options.
+    fn with_b_at<'t>(a: &'t Bvh<Obb>, b: &'t Bvh<Obb>, pose_b: Isometry) -> Query<'t, Obb, Obb> {
+        Query::new(Posed::new(a, Isometry::identity()), Posed::new(b, pose_b), QueryOptions::default())
+    }
+
     /// While B cannot have reached any pair of the front, a first-contact search tests nothing
     /// and leaves the front as it was, its least clearance kept beside it; once B can have
     /// reached one, the search tests it and the answer is still the uncached one.
@@ -545,10 +556,8 @@ mod tests {
         let config = BuildConfig::co();
         let a = Bvh::<Obb>::build(torus(1.0, 0.3, 24, 10), &config);
         let b = Bvh::<Obb>::build(tube(0.2, 0.15, 0.6, 12), &config);
-        let query = |x: Real| {
-            let pose_b = Isometry::new(Vector::new(x, 0.0, 0.0), Vector::new(0.0, 0.3, 0.0));
-            Query::new(Posed::new(&a, Isometry::identity()), Posed::new(&b, pose_b), QueryOptions::default())
-        };
+        let query =
+            |x: Real| with_b_at(&a, &b, Isometry::new(Vector::new(x, 0.0, 0.0), Vector::new(0.0, 0.3, 0.0)));
         let front = |cache: &PairCache| -> Vec<_> {
             cache.front.iter().map(|stop| (stop.pair.sides(), stop.clear_until)).collect()
         };
@@ -585,14 +594,11 @@ mod tests {
     /// and answers as one without a cache.
     #[test]
     fn a_lost_contact_leaves_its_front_unmeasured() {
-        let config = BuildConfig::co();
-        let sphere = || bvh_core::TriMesh::uv_sphere(Point::origin(), 1.0, 12, 16);
-        let (a, b) = (Bvh::<Obb>::build(sphere(), &config), Bvh::<Obb>::build(sphere(), &config));
+        let (a, b) = unit_spheres();
         // Along the diagonal, so that the two spheres' boxes overlap while they are apart.
         let at = |d: Real| {
             let x = d / Real::sqrt(2.0);
-            let pose_b = Isometry::translation(x, x, 0.0);
-            Query::new(Posed::new(&a, Isometry::identity()), Posed::new(&b, pose_b), QueryOptions::default())
+            with_b_at(&a, &b, Isometry::translation(x, x, 0.0))
         };
         let mut cache = PairCache::new();
         assert!(at(1.92).intersects_cached(&mut cache).is_some(), "the spheres overlap");
@@ -612,16 +618,8 @@ mod tests {
     /// the gap passes, either way, one as long does not, and the contact it makes is found.
     #[test]
     fn meshes_stay_apart_only_while_b_cannot_have_closed_the_gap() {
-        let config = BuildConfig::co();
-        let sphere = || bvh_core::TriMesh::uv_sphere(Point::origin(), 1.0, 12, 16);
-        let (a, b) = (Bvh::<Obb>::build(sphere(), &config), Bvh::<Obb>::build(sphere(), &config));
-        let at = |x: Real| {
-            Query::new(
-                Posed::new(&a, Isometry::identity()),
-                Posed::new(&b, Isometry::translation(x, 0.0, 0.0)),
-                QueryOptions::default(),
-            )
-        };
+        let (a, b) = unit_spheres();
+        let at = |x: Real| with_b_at(&a, &b, Isometry::translation(x, 0.0, 0.0));
         let mut cache = PairCache::new();
         let gap = at(3.0).distance_cached(DistanceOptions::exact(), &mut cache).expect("a distance").distance;
         assert!(gap > 0.9 && gap <= 1.0, "two unit spheres 3 apart are {gap} apart");
@@ -651,12 +649,9 @@ mod tests {
             let t = k as Real / 40.0;
             let pose_b =
                 Isometry::new(Vector::new(1.6 - 0.3 * t, 0.8 * t, 0.6), Vector::new(0.3 * t, 0.5 * t, 0.0));
-            let query = Query::new(
-                Posed::new(&a, Isometry::identity()),
-                Posed::new(&b, pose_b),
-                QueryOptions::default(),
-            );
-            let near = query.distance_cached(DistanceOptions::exact(), &mut cache).expect("a distance");
+            let near = with_b_at(&a, &b, pose_b)
+                .distance_cached(DistanceOptions::exact(), &mut cache)
+                .expect("a distance");
             assert!(near.distance > 0.0, "pose {k}: the meshes stay apart");
             let memory = &cache.distance;
             for stop in &memory.front {
