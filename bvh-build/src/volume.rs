@@ -95,6 +95,11 @@ pub trait NodeVolume:
     /// conservative grow the volume by the rounding slack of the coordinates' magnitude.
     fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool;
 
+    /// A lower bound on the distance between the volume and the triangle (placed in the
+    /// volume's frame), zero when it may meet it: the widest gap along the axes
+    /// [`NodeVolume::may_meet_triangle`] tries (a sphere's, those of its bounding cube).
+    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real;
+
     /// A volume holding this one at every point of a translation by `motion` (in the
     /// volume's own frame): for swept tests.
     fn swept(&self, motion: &Vector) -> Self;
@@ -172,6 +177,10 @@ impl NodeVolume for Obb {
         triangle.may_meet_box(&self.center, &self.axes, &self.half_extents)
     }
 
+    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
+        triangle.box_gap(&self.center, &self.axes, &self.half_extents)
+    }
+
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
         let half = (pose.rotation * self.axes).abs() * self.half_extents;
         Aabb::from_half_extents(pose.transform_point(&self.center), half)
@@ -230,6 +239,10 @@ impl NodeVolume for Aabb {
     #[inline]
     fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
         triangle.may_meet_box(&self.center(), &Matrix::identity(), &self.half_extents())
+    }
+
+    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
+        triangle.box_gap(&self.center(), &Matrix::identity(), &self.half_extents())
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
@@ -303,6 +316,10 @@ impl NodeVolume for Sphere {
     #[inline]
     fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
         triangle.may_meet_box(&self.center, &Matrix::identity(), &Vector::repeat(self.radius))
+    }
+
+    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
+        triangle.box_gap(&self.center, &Matrix::identity(), &Vector::repeat(self.radius))
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {

@@ -613,6 +613,50 @@ mod tests {
         assert_eq!(at(1.9).intersects_cached(&mut cache).is_some(), at(1.9).intersects().is_some());
     }
 
+    /// Every stop a cached first-contact search leaves along a path holds what the next
+    /// searches rely on: the triangle pairs below it lie at least as far apart as its clearance
+    /// (the travel it is clear until, less B's travel so far). A leaf against a node measures
+    /// its gap too: a path passing one close by does not test it again at every pose.
+    #[test]
+    fn every_stop_of_a_first_contact_front_is_as_clear_as_it_says() {
+        let config = BuildConfig::co();
+        let a = Bvh::<Obb>::build(torus(1.0, 0.3, 24, 10), &config);
+        let b = Bvh::<Obb>::build(tube(0.2, 0.15, 0.6, 12), &config);
+        let mut cache = PairCache::new();
+        let (mut checked, mut clear_leaves) = (0, 0);
+        // The tube in the ring's hole, moving towards its inner side, turning a little.
+        for k in 0..40 {
+            let t = k as Real / 40.0;
+            let pose_b = Isometry::new(Vector::new(0.48 * t, 0.05 * t, 0.0), Vector::new(0.1 * t, 0.3, 0.0));
+            let query = with_b_at(&a, &b, pose_b);
+            assert!(query.intersects_cached(&mut cache).is_none(), "pose {k}: the meshes stay apart");
+            for stop in &cache.front {
+                let clearance = stop.clear_until - cache.travel.travelled;
+                if clearance <= 0.0 {
+                    continue;
+                }
+                let [side_a, side_b] = stop.pair.sides();
+                let placed: Vec<_> =
+                    below(&b, side_b.clone()).iter().map(|&j| b.triangle(j).placed(&query.b_in_a)).collect();
+                for i in below(&a, side_a.clone()) {
+                    for tb in &placed {
+                        let distance = closest_points_triangles(a.triangle(i), tb).distance;
+                        assert!(
+                            distance as f64 >= clearance,
+                            "pose {k}: a pair {distance} apart below {stop:?}"
+                        );
+                    }
+                }
+                checked += 1;
+                clear_leaves += usize::from(side_a.1.is_some() != side_b.1.is_some());
+            }
+        }
+        assert!(
+            checked >= 200 && clear_leaves >= 20,
+            "{checked} stops checked, {clear_leaves} of a leaf and a node"
+        );
+    }
+
     /// A distance query that found the meshes apart spares the next the first-contact search
     /// only while B's motion since cannot have closed the gap between them: a step shorter than
     /// the gap passes, either way, one as long does not, and the contact it makes is found.

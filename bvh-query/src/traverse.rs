@@ -557,17 +557,13 @@ where
             // by the margin, B's by it too, as it covers the rounding of placing either side).
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::Leaf);
-                let leaf = walk
-                    .triangles
-                    .get(true, ra, |i| [PlacedTriangle::placed(self.a.triangle(i), &self.a_in_b)]);
+                let leaf = self.a_leaf_in_b(ra, walk);
                 let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
                 leaf.iter().any(|t| vb.may_meet_triangle(t))
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::Leaf);
-                let leaf = walk
-                    .triangles
-                    .get(false, rb, |j| [PlacedTriangle::placed(self.b.triangle(j), &self.b_in_a)]);
+                let leaf = self.b_leaf_in_a(rb, walk);
                 self.with_a_volume(pair.a.node_index(), |va| leaf.iter().any(|t| va.may_meet_triangle(t)))
             }
             (None, None) => {
@@ -587,6 +583,47 @@ where
         }
     }
 
+    /// The triangles of A's leaf at leaf-order positions `ra`, placed in B's frame for box
+    /// tests (once for a run of tests).
+    #[inline(always)]
+    fn a_leaf_in_b<'w>(
+        &self,
+        ra: Range<usize>,
+        walk: &'w mut Walk<impl Front, VA, VB>,
+    ) -> &'w [PlacedTriangle] {
+        walk.triangles.get(true, ra, |i| [PlacedTriangle::placed(self.a.triangle(i), &self.a_in_b)])
+    }
+
+    /// [`Descent::a_leaf_in_b`] for B's leaf at `rb`, placed in A's frame.
+    #[inline(always)]
+    fn b_leaf_in_a<'w>(
+        &self,
+        rb: Range<usize>,
+        walk: &'w mut Walk<impl Front, VA, VB>,
+    ) -> &'w [PlacedTriangle] {
+        walk.triangles.get(false, rb, |j| [PlacedTriangle::placed(self.b.triangle(j), &self.b_in_a)])
+    }
+
+    /// A lower bound on the distance between a leaf's triangles, placed for
+    /// [`Descent::pair_overlaps`] just now, and the other side's node (zero for two leaves).
+    fn leaf_gap(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Real {
+        let nearest = |leaf: &[PlacedTriangle], gap: &dyn Fn(&PlacedTriangle) -> Real| {
+            leaf.iter().map(gap).fold(Real::INFINITY, Real::min)
+        };
+        match (pair.a.triangles(), pair.b.triangles()) {
+            (Some(ra), None) => {
+                let leaf = self.a_leaf_in_b(ra, walk);
+                let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
+                nearest(leaf, &|t| vb.triangle_gap(t))
+            }
+            (None, Some(rb)) => {
+                let leaf = self.b_leaf_in_a(rb, walk);
+                self.with_a_volume(pair.a.node_index(), |va| nearest(leaf, &|t| va.triangle_gap(t)))
+            }
+            _ => 0.0,
+        }
+    }
+
     /// `true` when node `a` of A is pruned because its box misses B's top box: six comparisons
     /// before any volume test.
     #[inline(always)]
@@ -600,7 +637,7 @@ where
 
     /// [`Descent::popped_overlaps`] for a front that keeps how far apart the pairs it stops at
     /// lie: `None` when the pair overlaps, else a lower bound on the distance between what
-    /// lies below its two sides (zero for a leaf's box, not measured).
+    /// lies below its two sides.
     #[inline(always)]
     fn popped_separation(
         &self,
@@ -609,7 +646,13 @@ where
         stats: &mut impl Stats,
     ) -> Option<Real> {
         if pair.a.is_leaf() || pair.b.is_leaf() {
-            return (!self.pair_overlaps(pair, true, walk, stats)).then_some(0.0);
+            // Measured, a leaf's stop waits for B to cross the gap as a node's does; unmeasured,
+            // it would be due at every search, and a path passing a leaf close by tests it at
+            // every pose.
+            if self.pair_overlaps(pair, true, walk, stats) {
+                return None;
+            }
+            return Some(self.leaf_gap(pair, walk));
         }
         let (a, b) = (pair.a.node_index(), pair.b.node_index());
         if let Some(gap) = self.b_box.map(|bb| self.a.node_box(a).gap(&bb)).filter(|&gap| gap > 0.0) {
