@@ -97,13 +97,15 @@ impl PlacedTriangle {
         let reach = self.normal_reach(axes, half_extents);
         let plane = (n0.min(n1).min(n2) - reach).max(-reach - n0.max(n1).max(n2));
         // An edge axis is divided by its length, but by no less than a quarter of the edge's:
-        // near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up.
+        // near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up. An edge
+        // shorter than `SHORTEST_MEASURED_EDGE`, whose squares may underflow, gives no gap.
         let h = [0, 1, 2].map(|k| f32x4::splat(half_extents[k]));
+        let measured = |axes: &EdgeAxes| axes.edge_length.simd_gt(f32x4::splat(SHORTEST_MEASURED_EDGE));
         let mut edges = f32x4::ZERO;
         for axes in edge_axes(&local, &h) {
             let gap = (axes.low - axes.reach).fast_max(-axes.reach - axes.high);
             let length = axes.length_sq.sqrt().fast_max(axes.edge_length * f32x4::splat(0.25));
-            edges = edges.fast_max(gap / length.fast_max(f32x4::splat(Real::MIN_POSITIVE)));
+            edges = edges.fast_max(measured(&axes).bitselect(gap / length, f32x4::ZERO));
         }
         let [e0, e1, e2, _] = edges.to_array();
         let widest = faces.max(plane).max(e0).max(e1).max(e2);
@@ -123,6 +125,10 @@ impl PlacedTriangle {
         (0..3).map(|k| half_extents[k] * axes.column(k).dot(&self.normal).abs()).sum()
     }
 }
+
+/// The shortest edge whose axes [`PlacedTriangle::box_gap`] measures: the squares of its
+/// components stay far from `f32`'s underflow.
+const SHORTEST_MEASURED_EDGE: Real = 1e-15;
 
 /// Offsets `d` (one vector per coordinate, lanes over corners) projected on `axis`.
 #[inline(always)]
@@ -318,6 +324,20 @@ mod tests {
             assert!(separated > 300, "{separated} separated");
             assert!(positive * 100 >= separated * 99, "{positive} of {separated} positive");
             assert!(near * 10 >= separated * 9, "{near} of {separated} within a tenth of the distance");
+        }
+    }
+
+    /// A triangle so small near the origin that its edges' squares underflow: its edge axes
+    /// cannot be measured, and the gap stays below its distance to a unit box two away.
+    #[test]
+    fn a_triangle_too_small_to_measure_keeps_the_gap_below_the_distance() {
+        let unit = Obb::new(p(2.0, 2.0, 0.0), Matrix::identity(), Vector::repeat(1.0));
+        for size in [1e-30, 1e-20, 1e-10] {
+            let tri = Triangle::new(p(0.0, 0.0, 0.0), p(size, 0.0, 0.0), p(0.0, size, size));
+            let placed = PlacedTriangle::placed(&tri, &RelativePose::identity());
+            let gap = placed.box_gap(&unit.center, &unit.axes, &unit.half_extents);
+            // The corner (1, 1, 0) of the box is nearest: sqrt(2) away.
+            assert!(gap <= Real::sqrt(2.0) && gap > 1.0, "size {size}: gap {gap}");
         }
     }
 }
