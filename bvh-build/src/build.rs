@@ -25,7 +25,8 @@ impl<V: NodeVolume> Bvh<V> {
     /// Builds the hierarchy with a caller-supplied split rule (the configuration's `split` is
     /// ignored).
     pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
-        if config.construction == Construction::Binned && mesh.triangle_count() > 0 {
+        // An empty mesh is never more than `top_down_up_to` triangles: built top down.
+        if config.construction == Construction::Binned && mesh.triangle_count() > config.top_down_up_to {
             let shaped = binned::shape::<V>(&mesh, config);
             let root = RootVolume::fit(config.root, bytemuck::cast_slice(&shaped.triangles), &config.fit);
             let mesh = mesh.reordered(&shaped.order);

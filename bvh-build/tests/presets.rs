@@ -46,10 +46,16 @@ fn slivers(n: u32) -> TriMesh {
     TriMesh::new(vertices, (0..n).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect()).unwrap()
 }
 
+/// `co-binned` with its binned construction at every size, small meshes included.
+fn binned_at_every_size() -> Preset {
+    let co_binned = Preset::co_binned();
+    Preset { name: "co-binned at every size", config: co_binned.config.with_top_down_up_to(0), ..co_binned }
+}
+
 #[test]
 fn every_preset_builds_every_mesh_well_formed() {
     for (name, mesh) in meshes() {
-        for preset in Preset::ALL {
+        for preset in Preset::ALL.into_iter().chain([binned_at_every_size()]) {
             let tree = Hierarchy::build(mesh.clone(), &preset);
             tree.assert_well_formed();
             assert_eq!(tree.node_count() == 0, mesh.is_empty(), "{name} / {}", preset.name);
@@ -78,6 +84,20 @@ fn every_split_rule_and_leaf_size_builds_the_scene_well_formed() {
     // Leaves in the parent: about n / (2 T) nodes, not 2n − 1.
     let n = bay.mesh().triangle_count();
     assert!(bay.node_count() < n, "{} nodes for {n} triangles", bay.node_count());
+}
+
+/// `co-binned` builds a mesh of up to `top_down_up_to` triangles as `co` does, a larger one
+/// binned.
+#[test]
+fn co_binned_builds_a_small_mesh_as_co_does() {
+    let tree = |mesh: &TriMesh, preset: Preset| -> Bvh<Obb> { Bvh::build(mesh.clone(), &preset.config) };
+    let small = torus(2.0, 0.3, 48, 16);
+    assert!(small.triangle_count() <= Preset::co_binned().config.top_down_up_to);
+    assert!(tree(&small, Preset::co_binned()) == tree(&small, Preset::co()));
+    assert!(tree(&small, binned_at_every_size()) != tree(&small, Preset::co()));
+    let large = accumulator_bay(3).part;
+    assert!(large.triangle_count() > Preset::co_binned().config.top_down_up_to);
+    assert!(tree(&large, Preset::co_binned()) != tree(&large, Preset::co()));
 }
 
 #[test]

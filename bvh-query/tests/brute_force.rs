@@ -4,7 +4,7 @@
 mod common;
 
 use bvh_build::generate::{bracket, torus, tube};
-use bvh_build::{Bvh, Hierarchy, NodeVolume, Preset};
+use bvh_build::{Bvh, Hierarchy, NodeVolume};
 use bvh_core::{
     Aabb, Isometry, Point, Real, RelativePose, TriMesh, Triangle, Vector, closest_points_triangles,
     triangles_intersect,
@@ -167,7 +167,7 @@ fn every_preset_pair_matches_brute_force() {
     let mut total = 0;
     for (i, (name_a, mesh_a)) in meshes.iter().enumerate() {
         let (name_b, mesh_b) = &meshes[(i + 1) % meshes.len()];
-        for preset in Preset::ALL {
+        for preset in common::presets_and_binned_at_every_size() {
             let a = Hierarchy::build(mesh_a.clone(), &preset);
             let b = Hierarchy::build(mesh_b.clone(), &preset);
             for _ in 0..6 {
@@ -200,7 +200,7 @@ fn grazing_contacts_far_from_the_origin_match_brute_force() {
     let mesh_a = shifted(&TriMesh::uv_sphere(Point::origin(), 1.0, 10, 20), da);
     let mesh_b = shifted(&bracket(1.5, 0.1, 0.8), db);
     let pose_a = Isometry::new(Vector::new(3e3, -2e3, 500.0), Vector::new(0.3, -0.2, 0.9));
-    let trees: Vec<_> = Preset::ALL
+    let trees: Vec<_> = common::presets_and_binned_at_every_size()
         .iter()
         .map(|p| (p.name, Hierarchy::build(mesh_a.clone(), p), Hierarchy::build(mesh_b.clone(), p)))
         .collect();

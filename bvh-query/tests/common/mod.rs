@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use bvh_build::Preset;
 use bvh_core::triangle::swept_triangle_intersects;
 use bvh_core::{Isometry, Real, RelativePose, TriMesh, Triangle, Vector};
 use rand::Rng;
@@ -30,4 +31,16 @@ pub(crate) fn random_pose(rng: &mut impl Rng, reach: Real) -> Isometry {
 pub(crate) fn brute_swept(a: &TriMesh, b: &TriMesh, start: &RelativePose, motion: &Vector) -> bool {
     let moved: Vec<Triangle> = b.triangles().map(|t| t.placed(start)).collect();
     a.triangles().any(|ta| moved.iter().any(|tb| swept_triangle_intersects(&ta, tb, motion)))
+}
+
+/// Every preset, and `co-binned` with its binned construction at every size: the generated
+/// meshes are small, and `co-binned` builds small meshes top down.
+pub(crate) fn presets_and_binned_at_every_size() -> Vec<Preset> {
+    let co_binned = Preset::co_binned();
+    let binned = Preset {
+        name: "co-binned at every size",
+        config: co_binned.config.with_top_down_up_to(0),
+        ..co_binned
+    };
+    Preset::ALL.into_iter().chain([binned]).collect()
 }
