@@ -90,15 +90,27 @@ pub trait NodeVolume:
     /// their box in their own tree's frame – taking pains only while it stays below `cutoff`.
     fn triangles_bound(&self, corners: &[Point], cutoff: Real) -> Real;
 
+    /// The box a triangle placed in the volume's frame is tested against: the volume itself,
+    /// or a box holding it.
+    fn triangle_box(&self) -> Obb;
+
     /// `false` when a separating axis shows the volume misses the triangle (placed in the
     /// volume's frame); `true` when it may meet it. Tested in `f32`: callers that must stay
     /// conservative grow the volume by the rounding slack of the coordinates' magnitude.
-    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool;
+    #[inline]
+    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
+        let b = self.triangle_box();
+        triangle.may_meet_box(&b.center, &b.axes, &b.half_extents)
+    }
 
     /// A lower bound on the distance between the volume and the triangle (placed in the
     /// volume's frame), zero when it may meet it: the widest gap along the axes
-    /// [`NodeVolume::may_meet_triangle`] tries (a sphere's, those of its bounding cube).
-    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real;
+    /// [`NodeVolume::may_meet_triangle`] tries.
+    #[inline]
+    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
+        let b = self.triangle_box();
+        triangle.box_gap(&b.center, &b.axes, &b.half_extents)
+    }
 
     /// A volume holding this one at every point of a translation by `motion` (in the
     /// volume's own frame): for swept tests.
@@ -173,12 +185,8 @@ impl NodeVolume for Obb {
     }
 
     #[inline]
-    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
-        triangle.may_meet_box(&self.center, &self.axes, &self.half_extents)
-    }
-
-    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
-        triangle.box_gap(&self.center, &self.axes, &self.half_extents)
+    fn triangle_box(&self) -> Obb {
+        *self
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
@@ -237,12 +245,8 @@ impl NodeVolume for Aabb {
     }
 
     #[inline]
-    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
-        triangle.may_meet_box(&self.center(), &Matrix::identity(), &self.half_extents())
-    }
-
-    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
-        triangle.box_gap(&self.center(), &Matrix::identity(), &self.half_extents())
+    fn triangle_box(&self) -> Obb {
+        Obb::from_aabb(self)
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
@@ -314,12 +318,8 @@ impl NodeVolume for Sphere {
 
     /// The sphere's cube stands in for it: a cheap test, loose only at the cube's corners.
     #[inline]
-    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
-        triangle.may_meet_box(&self.center, &Matrix::identity(), &Vector::repeat(self.radius))
-    }
-
-    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
-        triangle.box_gap(&self.center, &Matrix::identity(), &Vector::repeat(self.radius))
+    fn triangle_box(&self) -> Obb {
+        Obb::new(self.center, Matrix::identity(), Vector::repeat(self.radius))
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {

@@ -515,7 +515,7 @@ mod tests {
     use crate::{DistanceOptions, Posed, Query, QueryOptions, QueryStats};
     use bvh_build::generate::{torus, tube};
     use bvh_build::{BuildConfig, Bvh, ChildRef, NodeVolume};
-    use bvh_core::{Isometry, Obb, Point, Vector, closest_points_triangles};
+    use bvh_core::{Isometry, Obb, Point, Triangle, Vector, closest_points_triangles};
     use std::ops::Range;
 
     /// The leaf-order positions of the triangles below a side of a pair: a leaf's own, or all
@@ -535,6 +535,13 @@ mod tests {
             }
         }
         found
+    }
+
+    /// The least distance between A's triangles at leaf-order positions `ra` and the triangles
+    /// `placed` (B's, placed in A's frame).
+    fn nearest_below(a: &Bvh<Obb>, ra: &[usize], placed: &[Triangle]) -> Real {
+        let pairs = ra.iter().flat_map(|&i| placed.iter().map(move |tb| (a.triangle(i), tb)));
+        pairs.map(|(ta, tb)| closest_points_triangles(ta, tb).distance).fold(Real::INFINITY, Real::min)
     }
 
     /// Two trees of the same unit sphere.
@@ -638,15 +645,8 @@ mod tests {
                 let [side_a, side_b] = stop.pair.sides();
                 let placed: Vec<_> =
                     below(&b, side_b.clone()).iter().map(|&j| b.triangle(j).placed(&query.b_in_a)).collect();
-                for i in below(&a, side_a.clone()) {
-                    for tb in &placed {
-                        let distance = closest_points_triangles(a.triangle(i), tb).distance;
-                        assert!(
-                            distance as f64 >= clearance,
-                            "pose {k}: a pair {distance} apart below {stop:?}"
-                        );
-                    }
-                }
+                let nearest = nearest_below(&a, &below(&a, side_a.clone()), &placed);
+                assert!(nearest as f64 >= clearance, "pose {k}: a pair {nearest} apart below {stop:?}");
                 checked += 1;
                 clear_leaves += usize::from(side_a.1.is_some() != side_b.1.is_some());
             }
@@ -703,15 +703,8 @@ mod tests {
                 let (ra, rb) = (below(&a, side_a), below(&b, side_b));
                 let pose = &memory.poses[stop.frame as usize];
                 let placed: Vec<_> = rb.iter().map(|&j| b.triangle(j).placed(pose)).collect();
-                for &i in &ra {
-                    for tb in &placed {
-                        let distance = closest_points_triangles(a.triangle(i), tb).distance;
-                        assert!(
-                            distance >= stop.gap,
-                            "pose {k}: a pair {distance} apart below a stop {stop:?}"
-                        );
-                    }
-                }
+                let nearest = nearest_below(&a, &ra, &placed);
+                assert!(nearest >= stop.gap, "pose {k}: a pair {nearest} apart below a stop {stop:?}");
                 stops += 1;
                 if let Some(slab) = stop.slab {
                     let along = |p: Point| slab.normal.cast::<f64>().dot(&p.coords.cast::<f64>());

@@ -607,18 +607,17 @@ where
     /// A lower bound on the distance between a leaf's triangles, placed for
     /// [`Descent::pair_overlaps`] just now, and the other side's node (zero for two leaves).
     fn leaf_gap(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Real {
-        let nearest = |leaf: &[PlacedTriangle], gap: &dyn Fn(&PlacedTriangle) -> Real| {
-            leaf.iter().map(gap).fold(Real::INFINITY, Real::min)
-        };
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
                 let leaf = self.a_leaf_in_b(ra, walk);
                 let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
-                nearest(leaf, &|t| vb.triangle_gap(t))
+                leaf.iter().map(|t| vb.triangle_gap(t)).fold(Real::INFINITY, Real::min)
             }
             (None, Some(rb)) => {
                 let leaf = self.b_leaf_in_a(rb, walk);
-                self.with_a_volume(pair.a.node_index(), |va| nearest(leaf, &|t| va.triangle_gap(t)))
+                self.with_a_volume(pair.a.node_index(), |va| {
+                    leaf.iter().map(|t| va.triangle_gap(t)).fold(Real::INFINITY, Real::min)
+                })
             }
             _ => 0.0,
         }
