@@ -190,10 +190,20 @@ impl NodeVolume for Obb {
     }
 
     fn enclosing_aabb(&self, pose: &RelativePose) -> Aabb {
-        let half = (pose.rotation * self.axes).abs() * self.half_extents;
-        Aabb::from_half_extents(pose.transform_point(&self.center), half)
-            .inflated(Real::EPSILON * half.amax())
+        rounded_aabb(&self.placed(pose))
     }
+
+    /// Not turned by an identity pose: a refit gives every node a new box.
+    fn own_box(&self) -> Aabb {
+        rounded_aabb(self).padded()
+    }
+}
+
+/// The axis-aligned box around an OBB, grown by the rounding of its half extents.
+#[inline]
+fn rounded_aabb(obb: &Obb) -> Aabb {
+    let half = obb.axes.abs() * obb.half_extents;
+    Aabb::from_half_extents(obb.center, half).inflated(Real::EPSILON * half.amax())
 }
 
 impl NodeVolume for Aabb {

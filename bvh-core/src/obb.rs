@@ -32,31 +32,43 @@ impl Obb {
         Self { center: aabb.center(), axes: Matrix::identity(), half_extents: aabb.half_extents() }
     }
 
-    /// The smallest box with the given axes containing every point: each point is projected on
-    /// the axes (in `f64`) and the extents are rounded outwards. No points give a zero box.
+    /// The smallest box with the given axes containing every point, padded by the rounding of
+    /// its projections: each point's offset from the first is projected on the axes in `f32`
+    /// (four lanes at once), so the error scales with the box, not with the distance from the
+    /// origin. No points give a zero box.
     pub fn from_points_with_axes<'p>(points: impl IntoIterator<Item = &'p Point>, axes: &Matrix) -> Self {
-        let cols: [[f64; 3]; 3] = std::array::from_fn(|j| std::array::from_fn(|i| axes[(i, j)] as f64));
-        // Row i holds coordinate i's share of the three projections (and a padding lane), so
-        // a point's projections are three multiply-adds on four lanes, which vectorise.
-        let rows: [[f64; 4]; 3] = std::array::from_fn(|i| [cols[0][i], cols[1][i], cols[2][i], 0.0]);
+        let mut points = points.into_iter().peekable();
+        let Some(&&first) = points.peek() else {
+            return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
+        };
+        // Row i holds coordinate i's share of the three projections (and a zero fourth lane).
+        let rows = columns(&axes.transpose());
         // A fold, not a loop: chained runs of points are then each projected in a loop of their own.
         let (lo, hi) =
-            points.into_iter().fold(([f64::INFINITY; 4], [f64::NEG_INFINITY; 4]), |(mut lo, mut hi), p| {
-                let (x, y, z) = (p.x as f64, p.y as f64, p.z as f64);
-                let d: [f64; 4] = std::array::from_fn(|k| x * rows[0][k] + y * rows[1][k] + z * rows[2][k]);
-                for k in 0..4 {
-                    lo[k] = if d[k] < lo[k] { d[k] } else { lo[k] };
-                    hi[k] = if d[k] > hi[k] { d[k] } else { hi[k] };
-                }
-                (lo, hi)
+            points.fold((f32x4::splat(Real::INFINITY), f32x4::splat(Real::NEG_INFINITY)), |(lo, hi), p| {
+                let d = rows[0] * (p.x - first.x) + rows[1] * (p.y - first.y) + rows[2] * (p.z - first.z);
+                (lo.fast_min(d), hi.fast_max(d))
             });
-        if lo[0] > hi[0] {
-            return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
-        }
-        let (lo, hi) = ([lo[0], lo[1], lo[2]], [hi[0], hi[1], hi[2]]);
+        let (lo, hi) = (lo.to_array().map(f64::from), hi.to_array().map(f64::from));
+        // Each offset rounds by half an ulp and its projection by three, so a projection errs by
+        // at most 4 half-ulps of the offset's length (the axes are orthonormal), which the
+        // farthest projections bound; twice that, for the axes' own rounding.
+        let reach = (0..3).map(|j| lo[j].abs().max(hi[j].abs())).map(|r| r * r).sum::<f64>().sqrt();
+        let error = 4.0 * Real::EPSILON as f64 * reach;
+        let cols: [[f64; 3]; 3] = std::array::from_fn(|j| std::array::from_fn(|i| axes[(i, j)] as f64));
+        let origin: [f64; 3] = std::array::from_fn(|j| {
+            first.x as f64 * cols[j][0] + first.y as f64 * cols[j][1] + first.z as f64 * cols[j][2]
+        });
+        // The centre from the first point and its offset, in f64 and rounded once: the axes are
+        // orthonormal only to rounding, so a centre built from projections measured from the
+        // origin would move by that rounding times its distance, which the extents would cover.
         let mid: [f64; 3] = std::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
-        let center = (0..3).fold(Vector::zeros(), |acc, j| acc + axes.column(j) * mid[j] as Real);
-        Self::padded(Point::from(center), axes, &cols, &lo, &hi)
+        let center = Point::from(Vector::from_fn(|i, _| {
+            (first[i] as f64 + (0..3).map(|j| cols[j][i] * mid[j]).sum::<f64>()) as Real
+        }));
+        let lo: [f64; 3] = std::array::from_fn(|j| origin[j] + lo[j] - error);
+        let hi: [f64; 3] = std::array::from_fn(|j| origin[j] + hi[j] + error);
+        Self::padded(center, axes, &cols, &lo, &hi)
     }
 
     /// The box with the given axes around the projected interval `[lo, hi]` per axis, measured
@@ -204,6 +216,8 @@ impl Obb {
 mod tests {
     use super::*;
     use crate::math::Rotation;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn cloud() -> Vec<Point> {
         let rot = Rotation::from_euler_angles(0.3, -0.8, 1.2);
@@ -254,5 +268,39 @@ mod tests {
             assert!(m.contains_point(c));
         }
         assert!(a.inner_radius() <= a.outer_radius());
+    }
+
+    /// Clusters of every size at every distance from the origin, on turned axes: the box on
+    /// the given axes holds every point (by the f32 test queries use) and is the exact box of
+    /// their projections but for a padding of a few millionths of its size and the rounding of
+    /// its centre to f32.
+    #[test]
+    fn a_box_on_given_axes_holds_its_points_and_little_more() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for size in [1e-4, 1e-1, 1e2] {
+            for far in [0.0, 1e1, 1e3, 1e5] {
+                let axes =
+                    Rotation::from_euler_angles(rng.gen_range(-3.0..3.0), rng.gen_range(-3.0..3.0), 0.4)
+                        .to_rotation_matrix()
+                        .into_inner();
+                let centre = Point::new(far, -0.6 * far, 0.3 * far);
+                let points: Vec<Point> =
+                    (0..100).map(|_| centre + Vector::from_fn(|_, _| rng.gen_range(-size..size))).collect();
+                let obb = Obb::from_points_with_axes(&points, &axes);
+                assert!(points.iter().all(|p| obb.contains_point(p)), "size {size}, {far} from the origin");
+                for j in 0..3 {
+                    let along = |p: &Point| (0..3).map(|i| p[i] as f64 * axes[(i, j)] as f64).sum::<f64>();
+                    let (lo, hi) = points
+                        .iter()
+                        .map(along)
+                        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| (lo.min(d), hi.max(d)));
+                    let excess = obb.half_extents[j] as f64 - 0.5 * (hi - lo);
+                    assert!(
+                        excess <= 1e-5 * size as f64 + Real::EPSILON as f64 * far as f64,
+                        "size {size}, {far} away: {excess} over on axis {j}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -11,15 +11,15 @@ use std::time::Instant;
 
 /// Median wall time in milliseconds of `repeats` runs of `f` on fresh input from `setup`.
 fn median_ms<I, O>(repeats: usize, setup: impl Fn() -> I, mut f: impl FnMut(I) -> O) -> f64 {
-    let times: Vec<f64> = (0..repeats)
-        .map(|_| {
-            let input = setup();
-            let start = Instant::now();
-            std::hint::black_box(f(input));
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
+    let times: Vec<f64> = (0..repeats).map(|_| elapsed_ms(&mut f, setup())).collect();
     median(&times)
+}
+
+/// Wall time in milliseconds of one run of `f` on `input`.
+fn elapsed_ms<I, O>(mut f: impl FnMut(I) -> O, input: I) -> f64 {
+    let start = Instant::now();
+    std::hint::black_box(f(input));
+    start.elapsed().as_secs_f64() * 1e3
 }
 
 /// `bvh-bench build`'s arguments.
@@ -118,7 +118,8 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
 }
 
 /// Refit time after the same smooth deformation: our CO and AABB trees (`Hierarchy::refit`)
-/// against parry3d's `Bvh` over the triangles' boxes (each leaf box updated, then `refit`).
+/// against parry3d's `Bvh` over the triangles' boxes (each leaf box updated, then `refit`),
+/// taken in turn a repeat each, so that the machine's drift falls on the three alike.
 fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
     println!("Refit to a smooth wave a hundredth of the mesh's size high, ms (median of {repeats})");
     println!(
@@ -127,11 +128,8 @@ fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
     );
     for (name, mesh) in meshes {
         let waved = waved(mesh);
-        let mut ours = [0.0; 2];
-        for (ms, preset) in ours.iter_mut().zip([Preset::co(), Preset::aabb_tree()]) {
-            let mut tree = Hierarchy::build(mesh.clone(), &preset);
-            *ms = median_ms(repeats, || (), |_| tree.refit(&waved).expect("finite vertices"));
-        }
+        let mut trees =
+            [Preset::co(), Preset::aabb_tree()].map(|preset| Hierarchy::build(mesh.clone(), &preset));
         let leaf = |vertices: &[Point], corners: &[u32; 3]| {
             let b = Aabb::from_points(corners.iter().map(|&v| &vertices[v as usize]));
             ParryAabb::new(parry_bridge::vector(&b.mins.coords), parry_bridge::vector(&b.maxs.coords))
@@ -139,23 +137,28 @@ fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
         let leaves: Vec<ParryAabb> = mesh.indices().iter().map(|t| leaf(mesh.vertices(), t)).collect();
         let mut parry = ParryBvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
         let mut workspace = BvhWorkspace::default();
-        let parry_ms = median_ms(
-            repeats,
-            || (),
-            |_| {
+        let mut times = [(); 3].map(|_| Vec::with_capacity(repeats));
+        for _ in 0..repeats {
+            for (tree, times) in trees.iter_mut().zip(&mut times) {
+                times.push(elapsed_ms(
+                    |waved: &[Point]| tree.refit(waved).expect("finite vertices"),
+                    &waved[..],
+                ));
+            }
+            let refit_parry = |waved: &[Point]| {
                 for (i, t) in mesh.indices().iter().enumerate() {
-                    parry.insert_or_update_partially(leaf(&waved, t), i as u32, 0.0);
+                    parry.insert_or_update_partially(leaf(waved, t), i as u32, 0.0);
                 }
                 parry.refit(&mut workspace);
-            },
-        );
+            };
+            times[2].push(elapsed_ms(refit_parry, &waved[..]));
+        }
+        let [co, aabb, parry_ms] = times.map(|t| median(&t));
         println!(
-            "{name:<16} {:>9} {:>9.1} {:>9.1} {parry_ms:>9.1} {:>9.2} {:>10.2}",
+            "{name:<16} {:>9} {co:>9.1} {aabb:>9.1} {parry_ms:>9.1} {:>9.2} {:>10.2}",
             mesh.triangle_count(),
-            ours[0],
-            ours[1],
-            ours[0] / parry_ms,
-            ours[1] / parry_ms
+            co / parry_ms,
+            aabb / parry_ms
         );
     }
 }
