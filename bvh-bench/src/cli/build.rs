@@ -57,33 +57,38 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         print!(" {:>11}", preset.name);
     }
     println!(
-        " {:>11} {:>11} {:>9} {:>9} {:>9}",
+        " {:>11} {:>11} {:>11} {:>9} {:>9}",
         "co 1-thread", "binned 1-th", "parry3d", "co/parry", "binned/p"
     );
     for (name, mesh) in &meshes {
-        print!("{name:<16} {:>9}", mesh.triangle_count());
-        let mut times = Vec::new();
-        for preset in Preset::ALL {
-            let ms = median_ms(repeats, || mesh.clone(), |m| Hierarchy::build(m, &preset));
-            times.push((preset.name, ms));
-            print!(" {ms:>11.1}");
-        }
-        let time_of = |name: &str| times.iter().find(|(n, _)| *n == name).map_or(f64::NAN, |(_, ms)| *ms);
-        let one_thread = |preset: Preset| {
+        // Every preset on all threads, co and co-binned on one, then parry3d: each builds once a
+        // repeat, in turn, so that the machine's drift falls on all alike.
+        let mut builds: Vec<Box<dyn Fn() -> f64>> = Preset::ALL
+            .into_iter()
+            .map(|preset| -> Box<dyn Fn() -> f64> {
+                Box::new(move || elapsed_ms(|m| Hierarchy::build(m, &preset), mesh.clone()))
+            })
+            .collect();
+        for preset in [Preset::co(), Preset::co_binned()] {
             let sequential = preset.config.sequential();
-            median_ms(repeats, || mesh.clone(), |m| Bvh::<Obb>::build(m, &sequential))
-        };
-        let (co_1, binned_1) = (one_thread(Preset::co()), one_thread(Preset::co_binned()));
-        let parry = median_ms(
-            repeats,
-            || parry_bridge::mesh_buffers(mesh),
-            |(v, i)| parry3d::shape::TriMesh::new(v, i),
-        );
-        println!(
-            " {co_1:>11.1} {binned_1:>11.1} {parry:>9.1} {:>9.2} {:>9.2}",
-            time_of("co") / parry,
-            time_of("co-binned") / parry
-        );
+            builds.push(Box::new(move || elapsed_ms(|m| Bvh::<Obb>::build(m, &sequential), mesh.clone())));
+        }
+        builds.push(Box::new(|| {
+            elapsed_ms(|(v, i)| parry3d::shape::TriMesh::new(v, i), parry_bridge::mesh_buffers(mesh))
+        }));
+        let mut times = vec![Vec::with_capacity(repeats); builds.len()];
+        for _ in 0..repeats {
+            for (build, times) in builds.iter().zip(&mut times) {
+                times.push(build());
+            }
+        }
+        let ms: Vec<f64> = times.iter().map(|t| median(t)).collect();
+        let parry = ms[ms.len() - 1];
+        let time_of =
+            |name: &str| Preset::ALL.iter().position(|p| p.name == name).map_or(f64::NAN, |k| ms[k]);
+        print!("{name:<16} {:>9}", mesh.triangle_count());
+        ms.iter().for_each(|ms| print!(" {ms:>11.1}"));
+        println!(" {:>9.2} {:>9.2}", time_of("co") / parry, time_of("co-binned") / parry);
     }
     println!();
     refit_times(&meshes, repeats);
