@@ -22,6 +22,21 @@ fn elapsed_ms<I, O>(mut f: impl FnMut(I) -> O, input: I) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
+/// A timed run: prepares its input, then returns how long its work took ([`elapsed_ms`]).
+type TimedRun<'a> = Box<dyn FnMut() -> f64 + 'a>;
+
+/// The median of `repeats` timings of each run, the runs taken in turn once a repeat, so that
+/// the machine's drift falls on all alike.
+fn medians_in_turn(repeats: usize, runs: &mut [TimedRun<'_>]) -> Vec<f64> {
+    let mut times = vec![Vec::with_capacity(repeats); runs.len()];
+    for _ in 0..repeats {
+        for (run, times) in runs.iter_mut().zip(&mut times) {
+            times.push(run());
+        }
+    }
+    times.iter().map(|t| median(t)).collect()
+}
+
 /// `bvh-bench build`'s arguments.
 #[derive(clap::Args)]
 pub(crate) struct Args {
@@ -61,28 +76,21 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         "co 1-thread", "binned 1-th", "parry3d", "co/parry", "binned/p"
     );
     for (name, mesh) in &meshes {
-        // Every preset on all threads, co and co-binned on one, then parry3d: each builds once a
-        // repeat, in turn, so that the machine's drift falls on all alike.
-        let mut builds: Vec<Box<dyn Fn() -> f64>> = Preset::ALL
+        // Every preset on all threads, co and co-binned on one, then parry3d.
+        let mut runs: Vec<TimedRun<'_>> = Preset::ALL
             .into_iter()
-            .map(|preset| -> Box<dyn Fn() -> f64> {
+            .map(|preset| -> TimedRun<'_> {
                 Box::new(move || elapsed_ms(|m| Hierarchy::build(m, &preset), mesh.clone()))
             })
             .collect();
         for preset in [Preset::co(), Preset::co_binned()] {
             let sequential = preset.config.sequential();
-            builds.push(Box::new(move || elapsed_ms(|m| Bvh::<Obb>::build(m, &sequential), mesh.clone())));
+            runs.push(Box::new(move || elapsed_ms(|m| Bvh::<Obb>::build(m, &sequential), mesh.clone())));
         }
-        builds.push(Box::new(|| {
+        runs.push(Box::new(|| {
             elapsed_ms(|(v, i)| parry3d::shape::TriMesh::new(v, i), parry_bridge::mesh_buffers(mesh))
         }));
-        let mut times = vec![Vec::with_capacity(repeats); builds.len()];
-        for _ in 0..repeats {
-            for (build, times) in builds.iter().zip(&mut times) {
-                times.push(build());
-            }
-        }
-        let ms: Vec<f64> = times.iter().map(|t| median(t)).collect();
+        let ms = medians_in_turn(repeats, &mut runs);
         let parry = ms[ms.len() - 1];
         let time_of =
             |name: &str| Preset::ALL.iter().position(|p| p.name == name).map_or(f64::NAN, |k| ms[k]);
@@ -133,7 +141,7 @@ fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
     );
     for (name, mesh) in meshes {
         let waved = waved(mesh);
-        let mut trees =
+        let [mut co_tree, mut aabb_tree] =
             [Preset::co(), Preset::aabb_tree()].map(|preset| Hierarchy::build(mesh.clone(), &preset));
         let leaf = |vertices: &[Point], corners: &[u32; 3]| {
             let b = Aabb::from_points(corners.iter().map(|&v| &vertices[v as usize]));
@@ -142,23 +150,19 @@ fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
         let leaves: Vec<ParryAabb> = mesh.indices().iter().map(|t| leaf(mesh.vertices(), t)).collect();
         let mut parry = ParryBvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
         let mut workspace = BvhWorkspace::default();
-        let mut times = [(); 3].map(|_| Vec::with_capacity(repeats));
-        for _ in 0..repeats {
-            for (tree, times) in trees.iter_mut().zip(&mut times) {
-                times.push(elapsed_ms(
-                    |waved: &[Point]| tree.refit(waved).expect("finite vertices"),
-                    &waved[..],
-                ));
+        let mut refit_parry = || {
+            for (i, t) in mesh.indices().iter().enumerate() {
+                parry.insert_or_update_partially(leaf(&waved, t), i as u32, 0.0);
             }
-            let refit_parry = |waved: &[Point]| {
-                for (i, t) in mesh.indices().iter().enumerate() {
-                    parry.insert_or_update_partially(leaf(waved, t), i as u32, 0.0);
-                }
-                parry.refit(&mut workspace);
-            };
-            times[2].push(elapsed_ms(refit_parry, &waved[..]));
-        }
-        let [co, aabb, parry_ms] = times.map(|t| median(&t));
+            parry.refit(&mut workspace);
+        };
+        let mut runs: [TimedRun<'_>; 3] = [
+            Box::new(|| elapsed_ms(|()| co_tree.refit(&waved).expect("finite vertices"), ())),
+            Box::new(|| elapsed_ms(|()| aabb_tree.refit(&waved).expect("finite vertices"), ())),
+            Box::new(move || elapsed_ms(|()| refit_parry(), ())),
+        ];
+        let ms = medians_in_turn(repeats, &mut runs);
+        let (co, aabb, parry_ms) = (ms[0], ms[1], ms[2]);
         println!(
             "{name:<16} {:>9} {co:>9.1} {aabb:>9.1} {parry_ms:>9.1} {:>9.2} {:>10.2}",
             mesh.triangle_count(),
