@@ -157,9 +157,14 @@ impl Preset {
     /// CO built the fast way ([`Construction::Binned`]): the same root and node volumes, the
     /// tree's shape from binned surface-area splits in the object's frame, the boxes fitted
     /// bottom-up. Meshes of up to 4,096 triangles are built as CO builds them: on such small
-    /// meshes the top-down tree has first contact test fewer volumes.
+    /// meshes the top-down tree has first contact test fewer volumes. Leaves hold up to four
+    /// triangles: first contact then tests fewer volumes for a few more triangle pairs and is no
+    /// slower, and the build fits half as many nodes.
     pub const fn co_binned() -> Self {
-        let config = BuildConfig::co().with_construction(Construction::Binned).with_top_down_up_to(4096);
+        let config = BuildConfig::co()
+            .with_construction(Construction::Binned)
+            .with_top_down_up_to(4096)
+            .with_leaf_size(4);
         Self { name: "co-binned", nodes: NodeKind::Obb, config }
     }
 

@@ -86,18 +86,22 @@ fn every_split_rule_and_leaf_size_builds_the_scene_well_formed() {
     assert!(bay.node_count() < n, "{} nodes for {n} triangles", bay.node_count());
 }
 
-/// `co-binned` builds a mesh of up to `top_down_up_to` triangles as `co` does, a larger one
-/// binned.
+/// `co-binned` builds a mesh of up to `top_down_up_to` triangles as `co` does (with its own
+/// leaf size), a larger one binned.
 #[test]
 fn co_binned_builds_a_small_mesh_as_co_does() {
     let tree = |mesh: &TriMesh, preset: Preset| -> Bvh<Obb> { Bvh::build(mesh.clone(), &preset.config) };
+    let co = Preset {
+        config: Preset::co().config.with_leaf_size(Preset::co_binned().config.leaf_size),
+        ..Preset::co()
+    };
     let small = torus(2.0, 0.3, 48, 16);
     assert!(small.triangle_count() <= Preset::co_binned().config.top_down_up_to);
-    assert!(tree(&small, Preset::co_binned()) == tree(&small, Preset::co()));
-    assert!(tree(&small, binned_at_every_size()) != tree(&small, Preset::co()));
+    assert!(tree(&small, Preset::co_binned()) == tree(&small, co));
+    assert!(tree(&small, binned_at_every_size()) != tree(&small, co));
     let large = accumulator_bay(3).part;
     assert!(large.triangle_count() > Preset::co_binned().config.top_down_up_to);
-    assert!(tree(&large, Preset::co_binned()) != tree(&large, Preset::co()));
+    assert!(tree(&large, Preset::co_binned()) != tree(&large, co));
 }
 
 #[test]

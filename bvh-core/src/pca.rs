@@ -38,10 +38,18 @@ pub fn axes_of_covariance(cov: &Matrix3<f64>) -> Matrix {
     let (first, largest_first) = if l1 - l2 >= l2 - l3 { (l1, true) } else { (l3, false) };
     let Some(v) = eigenvector(&m, first) else { return Matrix::identity() };
     let (u, w) = plane_across(&v);
-    // The 2×2 matrix of `m` on (u, w), and the angle of its larger eigenvalue's eigenvector.
+    // The 2×2 matrix of `m` on (u, w) and its larger eigenvalue's eigenvector, written so that
+    // neither coordinate is a difference of nearly equal terms.
     let (muu, mww, muw) = ((m * u).dot(&u), (m * w).dot(&w), (m * u).dot(&w));
-    let angle = 0.5 * (2.0 * muw).atan2(muu - mww);
-    let larger = u * angle.cos() + w * angle.sin();
+    let half_gap = 0.5 * (muu - mww);
+    let radius = half_gap.hypot(muw);
+    let larger = if radius == 0.0 {
+        u
+    } else if half_gap >= 0.0 {
+        (u * (half_gap + radius) + w * muw).normalize()
+    } else {
+        (u * muw + w * (radius - half_gap)).normalize()
+    };
     let (e1, e2) = if largest_first { (v, larger) } else { (larger, v.cross(&larger).normalize()) };
     let e2 = (e2 - e1 * e1.dot(&e2)).normalize();
     let axes = Matrix3::from_columns(&[e1, e2, e1.cross(&e2)]).cast::<Real>();
