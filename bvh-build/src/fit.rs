@@ -5,6 +5,7 @@
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
 use smallvec::{SmallVec, smallvec};
+use wide::{f32x4, i32x4};
 
 /// Which points or triangles the covariance is taken over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,22 +174,43 @@ impl Samples {
     }
 }
 
-/// The extremes of one slab: per coordinate, the smallest and largest value and where.
+/// The extremes of one slab: per coordinate (three lanes of four), the smallest and largest
+/// value and where – lanes, so that a point updates a slab without a branch (whether it does is
+/// a coin toss for the samples a node merges from its children's).
 #[derive(Clone, Copy)]
 struct Slab {
-    lo: [Real; 3],
-    hi: [Real; 3],
-    lo_at: [u32; 3],
-    hi_at: [u32; 3],
+    lo: f32x4,
+    hi: f32x4,
+    lo_at: i32x4,
+    hi_at: i32x4,
 }
 
 impl Slab {
     const EMPTY: Self = Self {
-        lo: [Real::INFINITY; 3],
-        hi: [Real::NEG_INFINITY; 3],
-        lo_at: [u32::MAX; 3],
-        hi_at: [u32::MAX; 3],
+        lo: f32x4::splat(Real::INFINITY),
+        hi: f32x4::splat(Real::NEG_INFINITY),
+        lo_at: i32x4::splat(-1),
+        hi_at: i32x4::splat(-1),
     };
+
+    /// Takes point `p`, the `i`-th, where it is more extreme than the slab's extremes so far
+    /// (the first of equals stays).
+    fn take(&mut self, p: &Point, i: i32) {
+        let v = f32x4::from([p.x, p.y, p.z, 0.0]);
+        let at = i32x4::splat(i);
+        let (lower, higher) = (v.simd_lt(self.lo), v.simd_gt(self.hi));
+        self.lo = lower.select(v, self.lo);
+        self.hi = higher.select(v, self.hi);
+        self.lo_at = lower.select(at, self.lo_at);
+        self.hi_at = higher.select(at, self.hi_at);
+    }
+
+    /// The indices of the extremes taken (the fourth lanes hold none).
+    fn indices(&self) -> impl Iterator<Item = u32> {
+        let [a, b, c, _] = self.lo_at.to_array();
+        let [d, e, f, _] = self.hi_at.to_array();
+        [a, b, c, d, e, f].into_iter().filter_map(|i| u32::try_from(i).ok())
+    }
 }
 
 /// Paper 000's `k`.
@@ -214,21 +236,10 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
         let axis = extent.imax();
         let scale = if extent[axis] > 0.0 { slabs as Real / extent[axis] } else { 0.0 };
         for (i, p) in points.iter().enumerate() {
-            let slab = &mut extremes[(((p[axis] - bounds.mins[axis]) * scale) as usize).min(slabs - 1)];
-            for d in 0..3 {
-                if p[d] < slab.lo[d] {
-                    slab.lo[d] = p[d];
-                    slab.lo_at[d] = i as u32;
-                }
-                if p[d] > slab.hi[d] {
-                    slab.hi[d] = p[d];
-                    slab.hi_at[d] = i as u32;
-                }
-            }
+            extremes[(((p[axis] - bounds.mins[axis]) * scale) as usize).min(slabs - 1)].take(p, i as i32);
         }
     }
-    let mut samples: SampleIndices =
-        extremes.iter().flat_map(|s| s.lo_at.into_iter().chain(s.hi_at)).filter(|&i| i != u32::MAX).collect();
+    let mut samples: SampleIndices = extremes.iter().flat_map(Slab::indices).collect();
     samples.sort_unstable();
     samples.dedup();
     samples
