@@ -16,8 +16,8 @@ use crate::fit::Samples;
 use crate::numbering::{Numbered, Part};
 use crate::preset::BuildConfig;
 use crate::volume::NodeVolume;
+use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Point, Real, TriMesh, Triangle, max, min};
-use bytemuck::Zeroable;
 
 /// Candidate planes per axis (bins − 1).
 const BINS: usize = 16;
@@ -26,7 +26,7 @@ const BINS: usize = 16;
 const TURN_FROM: usize = 64;
 
 /// A triangle as the shape pass sees it: its box and its index in the user's mesh.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, bytemuck::Zeroable)]
 struct Item {
     lo: [Real; 3],
     index: u32,
@@ -62,18 +62,19 @@ pub(crate) struct Shaped<V> {
 
 /// Builds the tree over `mesh` (not empty).
 pub(crate) fn shape<V: NodeVolume>(mesh: &TriMesh, config: &BuildConfig) -> Shaped<V> {
-    let mut items: Vec<Item> = mesh
-        .triangles()
-        .enumerate()
-        .map(|(i, t)| {
-            let b = Aabb::from_points(&t.vertices());
+    let mut items: Vec<Item> = (0..mesh.triangle_count())
+        .into_par_iter()
+        .map(|i| {
+            let b = Aabb::from_points(&mesh.triangle(i).vertices());
             Item { lo: b.mins.into(), index: i as u32, hi: b.maxs.into() }
         })
         .collect();
-    let mut spare = items.clone();
+    // Zeroed by the allocator, not written here: the first division or leaf to reach a place
+    // writes it, on whichever thread builds that part of the tree.
+    let mut spare: Vec<Item> = bytemuck::zeroed_vec(items.len());
     let mut bins = vec![0; items.len()];
     let mut order = vec![0; items.len()];
-    let mut triangles = vec![Triangle::zeroed(); items.len()];
+    let mut triangles: Vec<Triangle> = bytemuck::zeroed_vec(items.len());
     let centres = centre_bounds(&items);
     let share = Share {
         items: &mut items,
