@@ -107,10 +107,11 @@ impl Share<'_> {
         self.items.len()
     }
 
-    /// Divides the items and returns the shares of the two sides.
-    fn divide(&mut self, depth: usize) -> [Share<'_>; 2] {
+    /// Divides the items and returns the shares of the two sides; `in_parallel`, in chunks on
+    /// several threads.
+    fn divide(&mut self, depth: usize, in_parallel: bool) -> [Share<'_>; 2] {
         let split = if depth < MAX_RULE_DEPTH {
-            sah_split(self.items, self.spare, self.bins, &self.centres)
+            sah_split(self.items, self.spare, self.bins, &self.centres, in_parallel)
         } else {
             None
         };
@@ -165,7 +166,7 @@ impl Builder<'_> {
             let fitted = self.node(share, depth, 0, &mut nodes);
             return (fitted, Part::Numbered(nodes));
         }
-        let [left, right] = share.divide(depth);
+        let [left, right] = share.divide(depth, true);
         let k = left.len();
         let side = |share: Share<'_>| {
             if self.config.is_leaf(share.len()) {
@@ -189,7 +190,7 @@ impl Builder<'_> {
         at: usize,
         nodes: &mut Numbered<V>,
     ) -> Fitted {
-        let sides = share.divide(depth);
+        let sides = share.divide(depth, false);
         let k = sides[0].len();
         let firsts = sides.each_ref().map(|side| side.first);
         let counts = sides.each_ref().map(Share::len);
@@ -287,16 +288,64 @@ const SORTED_UP_TO: usize = 12;
 /// A division of a node's items: how many go left and the centre boxes of both sides.
 type Division = (usize, [(Real, Real); 3], [(Real, Real); 3]);
 
+/// Items a chunk of a parallel division holds: nodes with more are binned and partitioned in
+/// chunks on several threads (when built above the parallel threshold), so that the top of the
+/// tree is not divided on one thread while the others wait.
+const CHUNK: usize = 1 << 15;
+
+/// The items of a node (or of a chunk of one) by bin: per bin, the items' boxes, their centres'
+/// box (which gives each side's without another pass) and their count.
+#[derive(Clone, Copy)]
+struct Binned {
+    boxes: [Lanes; BINS],
+    centre_boxes: [Lanes; BINS],
+    counts: [u32; BINS],
+}
+
+impl Binned {
+    /// Bins `items` into `BINS` equal bins of their centres along axis `d` from `lo`, `scale`
+    /// bins per unit, and writes each item's bin to `bins`.
+    fn of(items: &[Item], bins: &mut [u8], d: usize, lo: Real, scale: Real) -> Self {
+        let mut binned =
+            Self { boxes: [EMPTY_LANES; BINS], centre_boxes: [EMPTY_LANES; BINS], counts: [0; BINS] };
+        for (item, bin) in items.iter().zip(bins.iter_mut()) {
+            let b = (((item.centre(d) - lo) * scale) as usize).min(BINS - 1);
+            *bin = b as u8;
+            grow(&mut binned.boxes[b], &item.lanes());
+            grow(&mut binned.centre_boxes[b], &item.centre_lanes());
+            binned.counts[b] += 1;
+        }
+        binned
+    }
+
+    /// The bins of the items of both (exact: boxes and counts do not depend on the order).
+    fn merged(mut self, other: &Self) -> Self {
+        for b in 0..BINS {
+            grow(&mut self.boxes[b], &other.boxes[b]);
+            grow(&mut self.centre_boxes[b], &other.centre_boxes[b]);
+            self.counts[b] += other.counts[b];
+        }
+        self
+    }
+
+    /// How many items lie in the bins below `j`.
+    fn below(&self, j: usize) -> usize {
+        self.counts[..j].iter().map(|&c| c as usize).sum()
+    }
+}
+
 /// The split minimising the surface-area cost `A_l n_l + A_r n_r`: over `BINS` equal bins of
 /// the centres along the axis on which they spread widest, or over every position on each axis
-/// when the node is small. The divided items are written to `spare`, the left side's first
-/// (`bins` keeps each item's bin between the two passes); `None` when the centres cannot be
-/// separated.
+/// when the node is small. The divided items are written to `spare`, the left side's first and
+/// the right side's from the end (`bins` keeps each item's bin between the two passes); `None`
+/// when the centres cannot be separated. With `in_parallel`, a large node's passes run in chunks on
+/// several threads, with the same result.
 fn sah_split(
     items: &[Item],
     spare: &mut [Item],
     bins: &mut [u8],
     centres: &[(Real, Real); 3],
+    in_parallel: bool,
 ) -> Option<Division> {
     if items.len() <= SORTED_UP_TO {
         return sorted_split(items, spare);
@@ -307,40 +356,53 @@ fn sah_split(
     if !(scale.is_finite() && scale > 0.0) {
         return None;
     }
-    // Per bin: the items' boxes, their centres' box (which gives each side's without another
-    // pass) and their count.
-    let mut boxes = [EMPTY_LANES; BINS];
-    let mut centre_boxes = [EMPTY_LANES; BINS];
-    let mut counts = [0u32; BINS];
-    for (item, bin) in items.iter().zip(bins.iter_mut()) {
-        let b = (((item.centre(d) - lo) * scale) as usize).min(BINS - 1);
-        *bin = b as u8;
-        grow(&mut boxes[b], &item.lanes());
-        grow(&mut centre_boxes[b], &item.centre_lanes());
-        counts[b] += 1;
-    }
+    let chunks: Vec<Binned> = if in_parallel && items.len() > 2 * CHUNK {
+        items
+            .par_chunks(CHUNK)
+            .zip(bins.par_chunks_mut(CHUNK))
+            .map(|(i, b)| Binned::of(i, b, d, lo, scale))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let binned = match chunks.split_first() {
+        Some((first, rest)) => rest.iter().fold(*first, Binned::merged),
+        None => Binned::of(items, bins, d, lo, scale),
+    };
     // Costs of every plane from the right, then swept from the left.
     let mut right_cost = [0.0; BINS];
     let (mut acc, mut count) = (EMPTY_LANES, 0);
     for j in (1..BINS).rev() {
-        grow(&mut acc, &boxes[j]);
-        count += counts[j];
+        grow(&mut acc, &binned.boxes[j]);
+        count += binned.counts[j];
         right_cost[j] = half_area(&acc) * count as Real;
     }
     let mut best: Option<(Real, usize)> = None;
     let (mut acc, mut count) = (EMPTY_LANES, 0);
-    for j in 1..BINS {
-        grow(&mut acc, &boxes[j - 1]);
-        count += counts[j - 1];
+    for (j, right) in right_cost.iter().enumerate().skip(1) {
+        grow(&mut acc, &binned.boxes[j - 1]);
+        count += binned.counts[j - 1];
         if count == 0 || count as usize == items.len() {
             continue;
         }
-        let cost = half_area(&acc) * count as Real + right_cost[j];
+        let cost = half_area(&acc) * count as Real + right;
         if best.is_none_or(|b| cost < b.0) {
             best = Some((cost, j));
         }
     }
     let (_, j) = best?;
+    let left = if chunks.is_empty() {
+        partition(items, bins, spare, j)
+    } else {
+        partition_in_chunks(items, bins, spare, j, &chunks)
+    };
+    let (left_bins, right_bins) = binned.centre_boxes.split_at(j);
+    Some((left, centres_of(left_bins), centres_of(right_bins)))
+}
+
+/// Writes the items of bins below `j` to the start of `spare` in order, the others from its
+/// end backwards, and returns how many went left.
+fn partition(items: &[Item], bins: &[u8], spare: &mut [Item], j: usize) -> usize {
     // Without branches (which side an item goes is a coin toss to the predictor): each item is
     // written at both cursors and only its side's cursor moves on.
     let (mut left, mut right) = (0, items.len());
@@ -351,8 +413,43 @@ fn sah_split(
         left += usize::from(!goes_right);
         right -= usize::from(goes_right);
     }
-    let (left_bins, right_bins) = centre_boxes.split_at(j);
-    Some((left, centres_of(left_bins), centres_of(right_bins)))
+    left
+}
+
+/// [`partition`] of the chunks of [`CHUNK`] items whose bins are `chunks`, on several threads:
+/// each chunk's sides go where the sequential pass would put them, after the earlier chunks'.
+fn partition_in_chunks(
+    items: &[Item],
+    bins: &[u8],
+    spare: &mut [Item],
+    j: usize,
+    chunks: &[Binned],
+) -> usize {
+    let left: usize = chunks.iter().map(|c| c.below(j)).sum();
+    let (mut lefts, mut rights) = spare.split_at_mut(left);
+    let mut work = Vec::with_capacity(chunks.len());
+    for ((items, bins), binned) in items.chunks(CHUNK).zip(bins.chunks(CHUNK)).zip(chunks) {
+        let to_left = binned.below(j);
+        let (chunk_lefts, rest) = std::mem::take(&mut lefts).split_at_mut(to_left);
+        lefts = rest;
+        let rest_len = rights.len() - (items.len() - to_left);
+        let (rest, chunk_rights) = std::mem::take(&mut rights).split_at_mut(rest_len);
+        rights = rest;
+        work.push((items, bins, chunk_lefts, chunk_rights));
+    }
+    work.into_par_iter().for_each(|(items, bins, lefts, rights)| {
+        let (mut l, mut r) = (0, rights.len());
+        for (item, &bin) in items.iter().zip(bins) {
+            if usize::from(bin) >= j {
+                r -= 1;
+                rights[r] = *item;
+            } else {
+                lefts[l] = *item;
+                l += 1;
+            }
+        }
+    });
+    left
 }
 
 /// The interval of centres per axis that the centre boxes of some bins span.
