@@ -6,12 +6,14 @@
 //! A builder writing one subtree on one thread gives a divided node's child nodes the next two
 //! places, then builds the first child's subtree, then the second's ([`Numbered`]); each
 //! volume is written to its place when known. Subtrees built on other threads are numbered
-//! from their own top and spliced in once the whole tree is known ([`Part`], [`Part::number`]):
-//! a node is copied at most once, and a tree built on one thread not at all.
+//! from their own top and copied into place, in parallel, once the whole tree is known
+//! ([`Part`], [`Part::number`]): a node is copied at most once, and a tree built on one thread
+//! not at all.
 
 use crate::bvh::Child;
 use crate::preset::BuildConfig;
 use crate::volume::NodeVolume;
+use bvh_core::parallel::prelude::*;
 
 /// Nodes in their final order: a node's volume and its two child slots, at the same index.
 pub(crate) struct Numbered<V> {
@@ -65,17 +67,34 @@ impl<V: NodeVolume> Numbered<V> {
         self.children[at] = children;
     }
 
-    /// Writes `subtree` (numbered from its own top) with its top at place `at` and the rest
-    /// after the places taken so far.
-    fn splice(&mut self, at: usize, subtree: Numbered<V>) {
-        // The subtree's place `i ≥ 1` becomes `base + i - 1`.
-        let base = self.volumes.len() as u32;
-        let moved = |slots: &[Child; 2]| slots.map(|c| c.renumbered(|i| base + i - 1));
-        self.volumes[at] = subtree.volumes[0];
-        self.children[at] = moved(&subtree.children[0]);
-        self.volumes.extend_from_slice(&subtree.volumes[1..]);
-        self.children.extend(subtree.children[1..].iter().map(moved));
+    /// Copies each subtree's nodes but its top to its run of places from `base` (the runs in
+    /// increasing order, apart), on several threads.
+    fn fill_runs(&mut self, runs: Vec<(usize, Numbered<V>)>) {
+        let (mut volumes, mut children) = (&mut self.volumes[..], &mut self.children[..]);
+        let mut start = 0;
+        let mut work = Vec::with_capacity(runs.len());
+        for (base, subtree) in runs {
+            let len = subtree.volumes.len() - 1;
+            let (run_volumes, rest) = std::mem::take(&mut volumes)[base - start..].split_at_mut(len);
+            volumes = rest;
+            let (run_children, rest) = std::mem::take(&mut children)[base - start..].split_at_mut(len);
+            children = rest;
+            start = base + len;
+            work.push((base, subtree, run_volumes, run_children));
+        }
+        work.into_par_iter().for_each(|(base, subtree, volumes, children)| {
+            volumes.copy_from_slice(&subtree.volumes[1..]);
+            for (slots, moved) in children.iter_mut().zip(&subtree.children[1..]) {
+                *slots = renumbered(moved, base);
+            }
+        });
     }
+}
+
+/// A subtree's child slots once its nodes but its top sit from place `base` on (its place
+/// `i ≥ 1` becomes `base + i - 1`).
+fn renumbered(slots: &[Child; 2], base: usize) -> [Child; 2] {
+    slots.map(|c| c.renumbered(|i| base as u32 + i - 1))
 }
 
 /// Part of a tree built in parallel: a leaf, a node with its two parts, or a subtree built on
@@ -87,16 +106,18 @@ pub(crate) enum Part<V> {
 }
 
 impl<V: NodeVolume> Part<V> {
-    /// The tree numbered as a whole, every subtree spliced in order.
+    /// The tree numbered as a whole: the nodes of the parts above the subtrees placed in
+    /// order, then the subtrees' nodes copied to their places in parallel.
     pub(crate) fn number(self) -> Numbered<V> {
         match self {
             Part::Numbered(nodes) => nodes,
             part => {
-                let mut nodes = Numbered::with_top();
-                let rest = part.node_count() - 1;
-                nodes.volumes.reserve_exact(rest);
-                nodes.children.reserve_exact(rest);
-                part.write(0, &mut nodes);
+                let count = part.node_count();
+                let mut nodes =
+                    Numbered { volumes: bytemuck::zeroed_vec(count), children: bytemuck::zeroed_vec(count) };
+                let mut runs = Vec::new();
+                part.place(0, &mut 1, &mut nodes, &mut runs);
+                nodes.fill_runs(runs);
                 nodes
             }
         }
@@ -111,12 +132,25 @@ impl<V: NodeVolume> Part<V> {
         }
     }
 
-    /// Writes the part, a node, at place `at`, and what lies below it: its node children
-    /// consecutively, then their subtrees in turn.
-    fn write(self, at: usize, nodes: &mut Numbered<V>) {
+    /// Writes the part, a node, at place `at`, and places what lies below it after the `taken`
+    /// places: its node children consecutively, then their subtrees in turn. A subtree built
+    /// on one thread has its top written here and the run for its other nodes listed in `runs`.
+    fn place(
+        self,
+        at: usize,
+        taken: &mut usize,
+        nodes: &mut Numbered<V>,
+        runs: &mut Vec<(usize, Numbered<V>)>,
+    ) {
         match self {
             Part::Leaf { .. } => unreachable!("a leaf has no place"),
-            Part::Numbered(subtree) => nodes.splice(at, subtree),
+            Part::Numbered(subtree) => {
+                let base = *taken;
+                *taken += subtree.volumes.len() - 1;
+                nodes.volumes[at] = subtree.volumes[0];
+                nodes.children[at] = renumbered(&subtree.children[0], base);
+                runs.push((base, subtree));
+            }
             Part::Node(volume, parts) => {
                 nodes.volumes[at] = volume;
                 let mut below = [None, None];
@@ -124,14 +158,15 @@ impl<V: NodeVolume> Part<V> {
                     nodes.children[at][slot] = match part {
                         Part::Leaf { first, count } => Child::leaf(first, count),
                         part => {
-                            let place = nodes.take_place();
+                            let place = *taken;
+                            *taken += 1;
                             below[slot] = Some((place, part));
                             Child::node(place as u32)
                         }
                     };
                 }
                 for (place, part) in below.into_iter().flatten() {
-                    part.write(place, nodes);
+                    part.place(place, taken, nodes, runs);
                 }
             }
         }
