@@ -128,11 +128,11 @@ impl TriMesh {
         (0..self.triangles.len()).map(|i| self.triangle(i))
     }
 
-    /// The same mesh with triangle `i` of the result being triangle `order[i]` of this one
-    /// (panics if an entry is out of range, like slice indexing).
-    pub fn reordered(&self, order: &[u32]) -> Self {
+    /// The mesh with triangle `i` of the result being triangle `order[i]` of this one (panics
+    /// if an entry is out of range, like slice indexing); the vertices are kept, not copied.
+    pub fn reordered(self, order: &[u32]) -> Self {
         let triangles = order.iter().map(|&t| self.triangles[t as usize]).collect();
-        Self { vertices: self.vertices.clone(), triangles }
+        Self { vertices: self.vertices, triangles }
     }
 
     /// Bounding box of the vertices that triangles use ([`Aabb::EMPTY`] for an empty mesh).
