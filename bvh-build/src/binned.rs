@@ -107,8 +107,8 @@ impl Share<'_> {
         self.items.len()
     }
 
-    /// Divides the items and returns the shares of the two sides; `in_parallel`, in chunks on
-    /// several threads.
+    /// Divides the items and returns the shares of the two sides (a large node's in chunks on
+    /// several threads when `in_parallel`).
     fn divide(&mut self, depth: usize, in_parallel: bool) -> [Share<'_>; 2] {
         let split = if depth < MAX_RULE_DEPTH {
             sah_split(self.items, self.spare, self.bins, &self.centres, in_parallel)
@@ -338,8 +338,8 @@ impl Binned {
 /// the centres along the axis on which they spread widest, or over every position on each axis
 /// when the node is small. The divided items are written to `spare`, the left side's first and
 /// the right side's from the end (`bins` keeps each item's bin between the two passes); `None`
-/// when the centres cannot be separated. With `in_parallel`, a large node's passes run in chunks on
-/// several threads, with the same result.
+/// when the centres cannot be separated. With `in_parallel`, a large node's passes run in
+/// chunks on several threads, with the same result.
 fn sah_split(
     items: &[Item],
     spare: &mut [Item],

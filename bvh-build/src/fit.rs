@@ -5,7 +5,7 @@
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
 use smallvec::{SmallVec, smallvec};
-use wide::{f32x4, i32x4};
+use wide::{f32x4, u32x4};
 
 /// Which points or triangles the covariance is taken over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,23 +181,23 @@ impl Samples {
 struct Slab {
     lo: f32x4,
     hi: f32x4,
-    lo_at: i32x4,
-    hi_at: i32x4,
+    lo_at: u32x4,
+    hi_at: u32x4,
 }
 
 impl Slab {
     const EMPTY: Self = Self {
         lo: f32x4::splat(Real::INFINITY),
         hi: f32x4::splat(Real::NEG_INFINITY),
-        lo_at: i32x4::splat(-1),
-        hi_at: i32x4::splat(-1),
+        lo_at: u32x4::splat(u32::MAX),
+        hi_at: u32x4::splat(u32::MAX),
     };
 
     /// Takes point `p`, the `i`-th, where it is more extreme than the slab's extremes so far
     /// (the first of equals stays).
-    fn take(&mut self, p: &Point, i: i32) {
+    fn take(&mut self, p: &Point, i: u32) {
         let v = f32x4::from([p.x, p.y, p.z, 0.0]);
-        let at = i32x4::splat(i);
+        let at = u32x4::splat(i);
         let (lower, higher) = (v.simd_lt(self.lo), v.simd_gt(self.hi));
         self.lo = lower.select(v, self.lo);
         self.hi = higher.select(v, self.hi);
@@ -209,7 +209,7 @@ impl Slab {
     fn indices(&self) -> impl Iterator<Item = u32> {
         let [a, b, c, _] = self.lo_at.to_array();
         let [d, e, f, _] = self.hi_at.to_array();
-        [a, b, c, d, e, f].into_iter().filter_map(|i| u32::try_from(i).ok())
+        [a, b, c, d, e, f].into_iter().filter(|&i| i != u32::MAX)
     }
 }
 
@@ -236,7 +236,7 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
         let axis = extent.imax();
         let scale = if extent[axis] > 0.0 { slabs as Real / extent[axis] } else { 0.0 };
         for (i, p) in points.iter().enumerate() {
-            extremes[(((p[axis] - bounds.mins[axis]) * scale) as usize).min(slabs - 1)].take(p, i as i32);
+            extremes[(((p[axis] - bounds.mins[axis]) * scale) as usize).min(slabs - 1)].take(p, i as u32);
         }
     }
     let mut samples: SampleIndices = extremes.iter().flat_map(Slab::indices).collect();
