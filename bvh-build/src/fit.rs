@@ -95,13 +95,15 @@ impl ObbFit {
         };
         let boxed = self.coordinate_box(corners, aabb);
         let or_aabb = |obb: Obb| no_larger(obb, boxed);
-        let pca = Obb::from_points_with_axes(corners, &axes);
+        let pca = Obb::from_point_slice_with_axes(corners, &axes);
         let plain = or_aabb(pca);
         if !self.turn {
             return (plain, plain);
         }
-        let turned =
-            Obb::from_points_with_axes(corners, &turned_smaller(&sampled_points(corners, &samples), axes));
+        let turned = Obb::from_point_slice_with_axes(
+            corners,
+            &turned_smaller(&sampled_points(corners, &samples), axes),
+        );
         // By volume, then (for flat boxes) by area.
         let size = |o: &Obb| (o.volume(), o.surface_area());
         let best = if size(&turned) < size(&pca) { turned } else { pca };
@@ -117,7 +119,7 @@ impl ObbFit {
             FitMethod::HullSampled { .. } | FitMethod::AreaWeightedHull { .. } => principal_axes(samples),
         };
         let axes = if turn && self.turn { turned_smaller(samples, axes) } else { axes };
-        no_larger(Obb::from_points_with_axes(corners, &axes), self.coordinate_box(corners, aabb))
+        no_larger(Obb::from_point_slice_with_axes(corners, &axes), self.coordinate_box(corners, aabb))
     }
 
     /// The coordinate-axis box around `aabb`, when the fit keeps it.

@@ -61,7 +61,7 @@ impl RootVolume {
         let bounds = || bounds.copied().unwrap_or_else(|| Aabb::from_points(corners));
         match self {
             _ if corners.is_empty() => *self,
-            Self::Obb(obb) => Self::Obb(Obb::from_points_with_axes(corners, &obb.axes)),
+            Self::Obb(obb) => Self::Obb(Obb::from_point_slice_with_axes(corners, &obb.axes)),
             Self::Aabb(_) => Self::Aabb(bounds()),
             Self::SphereAabb(..) => Self::SphereAabb(Sphere::from_points(corners), bounds()),
             // Only an OBB root uses the fitting method.

@@ -38,17 +38,56 @@ impl Obb {
     /// origin. No points give a zero box.
     pub fn from_points_with_axes<'p>(points: impl IntoIterator<Item = &'p Point>, axes: &Matrix) -> Self {
         let mut points = points.into_iter().peekable();
-        let Some(&&first) = points.peek() else {
-            return Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() };
-        };
-        // Row i holds coordinate i's share of the three projections (and a zero fourth lane).
+        let Some(&&first) = points.peek() else { return Self::empty_with_axes(axes) };
         let rows = columns(&axes.transpose());
         // A fold, not a loop: chained runs of points are then each projected in a loop of their own.
-        let (lo, hi) =
-            points.fold((f32x4::splat(Real::INFINITY), f32x4::splat(Real::NEG_INFINITY)), |(lo, hi), p| {
-                let d = rows[0] * (p.x - first.x) + rows[1] * (p.y - first.y) + rows[2] * (p.z - first.z);
-                (lo.fast_min(d), hi.fast_max(d))
+        let (lo, hi) = points.fold(EMPTY_SPAN, |span, p| project_one(span, &rows, &first, p));
+        Self::around_projections(axes, &first, lo, hi)
+    }
+
+    /// [`Obb::from_points_with_axes`] of points in a slice, the same box: four points are
+    /// projected per step, as three lanes of four coordinates each.
+    pub fn from_point_slice_with_axes(points: &[Point], axes: &Matrix) -> Self {
+        let Some(&first) = points.first() else { return Self::empty_with_axes(axes) };
+        let rows = columns(&axes.transpose());
+        let fours = points.chunks_exact(4);
+        let rest = fours.remainder();
+        // Per axis j, lanes of the four points' projections, summed in the order `project_one`
+        // sums them, so the bounds are the same to the bit.
+        let weights: [[f32x4; 3]; 3] =
+            std::array::from_fn(|j| std::array::from_fn(|i| f32x4::splat(axes[(i, j)])));
+        let origin = [first.x, first.y, first.z].map(f32x4::splat);
+        let mut lo = [f32x4::splat(Real::INFINITY); 3];
+        let mut hi = [f32x4::splat(Real::NEG_INFINITY); 3];
+        for four in fours {
+            let d: [f32x4; 3] = std::array::from_fn(|i| {
+                f32x4::from([four[0][i], four[1][i], four[2][i], four[3][i]]) - origin[i]
             });
+            for j in 0..3 {
+                let w = &weights[j];
+                let projected = w[0] * d[0] + w[1] * d[1] + w[2] * d[2];
+                lo[j] = lo[j].fast_min(projected);
+                hi[j] = hi[j].fast_max(projected);
+            }
+        }
+        // Lane j of the span: axis j's bound over the four lanes.
+        let across = |v: [f32x4; 3], fold: fn(Real, Real) -> Real, start: Real| {
+            let [x, y, z] = v.map(|v| v.to_array().into_iter().fold(start, fold));
+            f32x4::from([x, y, z, 0.0])
+        };
+        let span = (across(lo, min, Real::INFINITY), across(hi, max, Real::NEG_INFINITY));
+        let (lo, hi) = rest.iter().fold(span, |span, p| project_one(span, &rows, &first, p));
+        Self::around_projections(axes, &first, lo, hi)
+    }
+
+    /// The zero box at the origin, for no points.
+    fn empty_with_axes(axes: &Matrix) -> Self {
+        Self { center: Point::origin(), axes: *axes, half_extents: Vector::zeros() }
+    }
+
+    /// The box with these axes around the points whose offsets from `first` project into
+    /// `[lo, hi]` (lane j: axis j), padded by the projections' rounding.
+    fn around_projections(axes: &Matrix, first: &Point, lo: f32x4, hi: f32x4) -> Self {
         let (lo, hi) = (lo.to_array().map(f64::from), hi.to_array().map(f64::from));
         // Each offset rounds by half an ulp and its projection by three, so a projection errs by
         // at most 4 half-ulps of the offset's length (the axes are orthonormal), which the
@@ -100,7 +139,7 @@ impl Obb {
     /// the coordinate axes when their box is smaller. Finer fitters (hull sampling, area
     /// weighting) live in `bvh-build` and end in [`Obb::from_points_with_axes`].
     pub fn from_points(points: &[Point]) -> Self {
-        let pca = Self::from_points_with_axes(points, &principal_axes(points));
+        let pca = Self::from_point_slice_with_axes(points, &principal_axes(points));
         let aabb = Self::containing_aabb(&Aabb::from_points(points));
         if points.is_empty() || pca.volume() < aabb.volume() { pca } else { aabb }
     }
@@ -109,7 +148,7 @@ impl Obb {
     pub fn merged(&self, other: &Self) -> Self {
         let axes = if self.volume() >= other.volume() { self.axes } else { other.axes };
         let corners: Vec<Point> = self.corners().into_iter().chain(other.corners()).collect();
-        Self::from_points_with_axes(&corners, &axes)
+        Self::from_point_slice_with_axes(&corners, &axes)
     }
 
     /// The box moved by `pose`.
@@ -212,6 +251,17 @@ impl Obb {
     }
 }
 
+/// No projections yet: empty intervals.
+const EMPTY_SPAN: (f32x4, f32x4) = (f32x4::splat(Real::INFINITY), f32x4::splat(Real::NEG_INFINITY));
+
+/// `span` grown by `p`'s offset from `first` projected on the axes whose coordinates are
+/// `rows` (row i: coordinate i's share of the three projections, and a zero fourth lane).
+#[inline(always)]
+fn project_one(span: (f32x4, f32x4), rows: &[f32x4; 3], first: &Point, p: &Point) -> (f32x4, f32x4) {
+    let d = rows[0] * (p.x - first.x) + rows[1] * (p.y - first.y) + rows[2] * (p.z - first.z);
+    (span.0.fast_min(d), span.1.fast_max(d))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +278,20 @@ mod tests {
                     + Vector::new(10.0, -3.0, 2.0)
             })
             .collect()
+    }
+
+    /// The slice fit projects four points at a time yet gives the iterator fit's box to the
+    /// bit, for every remainder of four.
+    #[test]
+    fn the_slice_fit_is_the_iterator_fit() {
+        let pts = cloud();
+        let axes = Rotation::from_euler_angles(0.9, 0.4, -1.3).to_rotation_matrix().into_inner();
+        for n in (0..=9).chain([57, 200]) {
+            let points = &pts[..n];
+            let by_slice = Obb::from_point_slice_with_axes(points, &axes);
+            assert_eq!(by_slice, Obb::from_points_with_axes(points, &axes), "{n} points");
+            assert!(points.iter().all(|p| by_slice.contains_point(p)));
+        }
     }
 
     #[test]
