@@ -25,7 +25,7 @@ where
     pub fn intersecting_pairs_counted(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
         let mut out = self
             .collect(0.0, stats, |at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
-        out.sort_unstable_by_key(|p| p.key());
+        out.sort_unstable();
         out
     }
 
@@ -38,7 +38,7 @@ where
     /// pair.
     pub fn contacts_counted(&self, stats: &mut impl Stats) -> Vec<Contact> {
         let mut out = self.collect(0.0, stats, |at, ta, tb| self.contact(at, ta, tb));
-        out.sort_unstable_by_key(|c| c.pair.key());
+        out.sort_unstable_by_key(|c| c.pair);
         out
     }
 
@@ -74,7 +74,7 @@ where
                 on_b: self.a.pose * c.on_b,
             })
         });
-        out.sort_unstable_by_key(|n| n.pair.key());
+        out.sort_unstable_by_key(|n| n.pair);
         out
     }
 
@@ -83,7 +83,7 @@ where
     pub fn intersecting_pairs_parallel(&self) -> Vec<TrianglePair> {
         let mut out =
             self.collect_parallel(|at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
-        out.sort_unstable_by_key(|p| p.key());
+        out.sort_unstable();
         out
     }
 
@@ -91,7 +91,7 @@ where
     /// statistics.
     pub fn contacts_parallel(&self) -> Vec<Contact> {
         let mut out = self.collect_parallel(|at, ta, tb| self.contact(at, ta, tb));
-        out.sort_unstable_by_key(|c| c.pair.key());
+        out.sort_unstable_by_key(|c| c.pair);
         out
     }
 }
