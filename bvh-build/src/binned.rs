@@ -15,7 +15,7 @@ use crate::bvh::{Child, ChildRef};
 use crate::fit::Samples;
 use crate::numbering::{Numbered, Part};
 use crate::preset::BuildConfig;
-use crate::volume::NodeVolume;
+use crate::volume::{FittedChild, NodeVolume};
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Point, Real, TriMesh, Triangle, max, min};
 
@@ -24,6 +24,11 @@ const BINS: usize = 16;
 
 /// Nodes with at least this many triangles have their OBB's axes turned towards a smaller box.
 const TURN_FROM: usize = 64;
+
+/// Nodes with at least this many triangles try their child nodes' axes too
+/// ([`NodeVolume::or_on_children_axes`]): the few large nodes, which every query tests, gain
+/// most, and the many small ones would cost the most.
+const CHILD_AXES_FROM: usize = 256;
 
 /// A triangle as the shape pass sees it: its box and its index in the user's mesh.
 #[derive(Clone, Copy, bytemuck::Zeroable)]
@@ -145,11 +150,20 @@ impl Share<'_> {
     }
 }
 
-/// What a subtree passes up: its corners' box and its hull samples (`None` when its corners
-/// are few enough to be their own samples).
-struct Fitted {
+/// What a subtree passes up: its corners' box, its hull samples (`None` when its corners
+/// are few enough to be their own samples) and its volume (`None` for a leaf).
+struct Fitted<V> {
     bounds: Aabb,
     samples: Option<Box<Samples>>,
+    volume: Option<V>,
+}
+
+impl<V: Copy> Fitted<V> {
+    /// The subtree over `corners` as its parent's fit sees it.
+    fn seen<'a>(&'a self, corners: &'a [Point]) -> FittedChild<'a, V> {
+        let samples = self.samples.as_deref().map_or(corners, Samples::points);
+        FittedChild { volume: self.volume, corners, samples }
+    }
 }
 
 struct Builder<'a> {
@@ -160,7 +174,7 @@ struct Builder<'a> {
 impl Builder<'_> {
     /// The subtree over a share: built on this thread and numbered as built below the parallel
     /// threshold, its two sides on two threads above it.
-    fn part<V: NodeVolume>(&self, mut share: Share<'_>, depth: usize) -> (Fitted, Part<V>) {
+    fn part<V: NodeVolume>(&self, mut share: Share<'_>, depth: usize) -> (Fitted<V>, Part<V>) {
         if share.len() < self.config.parallel_threshold {
             let mut nodes = Numbered::with_top();
             let fitted = self.node(share, depth, 0, &mut nodes);
@@ -189,7 +203,7 @@ impl Builder<'_> {
         depth: usize,
         at: usize,
         nodes: &mut Numbered<V>,
-    ) -> Fitted {
+    ) -> Fitted<V> {
         let sides = share.divide(depth, false);
         let k = sides[0].len();
         let firsts = sides.each_ref().map(|side| side.first);
@@ -208,7 +222,13 @@ impl Builder<'_> {
 
     /// A node's volume from its children's boxes and samples (the first child's corners are
     /// the first `3 k` of `corners`), and what it passes up.
-    fn fit<V: NodeVolume>(&self, corners: &[Point], k: usize, left: Fitted, right: Fitted) -> (V, Fitted) {
+    fn fit<V: NodeVolume>(
+        &self,
+        corners: &[Point],
+        k: usize,
+        left: Fitted<V>,
+        right: Fitted<V>,
+    ) -> (V, Fitted<V>) {
         let bounds = left.bounds.merged(&right.bounds);
         let samples = if left.samples.is_none() && right.samples.is_none() && corners.len() <= Samples::MAX {
             None
@@ -220,12 +240,16 @@ impl Builder<'_> {
         };
         let points = samples.as_deref().map_or(corners, Samples::points);
         let turn = corners.len() / 3 >= TURN_FROM;
-        let volume = V::fit_sampled(corners, &bounds, points, &self.config.fit, turn);
-        (volume, Fitted { bounds, samples })
+        let mut volume = V::fit_sampled(corners, &bounds, points, &self.config.fit, turn);
+        if corners.len() / 3 >= CHILD_AXES_FROM {
+            let (left_corners, right_corners) = corners.split_at(3 * k);
+            volume = volume.or_on_children_axes([left.seen(left_corners), right.seen(right_corners)]);
+        }
+        (volume, Fitted { bounds, samples, volume: Some(volume) })
     }
 
     /// A leaf: its triangles' order and corners written to their final places.
-    fn leaf(&self, share: Share<'_>) -> Fitted {
+    fn leaf<V>(&self, share: Share<'_>) -> Fitted<V> {
         for ((item, order), corners) in
             share.items.iter().zip(share.order.iter_mut()).zip(share.corners.chunks_exact_mut(3))
         {
@@ -233,7 +257,7 @@ impl Builder<'_> {
             corners.copy_from_slice(&self.mesh.triangle(item.index as usize).vertices());
         }
         let samples = (share.corners.len() > Samples::MAX).then(|| Box::new(Samples::of(share.corners)));
-        Fitted { bounds: Aabb::from_points(&*share.corners), samples }
+        Fitted { bounds: Aabb::from_points(&*share.corners), samples, volume: None }
     }
 }
 

@@ -44,4 +44,4 @@ pub use preset::{BuildConfig, Construction, Hierarchy, NodeKind, Preset};
 pub use root::{RootKind, RootVolume};
 pub use split::{NodeTriangles, PenaltySplit, SahSplit, Split, SplitFrame, SplitRule};
 pub use validate::Malformed;
-pub use volume::{NodeVolume, VolumeKind};
+pub use volume::{FittedChild, NodeVolume, VolumeKind};

@@ -18,6 +18,17 @@ pub enum VolumeKind {
     Sphere,
 }
 
+/// A child of a node fitted bottom-up, as the node's fit sees it.
+#[derive(Clone, Copy)]
+pub struct FittedChild<'a, V> {
+    /// Its volume, `None` for a leaf.
+    pub volume: Option<V>,
+    /// Its triangles' corners.
+    pub corners: &'a [Point],
+    /// Its hull samples (its corners when they are few).
+    pub samples: &'a [Point],
+}
+
 /// A node volume: fitted to a node's geometry, tested against another tree's volumes across
 /// frames (overlap, and a lower bound on the distance), and giving the axes along which the node is split.
 pub trait NodeVolume:
@@ -43,6 +54,14 @@ pub trait NodeVolume:
     /// as [`NodeVolume::fit`], with an OBB's axes taken from `samples`, a few extreme points
     /// its children passed up, and turned only when `turn` (the node is large enough to pay).
     fn fit_sampled(corners: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self;
+
+    /// A bottom-up node's volume from [`NodeVolume::fit_sampled`], or – for an OBB – its box on
+    /// one of its children's axes where that is smaller. Principal axes follow the spread of a
+    /// large node's samples; a child's axes, chosen for its own part, often fit the whole
+    /// better.
+    fn or_on_children_axes(self, _children: [FittedChild<'_, Self>; 2]) -> Self {
+        self
+    }
 
     /// `true` when `p` lies in the volume grown by `tolerance`.
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool;
@@ -139,6 +158,28 @@ impl NodeVolume for Obb {
 
     fn fit_sampled(corners: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self {
         fit.fit_sampled(corners, bounds, samples, turn)
+    }
+
+    fn or_on_children_axes(self, [left, right]: [FittedChild<'_, Self>; 2]) -> Self {
+        // On a child's axes, its own box stands for its corners (exact but for rounding) and
+        // only the other's points are projected: first its samples, a lower bound that rules
+        // most children out, then all its corners.
+        let on_axes_of = |child: &Obb, others: &[Point]| {
+            let others = Obb::from_point_slice_with_axes(others, &child.axes);
+            let mut both = [Point::origin(); 16];
+            both[..8].copy_from_slice(&child.corners());
+            both[8..].copy_from_slice(&others.corners());
+            Obb::from_point_slice_with_axes(&both, &child.axes)
+        };
+        [(left.volume, right), (right.volume, left)].into_iter().fold(self, |best, (child, other)| {
+            let smaller = |obb: &Obb| obb.volume() < best.volume();
+            match child {
+                Some(child) if smaller(&on_axes_of(&child, other.samples)) => {
+                    Some(on_axes_of(&child, other.corners)).filter(smaller).unwrap_or(best)
+                }
+                _ => best,
+            }
+        })
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
@@ -415,5 +456,33 @@ mod tests {
         }
         assert!(positive > 900, "{positive} positive bounds");
         assert!(tight > tight_by_boxes + 40, "{tight} tight, {tight_by_boxes} by the boxes alone");
+    }
+
+    /// A box on a child's axes is taken where it is smaller, and whatever is taken holds every
+    /// corner: two slabs along a turned frame, each child's box on that frame, the node's own
+    /// box on the coordinate axes (far larger) or on the frame itself (no larger).
+    #[test]
+    fn children_axes_are_taken_where_they_fit_better() {
+        let frame = *nalgebra::Rotation3::from_euler_angles(0.3, -0.5, 0.9).matrix();
+        let mut next = numbers(7);
+        let mut slab = |offset: Real| -> Vec<Point> {
+            (0..60)
+                .map(|_| Point::from(frame * Vector::new(offset + next(), 4.0 * next(), 0.05 * next())))
+                .collect()
+        };
+        let (left, right) = (slab(0.0), slab(3.0));
+        let corners = [left.clone(), right.clone()].concat();
+        let child = |points: &[Point]| Some(Obb::from_point_slice_with_axes(points, &frame));
+        let children = [
+            FittedChild { volume: child(&left), corners: &left, samples: &left[..12] },
+            FittedChild { volume: None, corners: &right, samples: &right[..12] },
+        ];
+        let own = Obb::from_point_slice_with_axes(&corners, &Matrix::identity());
+        let taken = own.or_on_children_axes(children);
+        assert_eq!(taken.axes, frame);
+        assert!(taken.volume() < 0.5 * own.volume(), "{} against {}", taken.volume(), own.volume());
+        assert!(corners.iter().all(|p| taken.contains_point(p)));
+        let fitted = Obb::from_point_slice_with_axes(&corners, &frame);
+        assert_eq!(fitted.or_on_children_axes(children), fitted);
     }
 }
