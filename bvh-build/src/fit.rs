@@ -241,7 +241,19 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
             extremes[(((p[axis] - bounds.mins[axis]) * scale) as usize).min(slabs - 1)].take(p, i as u32);
         }
     }
-    let mut samples: SampleIndices = extremes.iter().flat_map(Slab::indices).collect();
+    let indices = extremes.iter().flat_map(Slab::indices);
+    if points.len() <= u128::BITS as usize {
+        // Ascending and distinct through the bits of a mask, without a sort: the bottom-up
+        // construction merges at most 96 points at every node.
+        let mut mask = indices.fold(0u128, |mask, i| mask | 1 << i);
+        return std::iter::from_fn(|| {
+            let i = (mask != 0).then(|| mask.trailing_zeros())?;
+            mask &= mask - 1;
+            Some(i)
+        })
+        .collect();
+    }
+    let mut samples: SampleIndices = indices.collect();
     samples.sort_unstable();
     samples.dedup();
     samples

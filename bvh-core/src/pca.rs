@@ -32,7 +32,7 @@ pub fn axes_of_covariance(cov: &Matrix3<f64>) -> Matrix {
     if !scale.is_finite() || scale == 0.0 {
         return Matrix::identity();
     }
-    let m = cov / scale;
+    let m = cov * scale.recip();
     let Some([l1, l2, l3]) = symmetric_eigenvalues(&m) else { return Matrix::identity() };
     // Start from the best separated eigenvalue: its eigenvector is the best conditioned.
     let (first, largest_first) = if l1 - l2 >= l2 - l3 { (l1, true) } else { (l3, false) };
@@ -42,16 +42,17 @@ pub fn axes_of_covariance(cov: &Matrix3<f64>) -> Matrix {
     // neither coordinate is a difference of nearly equal terms.
     let (muu, mww, muw) = ((m * u).dot(&u), (m * w).dot(&w), (m * u).dot(&w));
     let half_gap = 0.5 * (muu - mww);
-    let radius = half_gap.hypot(muw);
+    // The scaled entries are at most one: the plain root of the squares cannot overflow.
+    let radius = (half_gap * half_gap + muw * muw).sqrt();
     let larger = if radius == 0.0 {
         u
     } else if half_gap >= 0.0 {
-        (u * (half_gap + radius) + w * muw).normalize()
+        unit(u * (half_gap + radius) + w * muw)
     } else {
-        (u * muw + w * (radius - half_gap)).normalize()
+        unit(u * muw + w * (radius - half_gap))
     };
-    let (e1, e2) = if largest_first { (v, larger) } else { (larger, v.cross(&larger).normalize()) };
-    let e2 = (e2 - e1 * e1.dot(&e2)).normalize();
+    let (e1, e2) = if largest_first { (v, larger) } else { (larger, unit(v.cross(&larger))) };
+    let e2 = unit(e2 - e1 * e1.dot(&e2));
     let axes = Matrix3::from_columns(&[e1, e2, e1.cross(&e2)]).cast::<Real>();
     if axes.iter().all(|x| x.is_finite()) { axes } else { Matrix::identity() }
 }
@@ -65,10 +66,15 @@ fn symmetric_eigenvalues(m: &Matrix3<f64>) -> Option<[f64; 3]> {
         return None;
     }
     let p = (spread / 6.0).sqrt();
-    let b = (m - Matrix3::identity() * q) / p;
+    let b = (m - Matrix3::identity() * q) * p.recip();
     let phi = (0.5 * b.determinant()).clamp(-1.0, 1.0).acos() / 3.0;
-    let l1 = q + 2.0 * p * phi.cos();
-    let l3 = q + 2.0 * p * (phi + 2.0 * std::f64::consts::FRAC_PI_3).cos();
+    // cos(φ + 2π/3) from cos φ and sin φ, one cosine instead of two. φ lies in [0, π/3], so
+    // the root is accurate wherever the smallest eigenvalue is the one used: near φ = 0 it is
+    // nearly repeated and the largest is taken instead.
+    let cos = phi.cos();
+    let sin = (1.0 - cos * cos).max(0.0).sqrt();
+    let l1 = q + 2.0 * p * cos;
+    let l3 = q - p * (cos + SQRT_3 * sin);
     Some([l1, 3.0 * q - l1 - l3, l3])
 }
 
@@ -81,13 +87,21 @@ fn eigenvector(m: &Matrix3<f64>, lambda: f64) -> Option<nalgebra::Vector3<f64>> 
         .into_iter()
         .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))?;
     let norm = best.norm();
-    (norm > 0.0 && norm.is_finite()).then(|| best / norm)
+    (norm > 0.0 && norm.is_finite()).then(|| best * norm.recip())
+}
+
+/// √3.
+const SQRT_3: f64 = 1.732_050_807_568_877_2;
+
+/// `v` scaled to unit length (one division, not three).
+fn unit(v: nalgebra::Vector3<f64>) -> nalgebra::Vector3<f64> {
+    v * v.norm().recip()
 }
 
 /// Two unit vectors completing `v` (unit) to an orthonormal basis.
 fn plane_across(v: &nalgebra::Vector3<f64>) -> (nalgebra::Vector3<f64>, nalgebra::Vector3<f64>) {
     let helper = if v.x.abs() < 0.6 { nalgebra::Vector3::x() } else { nalgebra::Vector3::y() };
-    let u = v.cross(&helper).normalize();
+    let u = unit(v.cross(&helper));
     (u, v.cross(&u))
 }
 
