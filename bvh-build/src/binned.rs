@@ -160,7 +160,7 @@ struct Fitted<V> {
 
 impl<V: Copy> Fitted<V> {
     /// The subtree over `corners` as its parent's fit sees it.
-    fn seen<'a>(&'a self, corners: &'a [Point]) -> FittedChild<'a, V> {
+    fn as_child<'a>(&'a self, corners: &'a [Point]) -> FittedChild<'a, V> {
         let samples = self.samples.as_deref().map_or(corners, Samples::points);
         FittedChild { volume: self.volume, corners, samples }
     }
@@ -243,7 +243,7 @@ impl Builder<'_> {
         let mut volume = V::fit_sampled(corners, &bounds, points, &self.config.fit, turn);
         if corners.len() / 3 >= CHILD_AXES_FROM {
             let (left_corners, right_corners) = corners.split_at(3 * k);
-            volume = volume.or_on_children_axes([left.seen(left_corners), right.seen(right_corners)]);
+            volume = volume.or_on_children_axes([left.as_child(left_corners), right.as_child(right_corners)]);
         }
         (volume, Fitted { bounds, samples, volume: Some(volume) })
     }
