@@ -230,20 +230,18 @@ impl Builder<'_> {
         right: Fitted<V>,
     ) -> (V, Fitted<V>) {
         let bounds = left.bounds.merged(&right.bounds);
+        let (left_corners, right_corners) = corners.split_at(3 * k);
+        let children = [left.as_child(left_corners), right.as_child(right_corners)];
         let samples = if left.samples.is_none() && right.samples.is_none() && corners.len() <= Samples::MAX {
             None
         } else {
-            let (left_corners, right_corners) = corners.split_at(3 * k);
-            let left_points = left.samples.as_deref().map_or(left_corners, Samples::points);
-            let right_points = right.samples.as_deref().map_or(right_corners, Samples::points);
-            Some(Box::new(Samples::of_both(left_points, right_points)))
+            Some(Box::new(Samples::of_both(children[0].samples, children[1].samples)))
         };
         let points = samples.as_deref().map_or(corners, Samples::points);
         let turn = corners.len() / 3 >= TURN_FROM;
         let mut volume = V::fit_sampled(corners, &bounds, points, &self.config.fit, turn);
         if corners.len() / 3 >= CHILD_AXES_FROM {
-            let (left_corners, right_corners) = corners.split_at(3 * k);
-            volume = volume.or_on_children_axes([left.as_child(left_corners), right.as_child(right_corners)]);
+            volume = volume.or_on_children_axes(children);
         }
         (volume, Fitted { bounds, samples, volume: Some(volume) })
     }

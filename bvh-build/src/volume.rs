@@ -165,11 +165,7 @@ impl NodeVolume for Obb {
         // only the other's points are projected: first its samples, a lower bound that rules
         // most children out, then all its corners.
         let on_axes_of = |child: &Obb, others: &[Point]| {
-            let others = Obb::from_point_slice_with_axes(others, &child.axes);
-            let mut both = [Point::origin(); 16];
-            both[..8].copy_from_slice(&child.corners());
-            both[8..].copy_from_slice(&others.corners());
-            Obb::from_point_slice_with_axes(&both, &child.axes)
+            child.merged_on_axes(&Obb::from_point_slice_with_axes(others, &child.axes), &child.axes)
         };
         [(left.volume, right), (right.volume, left)].into_iter().fold(self, |best, (child, other)| {
             let smaller = |obb: &Obb| obb.volume() < best.volume();

@@ -149,8 +149,15 @@ impl Obb {
     /// The box that contains both, on the axes of the larger one.
     pub fn merged(&self, other: &Self) -> Self {
         let axes = if self.volume() >= other.volume() { self.axes } else { other.axes };
-        let corners: Vec<Point> = self.corners().into_iter().chain(other.corners()).collect();
-        Self::from_point_slice_with_axes(&corners, &axes)
+        self.merged_on_axes(other, &axes)
+    }
+
+    /// The box on `axes` that contains both (around their sixteen corners).
+    pub fn merged_on_axes(&self, other: &Self, axes: &Matrix) -> Self {
+        let mut corners = [Point::origin(); 16];
+        corners[..8].copy_from_slice(&self.corners());
+        corners[8..].copy_from_slice(&other.corners());
+        Self::from_point_slice_with_axes(&corners, axes)
     }
 
     /// The box moved by `pose`.
