@@ -215,7 +215,7 @@ where
             return None;
         }
         let descent = self.descent_below_roots(self.placement_slack(0.0), false, None, false)?;
-        Some(Descent { larger_by: Larger::Volume, merged_leaves: true, ..descent })
+        Some(Descent { larger_by: Larger::Volume, ..descent })
     }
 
     /// The traversal of two non-empty trees below their roots, A's volumes grown by `margin`
@@ -256,7 +256,8 @@ where
             b_box,
             nearest_first: false,
             larger_by: Larger::Surface,
-            merged_leaves: false,
+            // A swept search tests no leaf against nodes: it would lose the merged node's test.
+            merged_leaves: motion.is_none(),
         })
     }
 

@@ -96,9 +96,10 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// How the descent rule weighs two nodes: the larger is opened.
     pub(crate) larger_by: Larger,
     /// Whether a node whose two children are leaves of [`MERGED_LEAF_MOST`] triangles in all
-    /// counts as one leaf, under its own volume: a distance search then measures a few more
-    /// triangle pairs, most dismissed by their boxes, and spares the bounds of two small leaves
-    /// against the other tree's nodes, which cost more.
+    /// counts as one leaf, under its own volume: a full or distance search then compares or
+    /// measures a few more triangle pairs, most dismissed by their boxes, and spares the tests
+    /// of two small leaves against the other tree's nodes, which cost more. A first-contact
+    /// search, which mostly stops before it reaches many leaves, does better without.
     pub(crate) merged_leaves: bool,
 }
 
