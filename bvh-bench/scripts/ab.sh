@@ -14,9 +14,7 @@ shift 3
 OUT=${OUT:-/tmp/pose-suite}
 SHARED=../shared
 . bvh-bench/scripts/anchor_pairs.sh
-line=$(grep "^$pair:" <<< "$PAIRS_AND_ENV_ROB") || { echo "no pair $pair" >&2; exit 1; }
-IFS=: read -r name scene part scale <<< "$line"
-poses=$(pose_file "$name" "$scene" "$part" "$scale" "${KIND:-random}")
+pick_pair "$pair" "${KIND:-random}"
 for _ in $(seq "$rounds"); do
   for bin in "$@"; do
     # shellcheck disable=SC2086

@@ -2,7 +2,7 @@
 # scanned composite (scan_composite.py: three scans side by side, a fourth as the part) into
 # $OUT/meshes if missing, and sets BIN, M, E and PAIRS (one line per pair: name, scene, part,
 # the calibrated random-pose scale), and PAIRS_AND_ENV_ROB (those and FCL's own env/rob pair),
-# and defines pose_file. Expects OUT and SHARED.
+# and defines pose_file and pick_pair. Expects OUT and SHARED.
 mkdir -p "$OUT" "$OUT/meshes"
 cargo build --release -q -p bvh-bench
 BIN=target/release/bvh-bench
@@ -24,4 +24,12 @@ pose_file() {
   [ "$seed" = 1 ] || file=$OUT/$1-$5-$seed.txt
   [ -f "$file" ] || python3 $SHARED/anchors/gen_poses.py "$2" "$3" 1000 "$seed" "$5" "$file" --scale "$4" >/dev/null
   echo "$file"
+}
+# Sets scene, part and poses for pair NAME (any of PAIRS_AND_ENV_ROB) and pose set KIND, or
+# stops the script: pick_pair NAME KIND.
+pick_pair() {
+  local line name scale
+  line=$(grep "^$1:" <<< "$PAIRS_AND_ENV_ROB") || { echo "no pair $1" >&2; exit 1; }
+  IFS=: read -r name scene part scale <<< "$line"
+  poses=$(pose_file "$name" "$scene" "$part" "$scale" "$2")
 }

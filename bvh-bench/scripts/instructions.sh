@@ -26,9 +26,7 @@ esac
 OUT=${OUT:-/tmp/pose-suite}
 SHARED=../shared
 . bvh-bench/scripts/anchor_pairs.sh
-line=$(grep "^$pair:" <<< "$PAIRS_AND_ENV_ROB") || { echo "no pair $pair" >&2; exit 1; }
-IFS=: read -r name scene part scale <<< "$line"
-poses=$(pose_file "$name" "$scene" "$part" "$scale" "${KIND:-random}")
+pick_pair "$pair" "${KIND:-random}"
 n=${N:-100}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
