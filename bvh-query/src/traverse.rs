@@ -1095,8 +1095,8 @@ impl LastLeaf {
 }
 
 /// What one leaf's triangles become in the other tree's frame – their corners for a distance
-/// search, the triangles laid out for box tests for an overlap search – made for the
-/// [`PLACED_LEAVES`] leaves placed last and kept: a leaf stays on one side while the other
+/// search, the triangles laid out for box tests for an overlap search – kept for the few
+/// leaves used last ([`PLACED_LEAVES`]): a leaf stays on one side while the other
 /// side's nodes open below it, a node opened into two leaves tests both before the descent
 /// comes back to the first, and a full search comes back to a leaf after a few others.
 struct PlacedLeaf<A: smallvec::Array> {
