@@ -167,15 +167,17 @@ impl NodeVolume for Obb {
         let on_axes_of = |child: &Obb, others: &[Point]| {
             child.merged_on_axes(&Obb::from_point_slice_with_axes(others, &child.axes), &child.axes)
         };
-        [(left.volume, right), (right.volume, left)].into_iter().fold(self, |best, (child, other)| {
-            let smaller = |obb: &Obb| obb.volume() < best.volume();
-            match child {
-                Some(child) if smaller(&on_axes_of(&child, other.samples)) => {
-                    Some(on_axes_of(&child, other.corners)).filter(smaller).unwrap_or(best)
+        let mut best = self;
+        for (child, other) in [(left.volume, right), (right.volume, left)] {
+            let Some(child) = child else { continue };
+            if on_axes_of(&child, other.samples).volume() < best.volume() {
+                let whole = on_axes_of(&child, other.corners);
+                if whole.volume() < best.volume() {
+                    best = whole;
                 }
-                _ => best,
             }
-        })
+        }
+        best
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {

@@ -1128,19 +1128,20 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
         place: impl Fn(usize) -> I,
     ) -> &[A::Item] {
         let leaf = Some((of_a, triangles.start));
+        // The leaf used last is the one most often asked for again: checked before the others.
         if self.leaves[self.last] != leaf {
-            match self.leaves.iter().position(|l| *l == leaf) {
-                Some(k) => self.last = k,
+            self.last = match self.leaves.iter().position(|l| *l == leaf) {
+                Some(k) => k,
                 None => {
-                    self.last = (self.last + 1) % PLACED_LEAVES;
-                    self.leaves[self.last] = leaf;
-                    let placed = &mut self.placed[self.last];
-                    placed.clear();
+                    let k = (self.last + 1) % PLACED_LEAVES;
+                    self.leaves[k] = leaf;
+                    self.placed[k].clear();
                     for i in triangles {
-                        placed.extend(place(i));
+                        self.placed[k].extend(place(i));
                     }
+                    k
                 }
-            }
+            };
         }
         &self.placed[self.last]
     }
