@@ -95,6 +95,10 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) nearest_first: bool,
     /// How the descent rule weighs two nodes: the larger is opened.
     pub(crate) larger_by: Larger,
+    /// Whether two nodes of about the same size (within [`BOTH_WITHIN`]) are opened at once,
+    /// their four pairs of children tested in one step: a search for every touching or near pair
+    /// gains, a sweep (which stops at its first contact) tested more volumes so.
+    pub(crate) opens_both: bool,
     /// Whether a node whose two children are leaves of [`MERGED_LEAF_MOST`] triangles in all
     /// counts as one leaf, under its own volume: a full or distance search then compares or
     /// measures a few more triangle pairs, most dismissed by their boxes, and spares the tests
@@ -309,7 +313,8 @@ where
                     walk.stop_with_slab(&pair, max(measured.bound, bound), measured.slab, stats);
                     break;
                 }
-                let split_a = self.splits_a(&pair.a, &pair.b);
+                // A distance search never opens both.
+                let split_a = !matches!(self.opening(&pair.a, &pair.b), Opening::B);
                 let mut near: [Option<(Pair, Real)>; 2] = [None, None];
                 for (slot, child) in near.iter_mut().zip(self.opened(&pair, split_a, false)) {
                     let child_bound = max(self.pair_bound(&child, cutoff, &mut walk, stats), bound);
@@ -684,16 +689,24 @@ where
     }
 
     /// The descent rule, in one place: open the side that is not a leaf, or of two nodes the
-    /// larger (see [`Larger`]).
-    fn splits_a(&self, a: &Side, b: &Side) -> bool {
+    /// larger (see [`Larger`]), or both if they are about the same size and the search opens
+    /// both.
+    fn opening(&self, a: &Side, b: &Side) -> Opening {
         match (a.is_leaf(), b.is_leaf()) {
-            (false, true) => true,
-            (true, false) => false,
+            (false, true) => Opening::A,
+            (true, false) => Opening::B,
             _ => {
                 let (va, vb) = (self.a.volume(a.node_index()), self.b.volume(b.node_index()));
-                match self.larger_by {
-                    Larger::Surface => va.surface_area() >= vb.surface_area(),
-                    Larger::Volume => va.measure() >= vb.measure(),
+                let (size_a, size_b) = match self.larger_by {
+                    Larger::Surface => (va.surface_area(), vb.surface_area()),
+                    Larger::Volume => (va.measure(), vb.measure()),
+                };
+                if self.opens_both && size_a <= BOTH_WITHIN * size_b && size_b <= BOTH_WITHIN * size_a {
+                    Opening::Both
+                } else if size_a >= size_b {
+                    Opening::A
+                } else {
+                    Opening::B
                 }
             }
         }
@@ -711,7 +724,7 @@ where
     }
 
     /// The pairs a pair with at least one node side opens into, by the descent rule. A full
-    /// search tests both now, against the other side placed in their frame once, and keeps
+    /// search tests them now, against the other side placed in their frame once, and keeps
     /// those that overlap (faster than testing each when it pops). A search for the first
     /// contact, which may stop before it pops the second, orders them nearer first and leaves
     /// both to be tested when popped (faster than testing either now).
@@ -725,11 +738,72 @@ where
         // Which side opens is as good as random from pair to pair: decided by one branch here,
         // the code below compiled once for each side, rather than a mispredicted branch at
         // every place that asks again.
-        if self.splits_a(&pair.a, &pair.b) {
-            self.children_opening::<true>(pair, walk, stats, out);
-        } else {
-            self.children_opening::<false>(pair, walk, stats, out);
+        match self.opening(&pair.a, &pair.b) {
+            Opening::A => self.children_opening::<true>(pair, walk, stats, out),
+            Opening::B => self.children_opening::<false>(pair, walk, stats, out),
+            Opening::Both => self.children_of_both(pair, walk, stats, out),
         }
+    }
+
+    /// [`Descent::children`] with both nodes opened: each child of A's node with each of B's (a
+    /// leaf of A's with B's node, which it is tested against by its triangles), B's children
+    /// placed in A's frame once for both of A's.
+    fn children_of_both(
+        &self,
+        pair: &Pair,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+        out: &mut Vec<Pair>,
+    ) {
+        let before = out.len();
+        for half in self.opened(pair, true, false) {
+            if !self.reaches_region(true, &half, walk, stats) {
+                continue;
+            }
+            if half.a.is_leaf() {
+                out.push(half);
+            } else {
+                self.push_opened(&half, false, false, walk, stats, out);
+            }
+        }
+        self.keep_overlapping::<true>(before, walk, stats, out);
+    }
+
+    /// Pushes the pairs `pair` opens into (see [`Descent::opened`]) that can reach the overlap
+    /// region, stopping at the others.
+    #[inline(always)]
+    fn push_opened(
+        &self,
+        pair: &Pair,
+        split_a: bool,
+        untested: bool,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+        out: &mut Vec<Pair>,
+    ) {
+        for child in self.opened(pair, split_a, untested) {
+            if self.reaches_region(split_a, &child, walk, stats) {
+                out.push(child);
+            }
+        }
+    }
+
+    /// Whether the pair's opened side (A's, `of_a`, or B's) can reach the overlap region; a
+    /// pair that cannot is a stop.
+    #[inline(always)]
+    fn reaches_region(
+        &self,
+        of_a: bool,
+        pair: &Pair,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+    ) -> bool {
+        let side = if of_a { &pair.a } else { &pair.b };
+        let reaches = side.is_leaf() || self.in_region(of_a, side.node_index());
+        if !reaches {
+            walk.stop(pair, 0.0, stats);
+        }
+        reaches
     }
 
     /// [`Descent::children`] with A's side opened (`SPLIT_A`) or B's.
@@ -745,14 +819,7 @@ where
         // right after they were written stalled on the stores.
         let before = out.len();
         // A full search tests the pairs below; a first-contact search leaves them untested.
-        for child in self.opened(pair, SPLIT_A, self.nearest_first) {
-            let side = if SPLIT_A { &child.a } else { &child.b };
-            if !side.is_leaf() && !self.in_region(SPLIT_A, side.node_index()) {
-                walk.stop(&child, 0.0, stats);
-                continue;
-            }
-            out.push(child);
-        }
+        self.push_opened(pair, SPLIT_A, self.nearest_first, walk, stats, out);
         if self.nearest_first {
             if let [first, second] = &mut out[before..] {
                 let [to_first, to_second] = self.centre_distances(SPLIT_A, pair, [first, second]);
@@ -763,6 +830,20 @@ where
             }
             return;
         }
+        self.keep_overlapping::<SPLIT_A>(before, walk, stats, out);
+    }
+
+    /// Tests the pairs pushed from `before` on, keeping those that overlap (in their order) and
+    /// stopping at the others; `SPLIT_A` tells which side varies among them (see
+    /// [`Descent::pair_overlaps`]).
+    #[inline(always)]
+    fn keep_overlapping<const SPLIT_A: bool>(
+        &self,
+        before: usize,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+        out: &mut Vec<Pair>,
+    ) {
         let mut kept = before;
         for k in before..out.len() {
             let child = &out[k];
@@ -956,6 +1037,19 @@ impl Tally {
         self.dismissed += u32::from(dismissed);
     }
 }
+
+/// Which nodes of a pair the descent opens.
+#[derive(Clone, Copy)]
+enum Opening {
+    A,
+    B,
+    Both,
+}
+
+/// How much larger one node may be than the other for a search that opens both to do so:
+/// of two nodes about the same size, each child mostly meets the whole other node, so testing
+/// it so first (as opening one side at a time does) rarely prunes, and costs a test and a step.
+const BOTH_WITHIN: Real = 2.0;
 
 /// What became of a pair in one step of the descent.
 enum Step {
