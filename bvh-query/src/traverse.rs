@@ -745,9 +745,8 @@ where
         }
     }
 
-    /// [`Descent::children`] with both nodes opened: each child of A's node with each of B's (a
-    /// leaf of A's with B's node, which it is tested against by its triangles), B's children
-    /// placed in A's frame once for both of A's.
+    /// [`Descent::children`] with both nodes opened: each child of A's node with each of B's,
+    /// B's children placed in A's frame once for both of A's.
     fn children_of_both(
         &self,
         pair: &Pair,
@@ -757,12 +756,7 @@ where
     ) {
         let before = out.len();
         for half in self.opened(pair, true, false) {
-            if !self.reaches_region(true, &half, walk, stats) {
-                continue;
-            }
-            if half.a.is_leaf() {
-                out.push(half);
-            } else {
+            if self.reaches_region(true, &half, walk, stats) {
                 self.push_opened(&half, false, false, walk, stats, out);
             }
         }
