@@ -95,9 +95,10 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) nearest_first: bool,
     /// How the descent rule weighs two nodes: the larger is opened.
     pub(crate) larger_by: Larger,
-    /// Whether two nodes of about the same size (within [`BOTH_WITHIN`]) are opened at once,
-    /// their four pairs of children tested in one step: a search for every touching or near pair
-    /// gains, a sweep (which stops at its first contact) tested more volumes so.
+    /// Whether a search by surface opens two nodes of about the same surface (within
+    /// [`BOTH_WITHIN`]) at once, their four pairs of children tested in one step: a search for
+    /// every touching or near pair gains, a sweep (which stops at its first contact) tested
+    /// more volumes so.
     pub(crate) opens_both: bool,
     /// Whether a node whose two children are leaves of [`MERGED_LEAF_MOST`] triangles in all
     /// counts as one leaf, under its own volume: a full or distance search then compares or
@@ -697,17 +698,17 @@ where
             (true, false) => Opening::B,
             _ => {
                 let (va, vb) = (self.a.volume(a.node_index()), self.b.volume(b.node_index()));
-                let (size_a, size_b) = match self.larger_by {
-                    Larger::Surface => (va.surface_area(), vb.surface_area()),
-                    Larger::Volume => (va.measure(), vb.measure()),
+                let a_larger = match self.larger_by {
+                    Larger::Surface => {
+                        let (sa, sb) = (va.surface_area(), vb.surface_area());
+                        if self.opens_both && sa <= BOTH_WITHIN * sb && sb <= BOTH_WITHIN * sa {
+                            return Opening::Both;
+                        }
+                        sa >= sb
+                    }
+                    Larger::Volume => va.measure() >= vb.measure(),
                 };
-                if self.opens_both && size_a <= BOTH_WITHIN * size_b && size_b <= BOTH_WITHIN * size_a {
-                    Opening::Both
-                } else if size_a >= size_b {
-                    Opening::A
-                } else {
-                    Opening::B
-                }
+                if a_larger { Opening::A } else { Opening::B }
             }
         }
     }
