@@ -215,7 +215,7 @@ where
             return None;
         }
         let descent = self.descent_below_roots(self.placement_slack(0.0), false, None, false)?;
-        Some(Descent { larger_by: Larger::Volume, opens_both: false, ..descent })
+        Some(Descent { larger_by: Larger::Volume, ..descent })
     }
 
     /// The traversal of two non-empty trees below their roots, A's volumes grown by `margin`
@@ -258,7 +258,6 @@ where
             larger_by: Larger::Surface,
             // A swept search tests no leaf against nodes: it would lose the merged node's test.
             merged_leaves: motion.is_none(),
-            opens_both: motion.is_none(),
         })
     }
 

@@ -95,11 +95,6 @@ pub(crate) struct Descent<'a, VA, VB> {
     pub(crate) nearest_first: bool,
     /// How the descent rule weighs two nodes: the larger is opened.
     pub(crate) larger_by: Larger,
-    /// Whether a search by surface opens two nodes of about the same surface (within
-    /// [`BOTH_WITHIN`]) at once, their four pairs of children tested in one step: a search for
-    /// every touching or near pair gains, a sweep (which stops at its first contact) tested
-    /// more volumes so.
-    pub(crate) opens_both: bool,
     /// Whether a node whose two children are leaves of [`MERGED_LEAF_MOST`] triangles in all
     /// counts as one leaf, under its own volume: a full or distance search then compares or
     /// measures a few more triangle pairs, most dismissed by their boxes, and spares the tests
@@ -111,7 +106,8 @@ pub(crate) struct Descent<'a, VA, VB> {
 /// What makes one node larger than another for the descent rule, chosen per kind of search by
 /// measurement on the anchors' pairs. A search for every pair opens the larger surface: a flat
 /// box – a piece of a wall or of a thin shell – has almost no volume yet meets much, and opening
-/// it first prunes more. First-contact and distance searches open the larger volume, which
+/// it first prunes more; of two nodes of about the same surface (within [`BOTH_WITHIN`]) it
+/// opens both, their four pairs of children tested in one step. First-contact and distance searches open the larger volume, which
 /// served them better (a distance search's lower bounds tighten faster so).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Larger {
@@ -690,8 +686,7 @@ where
     }
 
     /// The descent rule, in one place: open the side that is not a leaf, or of two nodes the
-    /// larger (see [`Larger`]), or both if they are about the same size and the search opens
-    /// both.
+    /// larger, or both (see [`Larger`]).
     fn opening(&self, a: &Side, b: &Side) -> Opening {
         match (a.is_leaf(), b.is_leaf()) {
             (false, true) => Opening::A,
@@ -701,7 +696,9 @@ where
                 let a_larger = match self.larger_by {
                     Larger::Surface => {
                         let (sa, sb) = (va.surface_area(), vb.surface_area());
-                        if self.opens_both && sa <= BOTH_WITHIN * sb && sb <= BOTH_WITHIN * sa {
+                        // Not in a sweep: stopping at its first contact, it tested more volumes so.
+                        let both = self.sweep.is_none() && sa <= BOTH_WITHIN * sb && sb <= BOTH_WITHIN * sa;
+                        if both {
                             return Opening::Both;
                         }
                         sa >= sb
@@ -1041,9 +1038,10 @@ enum Opening {
     Both,
 }
 
-/// How much larger one node may be than the other for a search that opens both to do so:
-/// of two nodes about the same size, each child mostly meets the whole other node, so testing
-/// it so first (as opening one side at a time does) rarely prunes, and costs a test and a step.
+/// How much larger one node's surface may be than the other's for a search for every pair to
+/// open both: of two nodes about the same size, each child mostly meets the whole other node, so
+/// testing it so first (as opening one side at a time does) rarely prunes, and costs a test and
+/// a step.
 const BOTH_WITHIN: Real = 2.0;
 
 /// What became of a pair in one step of the descent.
