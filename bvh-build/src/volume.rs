@@ -113,13 +113,14 @@ pub trait NodeVolume:
     /// or a box holding it.
     fn triangle_box(&self) -> Obb;
 
-    /// `false` when a separating axis shows the volume misses the triangle (placed in the
-    /// volume's frame); `true` when it may meet it. Tested in `f32`: callers that must stay
-    /// conservative grow the volume by the rounding slack of the coordinates' magnitude.
+    /// `false` when a separating axis shows the volume, grown by `margin` on every side,
+    /// misses the triangle (placed in the volume's frame); `true` when it may meet it. Tested
+    /// in `f32`: callers that must stay conservative grow the volume by the rounding slack of
+    /// the coordinates' magnitude.
     #[inline]
-    fn may_meet_triangle(&self, triangle: &PlacedTriangle) -> bool {
+    fn may_meet_triangle(&self, triangle: &PlacedTriangle, margin: Real) -> bool {
         let b = self.triangle_box();
-        triangle.may_meet_box(&b.center, &b.axes, &b.half_extents)
+        triangle.may_meet_box(&b.center, &b.axes, &b.half_extents.add_scalar(margin))
     }
 
     /// A lower bound on the distance between the volume and the triangle (placed in the

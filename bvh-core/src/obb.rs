@@ -249,8 +249,7 @@ impl Obb {
     /// Radius of the largest ball inside the box (its smallest half extent).
     #[inline]
     pub fn inner_radius(&self) -> Real {
-        let e = &self.half_extents;
-        min(min(e.x, e.y), e.z)
+        smallest(&self.half_extents)
     }
 
     /// Radius of the smallest ball around the box centre holding it (its half diagonal).
@@ -258,6 +257,12 @@ impl Obb {
     pub fn outer_radius(&self) -> Real {
         self.half_extents.norm()
     }
+}
+
+/// The smallest of a box's half extents `e`: the radius of the largest ball inside it.
+#[inline]
+pub(crate) fn smallest(e: &Vector) -> Real {
+    min(min(e.x, e.y), e.z)
 }
 
 /// No projections yet: empty intervals.

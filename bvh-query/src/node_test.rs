@@ -6,6 +6,7 @@
 //! is placed in the other tree's frame once, and the placed box is kept for the next tests.
 
 use crate::stats::{Stats, VolumeTest};
+use bvh_build::NodeVolume;
 use bvh_core::overlap::Overlap;
 use bvh_core::{Aabb, Obb, PlacedObb, PreJudge, Real, RelativePose, Separation, Sphere};
 
@@ -16,10 +17,12 @@ pub trait NodeTest<B> {
     /// A volume of A placed in B's frame, kept for the run's next tests of that node of A.
     type PlacedA: Copy;
 
-    /// `true` when this volume overlaps `b`; `b_in_a` is B's pose in A's frame, and `placed`
-    /// keeps `b` placed in A's frame once it has been, for the next test against `b`.
+    /// `true` when this volume, grown by `margin` on every side, overlaps `b`; `b_in_a` is B's
+    /// pose in A's frame, and `placed` keeps `b` placed in A's frame once it has been, for the
+    /// next test against `b`. Growing inside the test spares a copy of each volume tested.
     fn test(
         &self,
+        margin: Real,
         b: &B,
         b_in_a: &RelativePose,
         placed: &mut Option<Self::PlacedB>,
@@ -50,10 +53,11 @@ pub trait NodeTest<B> {
         stats: &mut impl Stats,
     ) -> Real;
 
-    /// The same test with `a` placed in B's frame (`a_in_b`) and kept in `placed`, for a node of
-    /// A tested against many of B.
+    /// The same test with `a` (grown by `margin`) placed in B's frame (`a_in_b`) and kept in
+    /// `placed`, for a node of A tested against many of B.
     fn test_in_b(
         a: &Self,
+        margin: Real,
         b: &B,
         a_in_b: &RelativePose,
         placed: &mut Option<Self::PlacedA>,
@@ -69,13 +73,14 @@ impl NodeTest<Obb> for Obb {
     #[inline]
     fn test(
         &self,
+        margin: Real,
         b: &Obb,
         b_in_a: &RelativePose,
         placed: &mut Option<PlacedObb>,
         prejudge: bool,
         stats: &mut impl Stats,
     ) -> bool {
-        obb_test(self, b, b_in_a, placed, prejudge, stats)
+        obb_test(self, margin, placed, || PlacedObb::new(b, b_in_a), prejudge, stats)
     }
 
     /// The same steps as the test, the separating axis test measuring the widest gap instead
@@ -88,7 +93,8 @@ impl NodeTest<Obb> for Obb {
         prejudge: bool,
         stats: &mut impl Stats,
     ) -> Option<Real> {
-        let (b, outcome) = placed_and_prejudged(self, b, b_in_a, placed, prejudge, stats);
+        let (b, outcome) =
+            placed_and_prejudged(self, 0.0, placed, || PlacedObb::new(b, b_in_a), prejudge, stats);
         if outcome == PreJudge::Overlap {
             return None;
         }
@@ -114,6 +120,7 @@ impl NodeTest<Obb> for Obb {
     #[inline]
     fn test_in_b(
         a: &Obb,
+        margin: Real,
         b: &Obb,
         a_in_b: &RelativePose,
         placed: &mut Option<PlacedObb>,
@@ -121,45 +128,45 @@ impl NodeTest<Obb> for Obb {
         stats: &mut impl Stats,
     ) -> bool {
         // Both tests are symmetric: B's box plays the first part, in its own frame.
-        obb_test(b, a, a_in_b, placed, prejudge, stats)
+        obb_test(b, 0.0, placed, || PlacedObb::new(&a.inflated(margin), a_in_b), prejudge, stats)
     }
 }
 
-/// Box `x` against box `y` of the frame `y_in_x` places in `x`'s: the pre-judge's verdict if
-/// it gives one, else the separating axis test.
+/// Box `x`, grown by `x_margin`, against the box `placed` holds in its frame (placed by `place`
+/// if not yet): the pre-judge's verdict if it gives one, else the separating axis test.
 #[inline(always)]
 fn obb_test(
     x: &Obb,
-    y: &Obb,
-    y_in_x: &RelativePose,
+    x_margin: Real,
     placed: &mut Option<PlacedObb>,
+    place: impl FnOnce() -> PlacedObb,
     prejudge: bool,
     stats: &mut impl Stats,
 ) -> bool {
-    match placed_and_prejudged(x, y, y_in_x, placed, prejudge, stats) {
+    match placed_and_prejudged(x, x_margin, placed, place, prejudge, stats) {
         (_, PreJudge::Overlap) => true,
         (_, PreJudge::Disjoint) => false,
-        (y, PreJudge::Undecided) => x.meets(y),
+        (y, PreJudge::Undecided) => x.meets_with_margin(y, x_margin),
     }
 }
 
-/// The first steps of a test of box `x` against box `y`: `y` placed in `x`'s frame (unless
-/// `placed` already holds it), then the pre-judge when asked (else undecided).
+/// The first steps of a test of box `x`, grown by `x_margin`, against the box `placed` holds
+/// (placed by `place` if not yet): counted, then the pre-judge when asked (else undecided).
 #[inline(always)]
 fn placed_and_prejudged<'p>(
     x: &Obb,
-    y: &Obb,
-    y_in_x: &RelativePose,
+    x_margin: Real,
     placed: &'p mut Option<PlacedObb>,
+    place: impl FnOnce() -> PlacedObb,
     prejudge: bool,
     stats: &mut impl Stats,
 ) -> (&'p PlacedObb, PreJudge) {
     stats.volume_test(VolumeTest::Nodes);
-    let y = placed.get_or_insert_with(|| PlacedObb::new(y, y_in_x));
+    let y = placed.get_or_insert_with(place);
     if !prejudge {
         return (y, PreJudge::Undecided);
     }
-    let outcome = x.prejudge(y);
+    let outcome = x.prejudge_with_margin(y, x_margin);
     stats.prejudge(outcome);
     (y, outcome)
 }
@@ -174,6 +181,7 @@ macro_rules! plain {
             #[inline]
             fn test(
                 &self,
+                margin: Real,
                 b: &$b,
                 b_in_a: &RelativePose,
                 _: &mut Option<()>,
@@ -181,7 +189,7 @@ macro_rules! plain {
                 stats: &mut impl Stats,
             ) -> bool {
                 stats.volume_test(VolumeTest::Nodes);
-                self.overlaps(b, b_in_a)
+                self.inflated(margin).overlaps(b, b_in_a)
             }
 
             /// Not measured: these pairs are tested again at every search from a front.
@@ -193,7 +201,7 @@ macro_rules! plain {
                 prejudge: bool,
                 stats: &mut impl Stats,
             ) -> Option<Real> {
-                (!self.test(b, b_in_a, placed, prejudge, stats)).then_some(0.0)
+                (!self.test(0.0, b, b_in_a, placed, prejudge, stats)).then_some(0.0)
             }
 
             #[inline]
@@ -212,6 +220,7 @@ macro_rules! plain {
             #[inline]
             fn test_in_b(
                 a: &$a,
+                margin: Real,
                 b: &$b,
                 a_in_b: &RelativePose,
                 _: &mut Option<()>,
@@ -219,7 +228,7 @@ macro_rules! plain {
                 stats: &mut impl Stats,
             ) -> bool {
                 stats.volume_test(VolumeTest::Nodes);
-                b.overlaps(a, a_in_b)
+                b.overlaps(&a.inflated(margin), a_in_b)
             }
         }
     )*};

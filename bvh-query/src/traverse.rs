@@ -207,9 +207,8 @@ where
             let (a, b) = (pair.a.node_index(), pair.b.node_index());
             return !self.outside_b_box(a, stats)
                 && self.with_b_volume(b, |vb| {
-                    self.with_a_volume(a, |va| {
-                        va.test(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
-                    })
+                    let va = self.a.volume(a);
+                    va.test(self.margin, vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
                 });
         }
         self.pair_overlaps(pair, true, walk, stats)
@@ -561,25 +560,31 @@ where
             (Some(ra), None) => {
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = self.a_leaf_in_b(ra, walk);
-                let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
-                leaf.iter().any(|t| vb.may_meet_triangle(t))
+                let vb = self.b.volume(pair.b.node_index());
+                leaf.iter().any(|t| vb.may_meet_triangle(t, self.margin))
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = self.b_leaf_in_a(rb, walk);
-                self.with_a_volume(pair.a.node_index(), |va| leaf.iter().any(|t| va.may_meet_triangle(t)))
+                let va = self.a.volume(pair.a.node_index());
+                leaf.iter().any(|t| va.may_meet_triangle(t, self.margin))
             }
             (None, None) => {
                 let (a, b) = (pair.a.node_index(), pair.b.node_index());
+                let (va, margin) = (self.a.volume(a), self.margin);
                 self.with_b_volume(b, |vb| {
                     if split_a {
-                        self.with_a_volume(a, |va| {
-                            va.test(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
-                        })
+                        va.test(margin, vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
                     } else {
-                        self.with_a_volume(a, |va| {
-                            VA::test_in_b(va, vb, &self.a_in_b, walk.placed_a.slot(a), self.prejudge, stats)
-                        })
+                        VA::test_in_b(
+                            va,
+                            margin,
+                            vb,
+                            &self.a_in_b,
+                            walk.placed_a.slot(a),
+                            self.prejudge,
+                            stats,
+                        )
                     }
                 })
             }

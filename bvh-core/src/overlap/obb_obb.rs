@@ -77,7 +77,15 @@ impl Obb {
     /// tests it there against many.
     #[inline]
     pub fn meets(&self, other: &PlacedObb) -> bool {
-        let separated = fold_axes(self, other, f32x4::ZERO, |separated, distance, radii, _| {
+        self.meets_with_margin(other, 0.0)
+    }
+
+    /// [`Obb::meets`] for this box grown by `margin` on every side, as
+    /// `Obb { half_extents: half_extents.add_scalar(margin), .. }` would be, bit for bit,
+    /// without the copy: a traversal grows every volume of A it tests by its margin.
+    #[inline]
+    pub fn meets_with_margin(&self, other: &PlacedObb, margin: Real) -> bool {
+        let separated = fold_axes(self, margin, other, f32x4::ZERO, |separated, distance, radii, _| {
             separated | distance.simd_gt(radii)
         });
         separated.to_bitmask() & 0b111 == 0
@@ -89,7 +97,7 @@ impl Obb {
     /// `f32`: a caller trusting it near zero allows for rounding at the boxes' scale.
     pub fn gap(&self, other: &PlacedObb) -> Real {
         // Every number here is finite: no NaN-aware maximum needed.
-        let widest = fold_axes(self, other, f32x4::ZERO, |widest, distance, radii, _| {
+        let widest = fold_axes(self, 0.0, other, f32x4::ZERO, |widest, distance, radii, _| {
             widest.fast_max(distance - radii)
         });
         widest_lane(widest)
@@ -159,8 +167,8 @@ fn widest_lane(v: f32x4) -> Real {
     max(max(x, y), max(z, w))
 }
 
-/// The separating axis test's 15 comparisons between `a` and `b` (placed in `a`'s frame),
-/// folded into `init` in five groups of lanes: `fold(acc, distance, radii, length)` takes, per
+/// The separating axis test's 15 comparisons between `a`, grown by `a_margin`, and `b` (placed
+/// in `a`'s frame), folded into `init` in five groups of lanes: `fold(acc, distance, radii, length)` takes, per
 /// axis, the distance between the boxes' centres and the sum of their radii along it, both
 /// scaled by the axis's length: `None` for a box's three face axes (unit, orthonormal), else
 /// the lengths of three edge axes `A_i x B_j`, which are not normalised.
@@ -168,12 +176,13 @@ fn widest_lane(v: f32x4) -> Real {
 #[inline(always)]
 fn fold_axes(
     a: &Obb,
+    a_margin: Real,
     b: &PlacedObb,
     init: f32x4,
     fold: impl Fn(f32x4, f32x4, f32x4, Option<f32x4>) -> f32x4,
 ) -> f32x4 {
     let (columns, offset) = b_on_a(a, b);
-    fold_separations(lanes(&a.half_extents), b.half_extents, columns, offset, init, fold)
+    fold_separations(lanes(&a.half_extents.add_scalar(a_margin)), b.half_extents, columns, offset, init, fold)
 }
 
 /// B's axes and centre in A's box frame: the columns of `C` (lane `i` of column `j` is

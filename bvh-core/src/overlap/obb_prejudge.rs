@@ -2,7 +2,7 @@
 
 use super::PlacedObb;
 use crate::math::{Real, RelativePose};
-use crate::obb::Obb;
+use crate::obb::{Obb, smallest};
 
 /// Outcome of the pre-judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,8 +30,15 @@ impl Obb {
     /// [`obb_prejudge`] against a box placed in this one's frame.
     #[inline]
     pub fn prejudge(&self, other: &PlacedObb) -> PreJudge {
-        let (inner, outer) =
-            (self.inner_radius() + other.inner_radius, self.outer_radius() + other.outer_radius);
+        self.prejudge_with_margin(other, 0.0)
+    }
+
+    /// [`Obb::prejudge`] for this box grown by `margin` on every side (see
+    /// [`Obb::meets_with_margin`]).
+    #[inline]
+    pub fn prejudge_with_margin(&self, other: &PlacedObb, margin: Real) -> PreJudge {
+        let grown = self.half_extents.add_scalar(margin);
+        let (inner, outer) = (smallest(&grown) + other.inner_radius, grown.norm() + other.outer_radius);
         verdict(other.center_distance_sq(&self.center), inner, outer)
     }
 }
