@@ -4,6 +4,7 @@
 use crate::answers::{Contact, NearPair, TrianglePair};
 use crate::node_test::NodeTest;
 use crate::query::Query;
+use crate::radix::sort_by_key;
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::{
@@ -25,7 +26,7 @@ where
     pub fn intersecting_pairs_counted(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
         let mut out = self
             .collect(0.0, stats, |at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
-        out.sort_unstable();
+        sort_by_key(&mut out, TrianglePair::key);
         out
     }
 
@@ -38,7 +39,7 @@ where
     /// pair.
     pub fn contacts_counted(&self, stats: &mut impl Stats) -> Vec<Contact> {
         let mut out = self.collect(0.0, stats, |at, ta, tb| self.contact(at, ta, tb));
-        out.sort_unstable_by_key(|c| c.pair);
+        sort_by_key(&mut out, |c| c.pair.key());
         out
     }
 
@@ -74,7 +75,7 @@ where
                 on_b: self.a.pose * c.on_b,
             })
         });
-        out.sort_unstable_by_key(|n| n.pair);
+        sort_by_key(&mut out, |n| n.pair.key());
         out
     }
 
@@ -83,7 +84,7 @@ where
     pub fn intersecting_pairs_parallel(&self) -> Vec<TrianglePair> {
         let mut out =
             self.collect_parallel(|at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
-        out.sort_unstable();
+        sort_by_key(&mut out, TrianglePair::key);
         out
     }
 
@@ -91,7 +92,7 @@ where
     /// statistics.
     pub fn contacts_parallel(&self) -> Vec<Contact> {
         let mut out = self.collect_parallel(|at, ta, tb| self.contact(at, ta, tb));
-        out.sort_unstable_by_key(|c| c.pair);
+        sort_by_key(&mut out, |c| c.pair.key());
         out
     }
 }

@@ -13,6 +13,13 @@ pub struct TrianglePair {
     pub b: u32,
 }
 
+impl TrianglePair {
+    /// The pair as one number that orders pairs as they compare: by A's triangle, then B's.
+    pub(crate) fn key(&self) -> u64 {
+        u64::from(self.a) << 32 | u64::from(self.b)
+    }
+}
+
 /// An intersecting triangle pair and where the triangles meet, in world coordinates.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -41,6 +41,7 @@ mod first_contact;
 mod impact;
 mod node_test;
 mod query;
+mod radix;
 mod regions;
 mod stats;
 mod sweeps;

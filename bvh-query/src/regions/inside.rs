@@ -204,7 +204,7 @@ impl Crossed {
     fn new<V: NodeVolume>(tree: &Bvh<V>, mut pairs: Vec<Crossing>) -> Self {
         // Grouped by the triangle here: a triangle's crossings only flip parities (an exclusive
         // or), so their order within the group does not matter.
-        super::radix::sort_by_key(&mut pairs, |c| c.here as u64);
+        crate::radix::sort_by_key(&mut pairs, |c| c.here as u64);
         let patches = tree.patches();
         let mut crosses = Marks::new(tree.mesh().triangle_count());
         let mut crossed_patches = Marks::new(patches.count());

@@ -5,11 +5,11 @@
 mod farthest;
 mod inside;
 mod key_table;
-mod radix;
 
 use crate::answers::TrianglePair;
 use crate::node_test::NodeTest;
 use crate::query::Query;
+use crate::radix::sort_by_key;
 use crate::stats::Stats;
 use bvh_build::NodeVolume;
 use bvh_core::parallel::prelude::*;
@@ -432,7 +432,7 @@ where
         };
         let mut polylines = chain(&edges, &curve_ids, place, snapped.points, along);
         let mut pairs: Vec<TrianglePair> = members.iter().map(|k| self.triangle_pair(at(k))).collect();
-        radix::sort_by_key(&mut pairs, |p| (p.a as u64) << 32 | p.b as u64);
+        sort_by_key(&mut pairs, TrianglePair::key);
         // Each side's part of the region – the curve, and what of it lies inside the other mesh –
         // reaches deepest at its farthest point along the normal.
         let ((top, deepest_a), (bottom, deepest_b), normal) =
@@ -566,7 +566,7 @@ fn sorted_unique(items: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut v: Vec<usize> = items.collect();
     // The traversal finds a triangle's pairs one after another: fewer to sort once those are one.
     v.dedup();
-    radix::sort_by_key(&mut v, |&x| x as u64);
+    sort_by_key(&mut v, |&x| x as u64);
     v.dedup();
     v
 }

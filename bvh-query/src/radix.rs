@@ -1,46 +1,49 @@
-//! Sorting by integer keys in a few linear passes: the regions sort lists of triangle indices,
-//! thousands long at a deep pose, where a comparison sort pays its logarithm of compares.
+//! Sorting by integer keys in a few linear passes: the all-pairs queries sort their answers and
+//! the regions lists of triangle indices, hundreds or thousands long at a deep pose, where a
+//! comparison sort pays its logarithm of compares.
 
 /// Below this many items a comparison sort is as quick.
 const RADIX_FROM: usize = 64;
 
 /// Sorts `items` by `key`, stably (items with equal keys keep their order): a least significant
 /// digit radix sort, a byte per pass, skipping the bytes every key shares (a triangle index
-/// needs two or three passes, a pair of them packed into one number four or five).
-pub(super) fn sort_by_key<T: Copy>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
+/// needs two or three passes, a pair of them packed into one number four or five). One pass
+/// counts every byte's digits at once.
+pub(crate) fn sort_by_key<T: Copy>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
     let n = items.len();
-    if n < RADIX_FROM {
+    if !(RADIX_FROM..=u32::MAX as usize).contains(&n) {
         items.sort_by_key(&key);
         return;
+    }
+    let (least, most) = items.iter().map(&key).fold((u64::MAX, 0), |(l, m), k| (l.min(k), m.max(k)));
+    // Every key lies between the least and the most, so above the highest bit where those two
+    // differ all keys agree: no byte there needs a pass.
+    let bytes = (u64::BITS - (least ^ most).leading_zeros()).div_ceil(8) as usize;
+    let mut counts = vec![[0u32; 256]; bytes];
+    for x in items.iter() {
+        let k = key(x);
+        for (b, count) in counts.iter_mut().enumerate() {
+            count[(k >> (8 * b)) as usize & 0xff] += 1;
+        }
     }
     let mut from = std::mem::take(items);
     // Every place is written by each pass: filled once, with any item.
     let mut to = vec![from[0]; n];
-    let (least, most) = from.iter().map(&key).fold((u64::MAX, 0), |(l, m), k| (l.min(k), m.max(k)));
-    // Every key lies between the least and the most, so above the highest bit where those two
-    // differ all keys agree: no pass needed there.
-    let differing = least ^ most;
-    let mut shift = 0;
-    while shift < u64::BITS && differing >> shift != 0 {
-        let digit = |x: &T| (key(x) >> shift) as usize & 0xff;
-        let mut starts = [0usize; 256];
-        for x in &from {
-            starts[digit(x)] += 1;
-        }
+    for (b, count) in counts.iter_mut().enumerate() {
         // A byte every key shares leaves the order as it is.
-        if !starts.contains(&n) {
-            let mut start = 0;
-            for s in &mut starts {
-                (*s, start) = (start, start + *s);
-            }
-            for x in &from {
-                let d = digit(x);
-                to[starts[d]] = *x;
-                starts[d] += 1;
-            }
-            std::mem::swap(&mut from, &mut to);
+        if count.contains(&(n as u32)) {
+            continue;
         }
-        shift += 8;
+        let mut start = 0;
+        for c in count.iter_mut() {
+            (*c, start) = (start, start + *c);
+        }
+        for x in &from {
+            let d = (key(x) >> (8 * b)) as usize & 0xff;
+            to[count[d] as usize] = *x;
+            count[d] += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
     }
     *items = from;
 }
