@@ -30,8 +30,9 @@ pub trait NodeTest<B> {
         stats: &mut impl Stats,
     ) -> bool;
 
-    /// [`NodeTest::test`], telling also how far apart the volumes lie when they do: `None` when
-    /// they overlap, else a lower bound on their distance (zero if not measured).
+    /// [`NodeTest::test`] of this volume as given (a caller grows it by its margin first),
+    /// telling also how far apart the volumes lie when they do: `None` when they overlap, else
+    /// a lower bound on their distance (zero if not measured).
     fn apart_by(
         &self,
         b: &B,
