@@ -115,7 +115,7 @@ pub trait NodeVolume:
 
     /// `false` when a separating axis shows the volume, grown by `margin` on every side,
     /// misses the triangle (placed in the volume's frame); `true` when it may meet it. Tested
-    /// in `f32`: callers that must stay conservative grow the volume by the rounding slack of
+    /// in `f32`: callers that must stay conservative include in `margin` the rounding slack of
     /// the coordinates' magnitude.
     #[inline]
     fn may_meet_triangle(&self, triangle: &PlacedTriangle, margin: Real) -> bool {

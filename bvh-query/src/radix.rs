@@ -19,6 +19,7 @@ pub(crate) fn sort_by_key<T: Copy>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) 
     // Every key lies between the least and the most, so above the highest bit where those two
     // differ all keys agree: no byte there needs a pass.
     let bytes = (u64::BITS - (least ^ most).leading_zeros()).div_ceil(8) as usize;
+    // On the heap, as many tables as bytes: zeroing all eight on the stack costs more.
     let mut counts = vec![[0u32; 256]; bytes];
     for x in items.iter() {
         let k = key(x);

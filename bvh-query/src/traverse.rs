@@ -107,8 +107,9 @@ pub(crate) struct Descent<'a, VA, VB> {
 /// measurement on the anchors' pairs. A search for every pair opens the larger surface: a flat
 /// box – a piece of a wall or of a thin shell – has almost no volume yet meets much, and opening
 /// it first prunes more; of two nodes of about the same surface (within [`BOTH_WITHIN`]) it
-/// opens both, their four pairs of children tested in one step. First-contact and distance searches open the larger volume, which
-/// served them better (a distance search's lower bounds tighten faster so).
+/// opens both, their four pairs of children tested in one step. First-contact and distance
+/// searches open the larger volume, which served them better (a distance search's lower bounds
+/// tighten faster so).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Larger {
     Surface,
