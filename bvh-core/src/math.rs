@@ -118,11 +118,19 @@ impl RelativePose {
     /// [`RelativePose::between`], refused unless both poses and the result are finite (poses too
     /// far apart to compose in `f32` overflow): no answer about such a pair would mean anything.
     pub fn checked_between(pose_a: &Isometry, pose_b: &Isometry) -> Result<Self, PoseError> {
+        let relative = Self::between(pose_a, pose_b);
+        // Every component of either pose enters the result through products and sums, so a NaN
+        // or an infinity among them leaves some component of the result non-finite: the poses
+        // are looked at one by one only then, to name the one at fault. `0.0 * x` is zero for a
+        // finite `x` and NaN otherwise, so one sum checks all twelve without a branch each.
+        let finite =
+            relative.rotation.iter().chain(relative.translation.iter()).map(|x| 0.0 * x).sum::<Real>() == 0.0;
+        if finite {
+            return Ok(relative);
+        }
         check_finite(pose_a, PoseOf::A)?;
         check_finite(pose_b, PoseOf::B)?;
-        let relative = Self::between(pose_a, pose_b);
-        let finite = relative.rotation.iter().chain(relative.translation.iter()).all(|x| x.is_finite());
-        if finite { Ok(relative) } else { Err(PoseError::TooFarApart) }
+        Err(PoseError::TooFarApart)
     }
 
     /// Maps a point of B's frame into A's frame.
