@@ -1063,8 +1063,10 @@ enum Step {
 /// What one run of the descent carries from pair to pair.
 struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     last: LastLeaf,
-    corners: PlacedLeaf<[Point; 6]>,
-    triangles: PlacedLeaf<[PlacedTriangle; 2]>,
+    /// Held inline up to the largest leaf the presets build or a search merges, as a leaf
+    /// placed on the heap would cost an allocation per query.
+    corners: PlacedLeaf<[Point; 3 * MERGED_LEAF_MOST]>,
+    triangles: PlacedLeaf<[PlacedTriangle; MERGED_LEAF_MOST]>,
     /// A's nodes placed in B's frame, and B's in A's.
     placed_a: PlacedNodes<VA::PlacedA>,
     placed_b: PlacedNodes<VA::PlacedB>,

@@ -9,14 +9,14 @@ use crate::overlap::turn;
 use wide::f32x4;
 
 /// A triangle's corners in lanes (`a, b, c, a`: the fourth repeats the first, so a comparison
-/// holds for every lane exactly when it holds for every corner) and its unit normal (zero for a
-/// triangle too thin to have one that is trustworthy – the normal axis then never separates).
+/// holds for every lane exactly when it holds for every corner). Its normal is not kept: most
+/// boxes are separated by their own axes before it is needed, and a test that needs it takes it
+/// from the corners in the box's frame, where its reach is one product per axis.
 #[derive(Clone, Copy, Debug)]
 pub struct PlacedTriangle {
     x: f32x4,
     y: f32x4,
     z: f32x4,
-    normal: Vector,
 }
 
 impl PlacedTriangle {
@@ -33,15 +33,7 @@ impl PlacedTriangle {
                 + z * f32x4::splat(r[(i, 2)])
                 + f32x4::splat(shift[i])
         });
-        let corner = |j: usize| Vector::new(x.to_array()[j], y.to_array()[j], z.to_array()[j]);
-        let (a, b, c) = (corner(0), corner(1), corner(2));
-        let n = (b - a).cross(&(c - a));
-        let length = n.norm();
-        // Any axis separates soundly when the corners are projected on it; the unit length only
-        // keeps the projections at the coordinates' scale.
-        let normal =
-            if length.is_normal() && length.is_finite() { n * length.recip() } else { Vector::zeros() };
-        Self { x, y, z, normal }
+        Self { x, y, z }
     }
 
     /// `false` when one of the 13 separating axes of a triangle and a box – the box's face
@@ -68,11 +60,18 @@ impl PlacedTriangle {
                 return false;
             }
         }
-        if outside(along(&d, &self.normal), f32x4::splat(self.normal_reach(axes, half_extents))) {
-            return false;
+        let edges = edge_vectors(&local);
+        // Any axis separates soundly when the corners are projected on it and the box's reach
+        // is taken along the same computed axis; a normal too short to square is skipped.
+        let normal = normal_of(&edges);
+        if normal.norm_squared().is_normal() {
+            let reach = (0..3).map(|k| half_extents[k] * normal[k].abs()).sum();
+            if outside(along(&local, &normal), f32x4::splat(reach)) {
+                return false;
+            }
         }
         let mut separated = f32x4::ZERO.simd_gt(f32x4::ZERO);
-        for axes in edge_axes(&local, &h) {
+        for axes in edge_axes(&local, &edges, &h) {
             separated |= axes.low.simd_gt(axes.reach) | axes.high.simd_lt(-axes.reach);
         }
         separated.to_bitmask() == 0
@@ -92,22 +91,28 @@ impl PlacedTriangle {
         let (low, high) = (p.fast_min(q).fast_min(r), p.fast_max(q).fast_max(r));
         let apart = (low - half).fast_max(-half - high).fast_max(f32x4::ZERO);
         let faces = (apart * apart).reduce_add().sqrt();
-        // The normal is a unit vector up to rounding, or zero (then it separates nothing).
-        let [n0, n1, n2, _] = along(&d, &self.normal).to_array();
-        let reach = self.normal_reach(axes, half_extents);
+        // The normal in the box's frame, made a unit vector up to rounding, or zero (then it
+        // separates nothing) for a triangle too thin to have one that is trustworthy.
+        let edges = edge_vectors(&local);
+        let normal = normal_of(&edges);
+        let length = normal.norm();
+        let normal =
+            if length.is_normal() && length.is_finite() { normal * length.recip() } else { Vector::zeros() };
+        let [n0, n1, n2, _] = along(&local, &normal).to_array();
+        let reach: Real = (0..3).map(|k| half_extents[k] * normal[k].abs()).sum();
         let plane = (n0.min(n1).min(n2) - reach).max(-reach - n0.max(n1).max(n2));
         // An edge axis is divided by its length, but by no less than a quarter of the edge's:
         // near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up. An edge
         // shorter than `SHORTEST_MEASURED_EDGE`, whose squares may underflow, gives no gap.
         let h = [0, 1, 2].map(|k| f32x4::splat(half_extents[k]));
         let measured = |axes: &EdgeAxes| axes.edge_length.simd_gt(f32x4::splat(SHORTEST_MEASURED_EDGE));
-        let mut edges = f32x4::ZERO;
-        for axes in edge_axes(&local, &h) {
+        let mut edge_gaps = f32x4::ZERO;
+        for axes in edge_axes(&local, &edges, &h) {
             let gap = (axes.low - axes.reach).fast_max(-axes.reach - axes.high);
             let length = axes.length_sq.sqrt().fast_max(axes.edge_length * f32x4::splat(0.25));
-            edges = edges.fast_max(measured(&axes).bitselect(gap / length, f32x4::ZERO));
+            edge_gaps = edge_gaps.fast_max(measured(&axes).bitselect(gap / length, f32x4::ZERO));
         }
-        let [e0, e1, e2, _] = edges.to_array();
+        let [e0, e1, e2, _] = edge_gaps.to_array();
         let widest = faces.max(plane).max(e0).max(e1).max(e2);
         let magnitude = (low.abs().fast_max(high.abs()) + half).reduce_add();
         (widest - rounding_slack(magnitude)).max(0.0)
@@ -117,12 +122,6 @@ impl PlacedTriangle {
     #[inline(always)]
     fn offsets(&self, center: &Point) -> [f32x4; 3] {
         [self.x - f32x4::splat(center.x), self.y - f32x4::splat(center.y), self.z - f32x4::splat(center.z)]
-    }
-
-    /// How far a box reaches from its centre along the triangle's normal.
-    #[inline(always)]
-    fn normal_reach(&self, axes: &Matrix, half_extents: &Vector) -> Real {
-        (0..3).map(|k| half_extents[k] * axes.column(k).dot(&self.normal).abs()).sum()
     }
 }
 
@@ -149,14 +148,28 @@ struct EdgeAxes {
     edge_length: f32x4,
 }
 
+/// The edges of a triangle whose corners on a box's axes are `local` (lanes over corners), one
+/// vector per box axis, lanes over edges: edge `i` runs from corner `i` to the next, and the
+/// fourth lane's is zero.
+#[inline(always)]
+fn edge_vectors(local: &[f32x4; 3]) -> [f32x4; 3] {
+    local.map(|v| turn(v, 1) - v)
+}
+
+/// The triangle's normal in the box's frame: its first edge crossed with its second.
+#[inline(always)]
+fn normal_of(edges: &[f32x4; 3]) -> Vector {
+    let [e, f] = [0, 1].map(|i| Vector::from(edges.map(|v| v.to_array()[i])));
+    e.cross(&f)
+}
+
 /// The edge axes for each box axis `k`, from the corners on the box's axes (`local`, lanes over
-/// corners) and its half extents `h`: axis `k` x edge is `(0, -e_z, e_y)` for `k = 0` and
+/// corners), their `edge`s and the box's half extents `h`: axis `k` x edge is `(0, -e_z, e_y)` for `k = 0` and
 /// cyclically, its reach `h_y |e_z| + h_z |e_y|`.
 #[inline(always)]
-fn edge_axes(local: &[f32x4; 3], h: &[f32x4; 3]) -> [EdgeAxes; 3] {
+fn edge_axes(local: &[f32x4; 3], edge: &[f32x4; 3], h: &[f32x4; 3]) -> [EdgeAxes; 3] {
     let next = local.map(|v| turn(v, 1));
     let last = local.map(|v| turn(v, 2));
-    let edge = [0, 1, 2].map(|k| next[k] - local[k]);
     let size = edge.map(|e| e.abs());
     let edge_length = (edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2]).sqrt();
     [0, 1, 2].map(|k| {
