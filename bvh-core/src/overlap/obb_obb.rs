@@ -85,9 +85,14 @@ impl Obb {
     /// without the copy: a traversal grows every volume of A it tests by its margin.
     #[inline]
     pub fn meets_with_margin(&self, other: &PlacedObb, margin: Real) -> bool {
-        let separated = fold_axes(self, margin, other, f32x4::ZERO, |separated, distance, radii, _| {
-            separated | distance.simd_gt(radii)
-        });
+        let separated = fold_axes(
+            self,
+            margin,
+            other,
+            f32x4::ZERO,
+            |separated, distance, radii, _| separated | distance.simd_gt(radii),
+            |separated| separated.to_bitmask() & 0b111 != 0,
+        );
         separated.to_bitmask() & 0b111 == 0
     }
 
@@ -97,9 +102,14 @@ impl Obb {
     /// `f32`: a caller trusting it near zero allows for rounding at the boxes' scale.
     pub fn gap(&self, other: &PlacedObb) -> Real {
         // Every number here is finite: no NaN-aware maximum needed.
-        let widest = fold_axes(self, 0.0, other, f32x4::ZERO, |widest, distance, radii, _| {
-            widest.fast_max(distance - radii)
-        });
+        let widest = fold_axes(
+            self,
+            0.0,
+            other,
+            f32x4::ZERO,
+            |widest, distance, radii, _| widest.fast_max(distance - radii),
+            |_| false,
+        );
         widest_lane(widest)
     }
 
@@ -135,6 +145,7 @@ impl Obb {
                     Some(length) => widest.fast_max(gaps / length.fast_max(floor)),
                 }
             },
+            |_| false,
         );
         widest_lane(widest)
     }
@@ -171,8 +182,9 @@ fn widest_lane(v: f32x4) -> Real {
 /// in `a`'s frame), folded into `init` in five groups of lanes: `fold(acc, distance, radii,
 /// length)` takes, per axis, the distance between the boxes' centres and the sum of their radii along it, both
 /// scaled by the axis's length: `None` for a box's three face axes (unit, orthonormal), else
-/// the lengths of three edge axes `A_i x B_j`, which are not normalised.
-/// Fourth lanes are zero distance against a positive radius, never separating.
+/// the lengths of three edge axes `A_i x B_j`, which are not normalised; `stop(acc)` after A's
+/// face axes ends the fold there. Fourth lanes are zero distance against a positive radius,
+/// never separating.
 #[inline(always)]
 fn fold_axes(
     a: &Obb,
@@ -180,9 +192,18 @@ fn fold_axes(
     b: &PlacedObb,
     init: f32x4,
     fold: impl Fn(f32x4, f32x4, f32x4, Option<f32x4>) -> f32x4,
+    stop: impl Fn(f32x4) -> bool,
 ) -> f32x4 {
     let (columns, offset) = b_on_a(a, b);
-    fold_separations(lanes(&a.half_extents.add_scalar(a_margin)), b.half_extents, columns, offset, init, fold)
+    fold_separations(
+        lanes(&a.half_extents.add_scalar(a_margin)),
+        b.half_extents,
+        columns,
+        offset,
+        init,
+        fold,
+        stop,
+    )
 }
 
 /// B's axes and centre in A's box frame: the columns of `C` (lane `i` of column `j` is
@@ -219,8 +240,10 @@ fn centre_line_gap(a: f32x4, b: f32x4, c: &[f32x4; 3], t: f32x4) -> Real {
 
 /// The 15 axes' comparisons in A's box frame, folded as [`fold_axes`] says: `c` holds the
 /// columns of `C` (B's axes on A's: lane `i` of `c[j]` is `A_i · B_j`), `t` is B's centre minus
-/// A's on A's axes, `a` and `b` the half extents. Every comparison is made, with no branch: most
-/// boxes a traversal tests overlap, and these pass all 15 axes anyway.
+/// A's on A's axes, `a` and `b` the half extents. After A's three face axes, one branch: the
+/// fold so far ends the test when `stop` says so (an overlap test whose boxes those axes already
+/// separate, as for most pairs a first-contact search rejects); the other twelve are made with no
+/// branch, as most boxes that get past A's faces overlap and pass them all anyway.
 #[inline(always)]
 fn fold_separations(
     a: f32x4,
@@ -229,11 +252,15 @@ fn fold_separations(
     t: f32x4,
     init: f32x4,
     fold: impl Fn(f32x4, f32x4, f32x4, Option<f32x4>) -> f32x4,
+    stop: impl Fn(f32x4) -> bool,
 ) -> f32x4 {
     let padded = c.map(|column| column.abs() + f32x4::splat(OBB_AXIS_PADDING));
     let bs = [0, 1, 2].map(|j| lane(b, j));
     // A's face normals, lanes over A's axes: |t_i| against a_i + sum_j b_j |C_ij|.
     let mut acc = fold(init, t.abs(), a + bs[0] * padded[0] + bs[1] * padded[1] + bs[2] * padded[2], None);
+    if stop(acc) {
+        return acc;
+    }
     // B's face normals, lanes over B's axes: |sum_i C_ij t_i| against sum_i a_i |C_ij| + b_j.
     let [p0, p1, p2, _] = f32x4::transpose([c[0] * t, c[1] * t, c[2] * t, f32x4::ZERO]);
     let [q0, q1, q2, _] = f32x4::transpose([padded[0] * a, padded[1] * a, padded[2] * a, f32x4::ZERO]);
