@@ -85,15 +85,16 @@ impl Obb {
     /// without the copy: a traversal grows every volume of A it tests by its margin.
     #[inline]
     pub fn meets_with_margin(&self, other: &PlacedObb, margin: Real) -> bool {
+        let apart = |separated: f32x4| separated.to_bitmask() & 0b111 != 0;
         let separated = fold_axes(
             self,
             margin,
             other,
             f32x4::ZERO,
             |separated, distance, radii, _| separated | distance.simd_gt(radii),
-            |separated| separated.to_bitmask() & 0b111 != 0,
+            apart,
         );
-        separated.to_bitmask() & 0b111 == 0
+        !apart(separated)
     }
 
     /// A lower bound on the distance between this box and `other`, placed in its frame: the

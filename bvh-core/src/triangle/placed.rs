@@ -64,11 +64,10 @@ impl PlacedTriangle {
         // Any axis separates soundly when the corners are projected on it and the box's reach
         // is taken along the same computed axis; a normal too short to square is skipped.
         let normal = normal_of(&edges);
-        if normal.norm_squared().is_normal() {
-            let reach = (0..3).map(|k| half_extents[k] * normal[k].abs()).sum();
-            if outside(along(&local, &normal), f32x4::splat(reach)) {
-                return false;
-            }
+        if normal.norm_squared().is_normal()
+            && outside(along(&local, &normal), f32x4::splat(reach_along(half_extents, &normal)))
+        {
+            return false;
         }
         let mut separated = f32x4::ZERO.simd_gt(f32x4::ZERO);
         for axes in edge_axes(&local, &edges, &h) {
@@ -99,7 +98,7 @@ impl PlacedTriangle {
         let normal =
             if length.is_normal() && length.is_finite() { normal * length.recip() } else { Vector::zeros() };
         let [n0, n1, n2, _] = along(&local, &normal).to_array();
-        let reach: Real = (0..3).map(|k| half_extents[k] * normal[k].abs()).sum();
+        let reach = reach_along(half_extents, &normal);
         let plane = (n0.min(n1).min(n2) - reach).max(-reach - n0.max(n1).max(n2));
         // An edge axis is divided by its length, but by no less than a quarter of the edge's:
         // near-parallel edges, whose axes carry mostly rounding, cannot blow rounding up. An edge
@@ -154,6 +153,13 @@ struct EdgeAxes {
 #[inline(always)]
 fn edge_vectors(local: &[f32x4; 3]) -> [f32x4; 3] {
     local.map(|v| turn(v, 1) - v)
+}
+
+/// How far a box with these half extents reaches from its centre along `axis`, given in the
+/// box's frame (scaled by the axis's length).
+#[inline(always)]
+fn reach_along(half_extents: &Vector, axis: &Vector) -> Real {
+    half_extents.dot(&axis.abs())
 }
 
 /// The triangle's normal in the box's frame: its first edge crossed with its second.
