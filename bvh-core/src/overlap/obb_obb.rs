@@ -181,11 +181,11 @@ fn widest_lane(v: f32x4) -> Real {
 
 /// The separating axis test's 15 comparisons between `a`, grown by `a_margin`, and `b` (placed
 /// in `a`'s frame), folded into `init` in five groups of lanes: `fold(acc, distance, radii,
-/// length)` takes, per axis, the distance between the boxes' centres and the sum of their radii along it, both
-/// scaled by the axis's length: `None` for a box's three face axes (unit, orthonormal), else
-/// the lengths of three edge axes `A_i x B_j`, which are not normalised; `stop(acc)` after A's
-/// face axes ends the fold there. Fourth lanes are zero distance against a positive radius,
-/// never separating.
+/// length)` takes, per axis, the distance between the boxes' centres and the sum of their radii
+/// along it, both scaled by the axis's length: `None` for a box's three face axes (unit,
+/// orthonormal), else the lengths of three edge axes `A_i x B_j`, which are not normalised;
+/// `stop(acc)` after A's face axes ends the fold there. Fourth lanes are zero distance against
+/// a positive radius, never separating.
 #[inline(always)]
 fn fold_axes(
     a: &Obb,

@@ -170,8 +170,8 @@ fn normal_of(edges: &[f32x4; 3]) -> Vector {
 }
 
 /// The edge axes for each box axis `k`, from the corners on the box's axes (`local`, lanes over
-/// corners), their `edge`s and the box's half extents `h`: axis `k` x edge is `(0, -e_z, e_y)` for `k = 0` and
-/// cyclically, its reach `h_y |e_z| + h_z |e_y|`.
+/// corners), their `edge`s and the box's half extents `h`: axis `k` x edge is `(0, -e_z, e_y)`
+/// for `k = 0` and cyclically, its reach `h_y |e_z| + h_z |e_y|`.
 #[inline(always)]
 fn edge_axes(local: &[f32x4; 3], edge: &[f32x4; 3], h: &[f32x4; 3]) -> [EdgeAxes; 3] {
     let next = local.map(|v| turn(v, 1));
