@@ -18,6 +18,7 @@ use crate::preset::BuildConfig;
 use crate::volume::{FittedChild, NodeVolume};
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Point, Real, TriMesh, Triangle, max, min};
+use wide::f32x4;
 
 /// Candidate planes per axis (bins − 1).
 const BINS: usize = 16;
@@ -44,17 +45,11 @@ impl Item {
         self.lo[d] + self.hi[d]
     }
 
-    /// The box as [`Lanes`].
-    fn lanes(&self) -> Lanes {
+    /// The box as a [`Span`].
+    fn span(&self) -> Span {
         let [x, y, z] = self.lo;
         let [u, v, w] = self.hi;
-        [x, y, z, Real::INFINITY, -u, -v, -w, Real::INFINITY]
-    }
-
-    /// The (doubled) centre as [`Lanes`] of an empty box there.
-    fn centre_lanes(&self) -> Lanes {
-        let [x, y, z] = [0, 1, 2].map(|d| self.centre(d));
-        [x, y, z, Real::INFINITY, -x, -y, -z, Real::INFINITY]
+        Span { lo: f32x4::new([x, y, z, 0.0]), hi: f32x4::new([u, v, w, 0.0]) }
     }
 }
 
@@ -235,7 +230,7 @@ impl Builder<'_> {
         let samples = if left.samples.is_none() && right.samples.is_none() && corners.len() <= Samples::MAX {
             None
         } else {
-            Some(Box::new(Samples::of_both(children[0].samples, children[1].samples)))
+            Some(Box::new(Samples::of_both(children[0].samples, children[1].samples, &bounds)))
         };
         let points = samples.as_deref().map_or(corners, Samples::points);
         let turn = corners.len() / 3 >= TURN_FROM;
@@ -285,22 +280,38 @@ fn widest(centres: &[(Real, Real); 3]) -> usize {
         .unwrap_or(0)
 }
 
-/// A box as eight lanes – minima, then negated maxima, a padding lane after each – so that
-/// growing one is an element-wise minimum the compiler vectorises.
-type Lanes = [Real; 8];
-
-const EMPTY_LANES: Lanes = [Real::INFINITY; 8];
-
-fn grow(acc: &mut Lanes, other: &Lanes) {
-    for (a, &b) in acc.iter_mut().zip(other) {
-        *a = min(*a, b);
-    }
+/// A box as its corners' coordinates in four lanes (the fourth unused), so that growing one
+/// is two vector instructions.
+#[derive(Clone, Copy)]
+struct Span {
+    lo: f32x4,
+    hi: f32x4,
 }
 
-/// Half the surface area of the box (the factor cancels in the cost).
-fn half_area(lanes: &Lanes) -> Real {
-    let e: [Real; 3] = std::array::from_fn(|d| (-lanes[d + 4] - lanes[d]).max(0.0));
-    e[0] * e[1] + e[1] * e[2] + e[2] * e[0]
+impl Span {
+    const EMPTY: Self = Self { lo: f32x4::splat(Real::INFINITY), hi: f32x4::splat(Real::NEG_INFINITY) };
+
+    /// An empty box at `p`.
+    fn at(p: f32x4) -> Self {
+        Self { lo: p, hi: p }
+    }
+
+    fn grow(&mut self, other: &Self) {
+        self.lo = self.lo.fast_min(other.lo);
+        self.hi = self.hi.fast_max(other.hi);
+    }
+
+    /// Half the surface area (the factor cancels in the cost).
+    fn half_area(&self) -> Real {
+        let [x, y, z, _] = (self.hi - self.lo).fast_max(f32x4::ZERO).to_array();
+        x * y + y * z + z * x
+    }
+
+    /// The interval per axis.
+    fn intervals(&self) -> [(Real, Real); 3] {
+        let (lo, hi) = (self.lo.to_array(), self.hi.to_array());
+        std::array::from_fn(|d| (lo[d], hi[d]))
+    }
 }
 
 /// Nodes with at most this many triangles sort their centres on each axis and try every
@@ -319,8 +330,8 @@ const CHUNK: usize = 1 << 15;
 /// box (which gives each side's without another pass) and their count.
 #[derive(Clone, Copy)]
 struct Binned {
-    boxes: [Lanes; BINS],
-    centre_boxes: [Lanes; BINS],
+    boxes: [Span; BINS],
+    centre_boxes: [Span; BINS],
     counts: [u32; BINS],
 }
 
@@ -329,12 +340,16 @@ impl Binned {
     /// bins per unit, and writes each item's bin to `bins`.
     fn of(items: &[Item], bins: &mut [u8], d: usize, lo: Real, scale: Real) -> Self {
         let mut binned =
-            Self { boxes: [EMPTY_LANES; BINS], centre_boxes: [EMPTY_LANES; BINS], counts: [0; BINS] };
+            Self { boxes: [Span::EMPTY; BINS], centre_boxes: [Span::EMPTY; BINS], counts: [0; BINS] };
         for (item, bin) in items.iter().zip(bins.iter_mut()) {
-            let b = (((item.centre(d) - lo) * scale) as usize).min(BINS - 1);
+            let span = item.span();
+            // Doubled, as `Item::centre`.
+            let centre = span.lo + span.hi;
+            // Through i32, which converts in one instruction.
+            let b = (((item.centre(d) - lo) * scale) as i32).clamp(0, BINS as i32 - 1) as usize;
             *bin = b as u8;
-            grow(&mut binned.boxes[b], &item.lanes());
-            grow(&mut binned.centre_boxes[b], &item.centre_lanes());
+            binned.boxes[b].grow(&span);
+            binned.centre_boxes[b].grow(&Span::at(centre));
             binned.counts[b] += 1;
         }
         binned
@@ -343,8 +358,8 @@ impl Binned {
     /// The bins of the items of both (exact: boxes and counts do not depend on the order).
     fn merged(mut self, other: &Self) -> Self {
         for b in 0..BINS {
-            grow(&mut self.boxes[b], &other.boxes[b]);
-            grow(&mut self.centre_boxes[b], &other.centre_boxes[b]);
+            self.boxes[b].grow(&other.boxes[b]);
+            self.centre_boxes[b].grow(&other.centre_boxes[b]);
             self.counts[b] += other.counts[b];
         }
         self
@@ -393,21 +408,21 @@ fn sah_split(
     };
     // Costs of every plane from the right, then swept from the left.
     let mut right_cost = [0.0; BINS];
-    let (mut acc, mut count) = (EMPTY_LANES, 0);
+    let (mut acc, mut count) = (Span::EMPTY, 0);
     for j in (1..BINS).rev() {
-        grow(&mut acc, &binned.boxes[j]);
+        acc.grow(&binned.boxes[j]);
         count += binned.counts[j];
-        right_cost[j] = half_area(&acc) * count as Real;
+        right_cost[j] = acc.half_area() * count as Real;
     }
     let mut best: Option<(Real, usize)> = None;
-    let (mut acc, mut count) = (EMPTY_LANES, 0);
+    let (mut acc, mut count) = (Span::EMPTY, 0);
     for (j, right) in right_cost.iter().enumerate().skip(1) {
-        grow(&mut acc, &binned.boxes[j - 1]);
+        acc.grow(&binned.boxes[j - 1]);
         count += binned.counts[j - 1];
         if count == 0 || count as usize == items.len() {
             continue;
         }
-        let cost = half_area(&acc) * count as Real + right;
+        let cost = acc.half_area() * count as Real + right;
         if best.is_none_or(|b| cost < b.0) {
             best = Some((cost, j));
         }
@@ -425,13 +440,12 @@ fn sah_split(
 /// Writes the items of bins below `j` to the start of `spare` in order, the others from its
 /// end backwards, and returns how many went left.
 fn partition(items: &[Item], bins: &[u8], spare: &mut [Item], j: usize) -> usize {
-    // Without branches (which side an item goes is a coin toss to the predictor): each item is
-    // written at both cursors and only its side's cursor moves on.
+    // Without branches (which side an item goes is a coin toss to the predictor): the place
+    // is chosen by a select, and only its side's cursor moves on.
     let (mut left, mut right) = (0, items.len());
     for (item, &bin) in items.iter().zip(bins.iter()) {
         let goes_right = usize::from(bin) >= j;
-        spare[left] = *item;
-        spare[right - 1] = *item;
+        spare[if goes_right { right - 1 } else { left }] = *item;
         left += usize::from(!goes_right);
         right -= usize::from(goes_right);
     }
@@ -475,10 +489,10 @@ fn partition_in_chunks(
 }
 
 /// The interval of centres per axis that the centre boxes of some bins span.
-fn centres_of(centre_boxes: &[Lanes]) -> [(Real, Real); 3] {
-    let mut acc = EMPTY_LANES;
-    centre_boxes.iter().for_each(|b| grow(&mut acc, b));
-    std::array::from_fn(|d| (acc[d], -acc[d + 4]))
+fn centres_of(centre_boxes: &[Span]) -> [(Real, Real); 3] {
+    let mut acc = Span::EMPTY;
+    centre_boxes.iter().for_each(|b| acc.grow(b));
+    acc.intervals()
 }
 
 /// The exact surface-area split of a few items: their centres sorted on each axis and every
@@ -500,19 +514,19 @@ fn sorted_split(items: &[Item], spare: &mut [Item]) -> Option<Division> {
             order[at] = i as u8;
         }
         let mut right_cost = [0.0; SORTED_UP_TO];
-        let mut acc = EMPTY_LANES;
+        let mut acc = Span::EMPTY;
         for k in (1..n).rev() {
-            grow(&mut acc, &items[order[k] as usize].lanes());
-            right_cost[k] = half_area(&acc) * (n - k) as Real;
+            acc.grow(&items[order[k] as usize].span());
+            right_cost[k] = acc.half_area() * (n - k) as Real;
         }
-        let mut acc = EMPTY_LANES;
+        let mut acc = Span::EMPTY;
         for k in 1..n {
-            grow(&mut acc, &items[order[k - 1] as usize].lanes());
+            acc.grow(&items[order[k - 1] as usize].span());
             // Equal centres stay on one side, as bins would keep them.
             if keys[order[k - 1] as usize] == keys[order[k] as usize] {
                 continue;
             }
-            let cost = half_area(&acc) * k as Real + right_cost[k];
+            let cost = acc.half_area() * k as Real + right_cost[k];
             if best.is_none_or(|b| cost < b.0) {
                 best = Some((cost, d, k));
             }

@@ -148,12 +148,17 @@ impl Samples {
 
     /// The samples of `points`.
     pub(crate) fn of(points: &[Point]) -> Self {
+        Self::of_within(points, &Aabb::from_points(points))
+    }
+
+    /// The samples of `points`, whose box is `bounds`.
+    fn of_within(points: &[Point], bounds: &Aabb) -> Self {
         let mut samples = Self { points: [Point::origin(); Self::MAX], len: 0 };
         if points.len() <= Self::MAX {
             samples.points[..points.len()].copy_from_slice(points);
             samples.len = points.len();
         } else {
-            for &i in hull_sample_indices(points, &Aabb::from_points(points), DEFAULT_SLABS).iter() {
+            for &i in hull_sample_indices(points, bounds, DEFAULT_SLABS).iter() {
                 samples.points[samples.len] = points[i as usize];
                 samples.len += 1;
             }
@@ -162,12 +167,13 @@ impl Samples {
     }
 
     /// The samples of two nodes' samples together (a parent's, from its children's), each at
-    /// most [`Samples::MAX`] points.
-    pub(crate) fn of_both(a: &[Point], b: &[Point]) -> Self {
+    /// most [`Samples::MAX`] points. `bounds`, the box of both nodes, is also their samples'
+    /// box: a node's samples hold its extreme coordinates.
+    pub(crate) fn of_both(a: &[Point], b: &[Point], bounds: &Aabb) -> Self {
         let mut both = [Point::origin(); 2 * Self::MAX];
         both[..a.len()].copy_from_slice(a);
         both[a.len()..a.len() + b.len()].copy_from_slice(b);
-        Self::of(&both[..a.len() + b.len()])
+        Self::of_within(&both[..a.len() + b.len()], bounds)
     }
 
     /// The points.
@@ -237,8 +243,10 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
         let extent = bounds.extents();
         let axis = extent.imax();
         let scale = if extent[axis] > 0.0 { slabs as Real / extent[axis] } else { 0.0 };
+        let (last, slabs) = (slabs as i32 - 1, extremes.as_mut_slice());
         for (i, p) in points.iter().enumerate() {
-            extremes[(((p[axis] - bounds.mins[axis]) * scale) as usize).min(slabs - 1)].take(p, i as u32);
+            // Through i32, which converts in one instruction.
+            slabs[(((p[axis] - bounds.mins[axis]) * scale) as i32).clamp(0, last) as usize].take(p, i as u32);
         }
     }
     let indices = extremes.iter().flat_map(Slab::indices);
@@ -529,6 +537,12 @@ mod tests {
                     && samples.iter().any(|p| p[d] == bounds.maxs[d])
             );
         }
+        // Two nodes' samples merged on the box of all their points: the samples of both
+        // nodes' samples together.
+        let (a, b) = pts.split_at(pts.len() / 3);
+        let (a, b) = (Samples::of(a), Samples::of(b));
+        let both: Vec<Point> = a.points().iter().chain(b.points()).copied().collect();
+        assert_eq!(Samples::of_both(a.points(), b.points(), &bounds).points(), Samples::of(&both).points());
         assert!(Samples::of(&[]).points().is_empty());
         // A node's few corners are their own samples.
         assert_eq!(Samples::of(&pts[..12]).points(), &pts[..12]);

@@ -62,9 +62,13 @@ impl Obb {
         let mut lo = [f32x4::splat(Real::INFINITY); 3];
         let mut hi = [f32x4::splat(Real::NEG_INFINITY); 3];
         for four in fours {
-            let d: [f32x4; 3] = std::array::from_fn(|i| {
-                f32x4::from([four[0][i], four[1][i], four[2][i], four[3][i]]) - origin[i]
-            });
+            // Each point as a lane vector (the first three read on into the next point, the
+            // last padded), transposed into a vector per coordinate.
+            let flat: &[Real] = bytemuck::cast_slice(four);
+            let at = |i: usize| f32x4::from(<[Real; 4]>::try_from(&flat[i..i + 4]).unwrap_or_default());
+            let last = f32x4::from([flat[9], flat[10], flat[11], 0.0]);
+            let [x, y, z, _] = f32x4::transpose([at(0), at(3), at(6), last]);
+            let d = [x - origin[0], y - origin[1], z - origin[2]];
             for j in 0..3 {
                 let w = &weights[j];
                 let projected = w[0] * d[0] + w[1] * d[1] + w[2] * d[2];
