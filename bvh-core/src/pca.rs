@@ -11,11 +11,16 @@ pub fn principal_axes(points: &[Point]) -> Matrix {
         return Matrix::identity();
     }
     let mean = crate::math::mean(points);
-    let mut cov = Matrix3::<f64>::zeros();
+    // The six distinct entries (xx, yy, zz, xy, xz, yz), mirrored after the sums.
+    let mut sums = [0.0f64; 6];
     for p in points {
-        let d = (p - mean).cast::<f64>();
-        cov += d * d.transpose();
+        let [x, y, z] = (p - mean).cast::<f64>().into();
+        for (sum, term) in sums.iter_mut().zip([x * x, y * y, z * z, x * y, x * z, y * z]) {
+            *sum += term;
+        }
     }
+    let [xx, yy, zz, xy, xz, yz] = sums;
+    let cov = Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
     axes_of_covariance(&(cov / points.len() as f64))
 }
 
