@@ -356,18 +356,19 @@ fn extent(values: &[Real]) -> Real {
 /// The extents along `u` and `v` (whole lanes of projections) turned by the angle of `sin` and
 /// `cos`, then by its opposite: `[u_plus, v_plus, u_minus, v_minus]`.
 fn turned_extents(u: &[Real], v: &[Real], sin: Real, cos: Real) -> [Real; 4] {
-    let mut lo = [[Real::INFINITY; LANES]; 4];
-    let mut hi = [[Real::NEG_INFINITY; LANES]; 4];
+    let (sin, cos) = (f32x4::splat(sin), f32x4::splat(cos));
+    let mut lo = [f32x4::splat(Real::INFINITY); 4];
+    let mut hi = [f32x4::splat(Real::NEG_INFINITY); 4];
     for (u, v) in u.chunks_exact(LANES).zip(v.chunks_exact(LANES)) {
-        for l in 0..LANES {
-            let (cu, cv, su, sv) = (cos * u[l], cos * v[l], sin * u[l], sin * v[l]);
-            for (i, value) in [cu + sv, cv - su, cu - sv, cv + su].into_iter().enumerate() {
-                lo[i][l] = min(lo[i][l], value);
-                hi[i][l] = max(hi[i][l], value);
-            }
+        let lane = |values: &[Real]| f32x4::from(<[Real; LANES]>::try_from(values).unwrap_or_default());
+        let (u, v) = (lane(u), lane(v));
+        let (cu, cv, su, sv) = (cos * u, cos * v, sin * u, sin * v);
+        for (i, value) in [cu + sv, cv - su, cu - sv, cv + su].into_iter().enumerate() {
+            lo[i] = lo[i].fast_min(value);
+            hi[i] = hi[i].fast_max(value);
         }
     }
-    std::array::from_fn(|i| span(&lo[i], &hi[i]))
+    std::array::from_fn(|i| span(&lo[i].to_array(), &hi[i].to_array()))
 }
 
 /// The length from the least of `lo`'s lanes to the greatest of `hi`'s.
