@@ -501,6 +501,7 @@ fn sorted_split(items: &[Item], spare: &mut [Item]) -> Option<Division> {
     let n = items.len();
     let mut orders = [[0u8; SORTED_UP_TO]; 3];
     let mut best: Option<(Real, usize, usize)> = None;
+    let spans: [Span; SORTED_UP_TO] = std::array::from_fn(|i| items.get(i).map_or(Span::EMPTY, Item::span));
     for (d, order) in orders.iter_mut().enumerate() {
         let keys: [Real; SORTED_UP_TO] = std::array::from_fn(|i| items.get(i).map_or(0.0, |t| t.centre(d)));
         let order = &mut order[..n];
@@ -516,12 +517,12 @@ fn sorted_split(items: &[Item], spare: &mut [Item]) -> Option<Division> {
         let mut right_cost = [0.0; SORTED_UP_TO];
         let mut acc = Span::EMPTY;
         for k in (1..n).rev() {
-            acc.grow(&items[order[k] as usize].span());
+            acc.grow(&spans[order[k] as usize]);
             right_cost[k] = acc.half_area() * (n - k) as Real;
         }
         let mut acc = Span::EMPTY;
         for k in 1..n {
-            acc.grow(&items[order[k - 1] as usize].span());
+            acc.grow(&spans[order[k - 1] as usize]);
             // Equal centres stay on one side, as bins would keep them.
             if keys[order[k - 1] as usize] == keys[order[k] as usize] {
                 continue;
