@@ -15,6 +15,7 @@ use crate::bvh::{Child, ChildRef};
 use crate::fit::Samples;
 use crate::numbering::{Numbered, Part};
 use crate::preset::BuildConfig;
+use crate::split::bin_of;
 use crate::volume::{FittedChild, NodeVolume};
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Point, Real, TriMesh, Triangle, max, min};
@@ -345,8 +346,7 @@ impl Binned {
             let span = item.span();
             // Doubled, as `Item::centre`.
             let centre = span.lo + span.hi;
-            // Through i32, which converts in one instruction.
-            let b = (((item.centre(d) - lo) * scale) as i32).clamp(0, BINS as i32 - 1) as usize;
+            let b = bin_of(item.centre(d) - lo, scale, BINS);
             *bin = b as u8;
             binned.boxes[b].grow(&span);
             binned.centre_boxes[b].grow(&Span::at(centre));

@@ -2,6 +2,7 @@
 //! (paper 003 §1.2) or full-vertex PCA (the classic baseline). The extents always come from all
 //! of the node's vertices, so every choice yields a box that contains the geometry.
 
+use crate::split::bin_of;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
 use smallvec::{SmallVec, smallvec};
@@ -243,10 +244,9 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
         let extent = bounds.extents();
         let axis = extent.imax();
         let scale = if extent[axis] > 0.0 { slabs as Real / extent[axis] } else { 0.0 };
-        let (last, slabs) = (slabs as i32 - 1, extremes.as_mut_slice());
+        let extremes = extremes.as_mut_slice();
         for (i, p) in points.iter().enumerate() {
-            // Through i32, which converts in one instruction.
-            slabs[(((p[axis] - bounds.mins[axis]) * scale) as i32).clamp(0, last) as usize].take(p, i as u32);
+            extremes[bin_of(p[axis] - bounds.mins[axis], scale, slabs)].take(p, i as u32);
         }
     }
     let indices = extremes.iter().flat_map(Slab::indices);

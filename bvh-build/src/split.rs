@@ -162,6 +162,14 @@ impl SplitRule for Split {
     }
 }
 
+/// Which of `bins` equal bins, `scale` to a unit, holds a value `offset` past the first one's
+/// start (offsets before or beyond them: the end bins).
+#[inline]
+pub(crate) fn bin_of(offset: Real, scale: Real, bins: usize) -> usize {
+    // Through i32, which converts in one instruction.
+    ((offset * scale) as i32).clamp(0, bins as i32 - 1) as usize
+}
+
 /// Most bins a binned rule uses (their counters live on the stack).
 const MAX_BINS: usize = 64;
 
@@ -173,7 +181,7 @@ impl SplitRule for PenaltySplit {
         // The node's volume already bounds the projections: one pass bins all three axes.
         let range: [(Real, Real); 3] = std::array::from_fn(|d| (frame.lo[d], frame.hi[d]));
         let scale = range.map(|(lo, hi)| if hi > lo { bins as Real / (hi - lo) } else { 0.0 });
-        let bin = |d: usize, v: Real| (((v - range[d].0) * scale[d]) as usize).min(bins - 1);
+        let bin = |d: usize, v: Real| bin_of(v - range[d].0, scale[d], bins);
         let mut ends = [[0u32; MAX_BINS]; 3];
         let mut starts = [[0u32; MAX_BINS]; 3];
         for tri in triangles.vertices() {
@@ -267,7 +275,7 @@ impl SplitRule for SahSplit {
             let hi: [Real; 3] = std::array::from_fn(|d| a[d].max(b[d]).max(c[d]));
             for d in 0..3 {
                 let centroid = (a[d] + b[d] + c[d]) / 3.0;
-                let bin = (((centroid - frame.lo[d]) * scale[d]) as usize).min(bins - 1);
+                let bin = bin_of(centroid - frame.lo[d], scale[d], bins);
                 count[d][bin] += 1;
                 bounds[d][bin].grow(&lo, &hi);
             }
