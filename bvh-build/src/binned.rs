@@ -10,16 +10,15 @@
 //! count: a node's triangles are divided sequentially and its subtrees are numbered in one
 //! order however they were shared out (`numbering`).
 
+use crate::bins::{Span, bin_of};
 use crate::build::MAX_RULE_DEPTH;
 use crate::bvh::{Child, ChildRef};
 use crate::fit::Samples;
 use crate::numbering::{Numbered, Part};
 use crate::preset::BuildConfig;
-use crate::split::bin_of;
 use crate::volume::{FittedChild, NodeVolume};
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Point, Real, TriMesh, Triangle, max, min};
-use wide::f32x4;
 
 /// Candidate planes per axis (bins − 1).
 const BINS: usize = 16;
@@ -48,9 +47,7 @@ impl Item {
 
     /// The box as a [`Span`].
     fn span(&self) -> Span {
-        let [x, y, z] = self.lo;
-        let [u, v, w] = self.hi;
-        Span { lo: f32x4::new([x, y, z, 0.0]), hi: f32x4::new([u, v, w, 0.0]) }
+        Span::new(self.lo, self.hi)
     }
 }
 
@@ -281,40 +278,6 @@ fn widest(centres: &[(Real, Real); 3]) -> usize {
         .unwrap_or(0)
 }
 
-/// A box as its corners' coordinates in four lanes (the fourth unused), so that growing one
-/// is two vector instructions.
-#[derive(Clone, Copy)]
-struct Span {
-    lo: f32x4,
-    hi: f32x4,
-}
-
-impl Span {
-    const EMPTY: Self = Self { lo: f32x4::splat(Real::INFINITY), hi: f32x4::splat(Real::NEG_INFINITY) };
-
-    /// An empty box at `p`.
-    fn at(p: f32x4) -> Self {
-        Self { lo: p, hi: p }
-    }
-
-    fn grow(&mut self, other: &Self) {
-        self.lo = self.lo.fast_min(other.lo);
-        self.hi = self.hi.fast_max(other.hi);
-    }
-
-    /// Half the surface area (the factor cancels in the cost).
-    fn half_area(&self) -> Real {
-        let [x, y, z, _] = (self.hi - self.lo).fast_max(f32x4::ZERO).to_array();
-        x * y + y * z + z * x
-    }
-
-    /// The interval per axis.
-    fn intervals(&self) -> [(Real, Real); 3] {
-        let (lo, hi) = (self.lo.to_array(), self.hi.to_array());
-        std::array::from_fn(|d| (lo[d], hi[d]))
-    }
-}
-
 /// Nodes with at most this many triangles sort their centres on each axis and try every
 /// split (exact, and cheaper than clearing and sweeping the bins).
 const SORTED_UP_TO: usize = 12;
@@ -344,9 +307,8 @@ impl Binned {
             Self { boxes: [Span::EMPTY; BINS], centre_boxes: [Span::EMPTY; BINS], counts: [0; BINS] };
         for (item, bin) in items.iter().zip(bins.iter_mut()) {
             let span = item.span();
-            // Doubled, as `Item::centre`.
-            let centre = span.lo + span.hi;
-            let b = bin_of(item.centre(d) - lo, scale, BINS);
+            let centre = span.doubled_centre();
+            let b = bin_of(centre.as_array()[d] - lo, scale, BINS);
             *bin = b as u8;
             binned.boxes[b].grow(&span);
             binned.centre_boxes[b].grow(&Span::at(centre));

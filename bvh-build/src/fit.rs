@@ -2,7 +2,7 @@
 //! (paper 003 §1.2) or full-vertex PCA (the classic baseline). The extents always come from all
 //! of the node's vertices, so every choice yields a box that contains the geometry.
 
-use crate::split::bin_of;
+use crate::bins::bin_of;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
 use smallvec::{SmallVec, smallvec};

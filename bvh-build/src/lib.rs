@@ -22,6 +22,7 @@
 //! - Leaves hold up to `T` triangles and have no volume of their own (papers 001, 003).
 
 mod binned;
+mod bins;
 mod build;
 mod bvh;
 mod bytes;

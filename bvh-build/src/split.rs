@@ -4,6 +4,7 @@
 //! left child's come first and says how many that is. The builder falls back to halving the
 //! node when a rule cannot separate anything (all centroids equal, say).
 
+use crate::bins::{Span, bin_of};
 use bvh_core::{Aabb, Matrix, Point, Real};
 
 /// Where a node may be split: its axes (columns) and the range of its vertices' projections
@@ -162,14 +163,6 @@ impl SplitRule for Split {
     }
 }
 
-/// Which of `bins` equal bins, `scale` to a unit, holds a value `offset` past the first one's
-/// start (offsets before or beyond them: the end bins).
-#[inline]
-pub(crate) fn bin_of(offset: Real, scale: Real, bins: usize) -> usize {
-    // Through i32, which converts in one instruction.
-    ((offset * scale) as i32).clamp(0, bins as i32 - 1) as usize
-}
-
 /// Most bins a binned rule uses (their counters live on the stack).
 const MAX_BINS: usize = 64;
 
@@ -268,31 +261,33 @@ impl SplitRule for SahSplit {
             if width > 0.0 && width.is_finite() { bins as Real / width } else { 0.0 }
         });
         let mut count = [[0u32; MAX_BINS]; 3];
-        let mut bounds = [[Bounds::EMPTY; MAX_BINS]; 3];
+        let mut bounds = [[Span::EMPTY; MAX_BINS]; 3];
         for tri in triangles.vertices() {
             let [a, b, c] = tri.map(|p| axes_t * p.coords);
-            let lo: [Real; 3] = std::array::from_fn(|d| a[d].min(b[d]).min(c[d]));
-            let hi: [Real; 3] = std::array::from_fn(|d| a[d].max(b[d]).max(c[d]));
+            let span = Span::new(
+                std::array::from_fn(|d| a[d].min(b[d]).min(c[d])),
+                std::array::from_fn(|d| a[d].max(b[d]).max(c[d])),
+            );
             for d in 0..3 {
                 let centroid = (a[d] + b[d] + c[d]) / 3.0;
                 let bin = bin_of(centroid - frame.lo[d], scale[d], bins);
                 count[d][bin] += 1;
-                bounds[d][bin].grow(&lo, &hi);
+                bounds[d][bin].grow(&span);
             }
         }
         let mut best: Option<(Real, usize, Real)> = None;
         for d in (0..3).filter(|&d| scale[d] > 0.0) {
             // Sweep from the right for suffix costs, then from the left.
             let mut right_cost = [0.0; MAX_BINS];
-            let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
+            let (mut acc, mut n) = (Span::EMPTY, 0u32);
             for j in (1..bins).rev() {
-                acc.merge(&bounds[d][j]);
+                acc.grow(&bounds[d][j]);
                 n += count[d][j];
                 right_cost[j] = acc.half_area() * n as Real;
             }
-            let (mut acc, mut n) = (Bounds::EMPTY, 0u32);
+            let (mut acc, mut n) = (Span::EMPTY, 0u32);
             for j in 1..bins {
-                acc.merge(&bounds[d][j - 1]);
+                acc.grow(&bounds[d][j - 1]);
                 n += count[d][j - 1];
                 let cost = acc.half_area() * n as Real + right_cost[j];
                 if best.is_none_or(|b| cost < b.0) {
@@ -302,36 +297,6 @@ impl SplitRule for SahSplit {
         }
         let Some((_, d, plane)) = best else { return 0 };
         triangles.partition(|t| centroid_on(t, axes, d) < plane)
-    }
-}
-
-/// Bounds on the node's axes, for the SAH.
-#[derive(Clone, Copy)]
-struct Bounds {
-    lo: [Real; 3],
-    hi: [Real; 3],
-}
-
-impl Bounds {
-    const EMPTY: Self = Self { lo: [Real::INFINITY; 3], hi: [Real::NEG_INFINITY; 3] };
-
-    fn grow(&mut self, lo: &[Real; 3], hi: &[Real; 3]) {
-        for d in 0..3 {
-            self.lo[d] = self.lo[d].min(lo[d]);
-            self.hi[d] = self.hi[d].max(hi[d]);
-        }
-    }
-
-    fn merge(&mut self, o: &Self) {
-        for d in 0..3 {
-            self.lo[d] = self.lo[d].min(o.lo[d]);
-            self.hi[d] = self.hi[d].max(o.hi[d]);
-        }
-    }
-
-    fn half_area(&self) -> Real {
-        let e: [Real; 3] = std::array::from_fn(|d| (self.hi[d] - self.lo[d]).max(0.0));
-        e[0] * e[1] + e[1] * e[2] + e[2] * e[0]
     }
 }
 
