@@ -340,17 +340,19 @@ const LANES: usize = 4;
 /// The samples' projections on one axis, padded to whole [`LANES`].
 type Projections = SmallVec<[Real; SAMPLES_INLINE]>;
 
+/// The values (whole lanes of them) a lane at a time.
+fn lanes(values: &[Real]) -> impl Iterator<Item = f32x4> + '_ {
+    values.chunks_exact(LANES).map(|v| f32x4::from(<[Real; LANES]>::try_from(v).unwrap_or_default()))
+}
+
 /// The length of the interval the values (whole lanes of them) span.
 fn extent(values: &[Real]) -> Real {
-    let mut lo = [Real::INFINITY; LANES];
-    let mut hi = [Real::NEG_INFINITY; LANES];
-    for v in values.chunks_exact(LANES) {
-        for l in 0..LANES {
-            lo[l] = min(lo[l], v[l]);
-            hi[l] = max(hi[l], v[l]);
-        }
+    let (mut lo, mut hi) = (f32x4::splat(Real::INFINITY), f32x4::splat(Real::NEG_INFINITY));
+    for v in lanes(values) {
+        lo = lo.fast_min(v);
+        hi = hi.fast_max(v);
     }
-    span(&lo, &hi)
+    span(lo, hi)
 }
 
 /// The extents along `u` and `v` (whole lanes of projections) turned by the angle of `sin` and
@@ -359,21 +361,20 @@ fn turned_extents(u: &[Real], v: &[Real], sin: Real, cos: Real) -> [Real; 4] {
     let (sin, cos) = (f32x4::splat(sin), f32x4::splat(cos));
     let mut lo = [f32x4::splat(Real::INFINITY); 4];
     let mut hi = [f32x4::splat(Real::NEG_INFINITY); 4];
-    for (u, v) in u.chunks_exact(LANES).zip(v.chunks_exact(LANES)) {
-        let lane = |values: &[Real]| f32x4::from(<[Real; LANES]>::try_from(values).unwrap_or_default());
-        let (u, v) = (lane(u), lane(v));
+    for (u, v) in lanes(u).zip(lanes(v)) {
         let (cu, cv, su, sv) = (cos * u, cos * v, sin * u, sin * v);
         for (i, value) in [cu + sv, cv - su, cu - sv, cv + su].into_iter().enumerate() {
             lo[i] = lo[i].fast_min(value);
             hi[i] = hi[i].fast_max(value);
         }
     }
-    std::array::from_fn(|i| span(&lo[i].to_array(), &hi[i].to_array()))
+    std::array::from_fn(|i| span(lo[i], hi[i]))
 }
 
 /// The length from the least of `lo`'s lanes to the greatest of `hi`'s.
-fn span(lo: &[Real; LANES], hi: &[Real; LANES]) -> Real {
-    hi.iter().copied().fold(Real::NEG_INFINITY, max) - lo.iter().copied().fold(Real::INFINITY, min)
+fn span(lo: f32x4, hi: f32x4) -> Real {
+    hi.to_array().into_iter().fold(Real::NEG_INFINITY, max)
+        - lo.to_array().into_iter().fold(Real::INFINITY, min)
 }
 
 /// The trial turns of [`turned_smaller`] as their sines and cosines: 0.4 radians (23°) halved
