@@ -274,9 +274,9 @@ where
         let (a, b, motion) = (self.a.bvh, self.b.bvh, descent.motion);
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
-        let _ = descent.run(start, front, stats, |ra, rb, stats| {
+        let _ = descent.run(start, front, stats, |[leaf_a, leaf_b], stats| {
             moved.clear();
-            moved.extend(rb.clone().map(|j| {
+            moved.extend(leaf_b.positions().map(|j| {
                 let t = b.triangle(j).placed(&self.b_in_a);
                 let bounds = match motion {
                     Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
@@ -284,10 +284,10 @@ where
                 };
                 (t, bounds)
             }));
-            for i in ra {
+            for i in leaf_a.positions() {
                 let ta = a.triangle(i);
                 let box_a = ta.aabb();
-                for (j, (tb, box_b)) in rb.clone().zip(&moved) {
+                for (j, (tb, box_b)) in leaf_b.positions().zip(&moved) {
                     let apart = match descent.triangle_margin {
                         // Comparing two `f32` is exact, and so are the boxes of `f32` points.
                         None => !box_a.intersects(box_b),

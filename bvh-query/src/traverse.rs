@@ -53,11 +53,49 @@ impl Side {
 /// accumulator bay at the installed pose). Each triangle meets the node by the 13 axes of a
 /// triangle and a box – tighter again than the triangles' box, which is mostly empty around a
 /// large slanted triangle. Two leaves go straight to the triangle tests, which check boxes first.
+///
+/// A leaf's triangles found apart from a node are apart from everything below it: the pairs
+/// under that one leave them out (`live_a`, `live_b`), in their tests and at the leaf pairs.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pair {
     a: Side,
     b: Side,
     untested: bool,
+    live_a: Live,
+    live_b: Live,
+}
+
+/// Which of a leaf's triangles may still meet the other side: bit `k` for its `k`-th, those
+/// past the eighth always. A byte keeps the pair in the padding of its sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Live(u8);
+
+impl Live {
+    const ALL: Self = Self(u8::MAX);
+
+    fn has(self, k: usize) -> bool {
+        k >= u8::BITS as usize || self.0 >> k & 1 != 0
+    }
+
+    fn without(self, k: usize) -> Self {
+        if k >= u8::BITS as usize { self } else { Self(self.0 & !(1 << k)) }
+    }
+
+    /// Whether `meets` finds a live triangle of a leaf (`placed` in the other side's frame)
+    /// meeting the other side's node. The first found ends the tests: the triangles found
+    /// apart before it are dropped, those after it stay live untested.
+    #[inline(always)]
+    fn narrow<T>(&mut self, placed: &[T], mut meets: impl FnMut(&T) -> bool) -> bool {
+        for (k, t) in placed.iter().enumerate() {
+            if self.has(k) {
+                if meets(t) {
+                    return true;
+                }
+                *self = self.without(k);
+            }
+        }
+        false
+    }
 }
 
 /// How a traversal runs.
@@ -127,11 +165,14 @@ where
             a: Side::node(0),
             b: Side::node(0),
             untested: true,
+            live_a: Live::ALL,
+            live_b: Live::ALL,
         })
     }
 
-    /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap,
-    /// until it breaks. With `front`, the pairs where the descent
+    /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap
+    /// (each with those of its triangles that may meet the other), until it breaks. With
+    /// `front`, the pairs where the descent
     /// stopped (found apart, or handed to `leaves`) are appended to it: if it never broke, they
     /// cover every leaf pair below `start`, and a search from them next time is a search from
     /// `start`. The stack is this thread's, reused from query to query, so a warm traversal
@@ -141,16 +182,16 @@ where
         start: impl IntoIterator<Item = Pair>,
         front: &mut impl Front,
         stats: &mut S,
-        mut leaves: impl FnMut(Range<usize>, Range<usize>, &mut S) -> ControlFlow<()>,
+        mut leaves: impl FnMut([LiveLeaf; 2], &mut S) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         // Taken, not borrowed: a query started from inside `leaves` just gets a fresh stack.
         let mut stack = workspace::take_stack();
         stack.extend(start);
         let mut flow = ControlFlow::Continue(());
         let mut walk = Walk::new(front);
-        while let Some(pair) = stack.pop() {
-            if let Step::Leaves(ra, rb) = self.step(&pair, &mut walk, stats, &mut stack) {
-                flow = leaves(ra, rb, stats);
+        while let Some(mut pair) = stack.pop() {
+            if let Step::Leaves(sides) = self.step(&mut pair, &mut walk, stats, &mut stack) {
+                flow = leaves(sides, stats);
                 if flow.is_break() {
                     break;
                 }
@@ -165,7 +206,7 @@ where
     #[inline]
     fn step<F: Front>(
         &self,
-        pair: &Pair,
+        pair: &mut Pair,
         walk: &mut Walk<F, VA, VB>,
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
@@ -184,7 +225,10 @@ where
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), Some(rb)) => {
                 walk.stop(pair, 0.0, stats);
-                Step::Leaves(ra, rb)
+                Step::Leaves([
+                    LiveLeaf { triangles: ra, live: pair.live_a },
+                    LiveLeaf { triangles: rb, live: pair.live_b },
+                ])
             }
             _ => {
                 self.children(pair, walk, stats, out);
@@ -200,7 +244,7 @@ where
     #[inline(always)]
     fn popped_overlaps(
         &self,
-        pair: &Pair,
+        pair: &mut Pair,
         walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
     ) -> bool {
@@ -226,9 +270,9 @@ where
         while level.len() < want {
             let mut next = Vec::with_capacity(level.len() * 2);
             let mut opened = false;
-            for pair in level {
+            for mut pair in level {
                 let before = next.len();
-                match self.step(&pair, &mut walk, stats, &mut next) {
+                match self.step(&mut pair, &mut walk, stats, &mut next) {
                     Step::Apart => {}
                     Step::Leaves(..) => next.push(Pair { untested: false, ..pair }),
                     Step::Opened => {
@@ -548,7 +592,7 @@ where
     #[inline(always)]
     fn pair_overlaps(
         &self,
-        pair: &Pair,
+        pair: &mut Pair,
         split_a: bool,
         walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
@@ -562,13 +606,13 @@ where
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = self.a_leaf_in_b(ra, walk);
                 let vb = self.b.volume(pair.b.node_index());
-                leaf.iter().any(|t| vb.may_meet_triangle(t, self.margin))
+                pair.live_a.narrow(leaf, |t| vb.may_meet_triangle(t, self.margin))
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = self.b_leaf_in_a(rb, walk);
                 let va = self.a.volume(pair.a.node_index());
-                leaf.iter().any(|t| va.may_meet_triangle(t, self.margin))
+                pair.live_b.narrow(leaf, |t| va.may_meet_triangle(t, self.margin))
             }
             (None, None) => {
                 let (a, b) = (pair.a.node_index(), pair.b.node_index());
@@ -649,7 +693,7 @@ where
     #[inline(always)]
     fn popped_separation(
         &self,
-        pair: &Pair,
+        pair: &mut Pair,
         walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
     ) -> Option<Real> {
@@ -844,7 +888,7 @@ where
     ) {
         let mut kept = before;
         for k in before..out.len() {
-            let child = &out[k];
+            let child = &mut out[k];
             if self.pair_overlaps(child, SPLIT_A, walk, stats) {
                 if kept != k {
                     out[kept] = out[k];
@@ -876,9 +920,9 @@ where
                 ChildRef::Leaf(_) => return None,
             };
             Some(if split_a {
-                Pair { a: side, untested, ..pair }
+                Pair { a: side, untested, live_a: Live::ALL, ..pair }
             } else {
-                Pair { b: side, untested, ..pair }
+                Pair { b: side, untested, live_b: Live::ALL, ..pair }
             })
         })
     }
@@ -932,6 +976,12 @@ impl Pair {
     /// The pair, to be tested when popped.
     pub(crate) fn untested(&self) -> Self {
         Self { untested: true, ..*self }
+    }
+
+    /// The pair with all its leaves' triangles live, as a front keeps it: what this search
+    /// found apart, the next one, at another pose, tests again.
+    fn whole(&self) -> Self {
+        Self { live_a: Live::ALL, live_b: Live::ALL, ..*self }
     }
 
     /// Each side's node and, for a leaf, its triangles (A's side, then B's).
@@ -1050,12 +1100,34 @@ enum Opening {
 /// a step.
 const BOTH_WITHIN: Real = 2.0;
 
+/// A leaf of a leaf pair: its triangles' leaf-order positions, and which of them may meet the
+/// other leaf.
+pub(crate) struct LiveLeaf {
+    triangles: Range<usize>,
+    live: Live,
+}
+
+impl LiveLeaf {
+    /// The leaf-order positions of its live triangles.
+    pub(crate) fn positions(&self) -> impl Iterator<Item = usize> + Clone {
+        let Range { start: first, end } = self.triangles;
+        let marked = self.triangles.len().min(u8::BITS as usize);
+        let mut bits = u32::from(self.live.0) & ((1 << marked) - 1);
+        let live = std::iter::from_fn(move || {
+            let k = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+            bits &= bits - 1;
+            Some(first + k)
+        });
+        live.chain(first + marked..end)
+    }
+}
+
 /// What became of a pair in one step of the descent.
 enum Step {
     /// Its volumes are apart: nothing below it can touch.
     Apart,
-    /// Two leaves whose volumes overlap: their triangles' leaf-order positions.
-    Leaves(Range<usize>, Range<usize>),
+    /// Two leaves whose volumes overlap.
+    Leaves([LiveLeaf; 2]),
     /// Opened: the pairs below it were pushed.
     Opened,
 }
@@ -1095,7 +1167,7 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
     #[inline]
     fn stop(&mut self, pair: &Pair, gap: Real, stats: &mut impl Stats) {
         stats.front_pair();
-        self.front.keep(pair, gap);
+        self.front.keep(&pair.whole(), gap);
     }
 
     fn keeps_slabs(&self) -> bool {
@@ -1106,8 +1178,8 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
     fn stop_with_slab(&mut self, pair: &Pair, gap: Real, slab: Option<Slab>, stats: &mut impl Stats) {
         stats.front_pair();
         match slab {
-            Some(slab) => self.front.keep_slab(pair, gap, slab),
-            None => self.front.keep(pair, gap),
+            Some(slab) => self.front.keep_slab(&pair.whole(), gap, slab),
+            None => self.front.keep(&pair.whole(), gap),
         }
     }
 }

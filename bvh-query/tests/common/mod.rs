@@ -33,8 +33,9 @@ pub(crate) fn brute_swept(a: &TriMesh, b: &TriMesh, start: &RelativePose, motion
     a.triangles().any(|ta| moved.iter().any(|tb| swept_triangle_intersects(&ta, tb, motion)))
 }
 
-/// Every preset, and `co-binned` with its binned construction at every size: the generated
-/// meshes are small, and `co-binned` builds small meshes top down.
+/// Every preset, and `co-binned` with its binned construction at every size (the generated
+/// meshes are small, and `co-binned` builds small meshes top down), also with leaves longer than
+/// the queries' per-triangle marks reach (eight).
 pub(crate) fn presets_and_binned_at_every_size() -> Vec<Preset> {
     let co_binned = Preset::co_binned();
     let binned = Preset {
@@ -42,5 +43,7 @@ pub(crate) fn presets_and_binned_at_every_size() -> Vec<Preset> {
         config: co_binned.config.with_top_down_up_to(0),
         ..co_binned
     };
-    Preset::ALL.into_iter().chain([binned]).collect()
+    let long_leaves =
+        Preset { name: "co-binned with leaves of 11", config: binned.config.with_leaf_size(11), ..binned };
+    Preset::ALL.into_iter().chain([binned, long_leaves]).collect()
 }
