@@ -72,13 +72,15 @@ struct Live(u8);
 
 impl Live {
     const ALL: Self = Self(u8::MAX);
+    /// How many of a leaf's triangles have a bit.
+    const MARKED: usize = u8::BITS as usize;
 
     fn has(self, k: usize) -> bool {
-        k >= u8::BITS as usize || self.0 >> k & 1 != 0
+        k >= Self::MARKED || self.0 >> k & 1 != 0
     }
 
     fn without(self, k: usize) -> Self {
-        if k >= u8::BITS as usize { self } else { Self(self.0 & !(1 << k)) }
+        if k >= Self::MARKED { self } else { Self(self.0 & !(1 << k)) }
     }
 
     /// Whether `meets` finds a live triangle of a leaf (`placed` in the other side's frame)
@@ -1111,7 +1113,7 @@ impl LiveLeaf {
     /// The leaf-order positions of its live triangles.
     pub(crate) fn positions(&self) -> impl Iterator<Item = usize> + Clone {
         let Range { start: first, end } = self.triangles;
-        let marked = self.triangles.len().min(u8::BITS as usize);
+        let marked = self.triangles.len().min(Live::MARKED);
         let mut bits = u32::from(self.live.0) & ((1 << marked) - 1);
         let live = std::iter::from_fn(move || {
             let k = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
