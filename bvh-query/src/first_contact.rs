@@ -2,6 +2,7 @@
 //! around it first, then the trees, from the top or from where the last search stopped.
 
 use crate::answers::TrianglePair;
+use crate::bits::set_bits;
 use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
@@ -206,15 +207,11 @@ const _: () = assert!(MAX_AROUND - 1 <= u32::BITS as usize);
 /// pass with no branch, into the bits of a mask: which boxes meet is unpredictable, and a
 /// branch per box mispredicts.
 fn meeting<'r, 't>(ring: &'r Ring<'t>, bounds: &Aabb) -> impl Iterator<Item = (usize, &'t Triangle)> + 'r {
-    let mut bits = ring
+    let bits = ring
         .iter()
         .enumerate()
         .fold(0u32, |bits, (k, (_, _, b))| bits | u32::from(b.intersects(bounds)) << k);
-    std::iter::from_fn(move || {
-        let k = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
-        bits &= bits - 1;
-        Some((ring[k].0, ring[k].1))
-    })
+    set_bits(bits).map(|k| (ring[k].0, ring[k].1))
 }
 
 /// Starts loading the triangles at leaf-order positions `around` of `tree` (see [`prefetch`]).

@@ -34,6 +34,7 @@
 mod all_pairs;
 mod answers;
 mod batch;
+mod bits;
 mod cache;
 mod containment;
 mod distance;

@@ -2,6 +2,7 @@
 //! relative pose computed once: node volumes are never refitted or moved up front (paper 000's
 //! layered update), so a pair whose volumes miss high up costs nothing below.
 
+use crate::bits::set_bits;
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::workspace;
@@ -67,7 +68,7 @@ pub(crate) struct Pair {
 
 /// Which of a leaf's triangles may still meet the other side: bit `k` for its `k`-th, those
 /// past the eighth always. A byte keeps the pair in the padding of its sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 struct Live(u8);
 
 impl Live {
@@ -1114,13 +1115,8 @@ impl LiveLeaf {
     pub(crate) fn positions(&self) -> impl Iterator<Item = usize> + Clone {
         let Range { start: first, end } = self.triangles;
         let marked = self.triangles.len().min(Live::MARKED);
-        let mut bits = u32::from(self.live.0) & ((1 << marked) - 1);
-        let live = std::iter::from_fn(move || {
-            let k = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
-            bits &= bits - 1;
-            Some(first + k)
-        });
-        live.chain(first + marked..end)
+        let bits = u32::from(self.live.0) & ((1 << marked) - 1);
+        set_bits(bits).map(move |k| first + k).chain(first + marked..end)
     }
 }
 
