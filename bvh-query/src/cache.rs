@@ -31,6 +31,15 @@ pub(crate) struct Hit {
     pub(crate) positions: [usize; 2],
 }
 
+/// How a first-contact search with a cache begins.
+pub(crate) enum Start {
+    /// B jumped at this search and at the last: where this one stops would guide no next one,
+    /// so it keeps nothing but its contact.
+    Scattered,
+    /// Searches follow each other: the last contact, if B moved little since.
+    Follows(Option<Hit>),
+}
+
 /// A tree-pair of the front, and how far B may travel against A, counted as the cache's
 /// travel, before anything below it can touch: until then searches pass it by.
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +69,9 @@ pub struct PairCache {
     /// Searches since the last one from the top that tested pairs of the front (one that found
     /// every pair still clear left it as it was).
     since_top: usize,
+    /// Whether B jumped at the last search: after two jumps in a row the poses come scattered,
+    /// and a front would guide no next search.
+    jumped: bool,
     /// Where B was at the last search, and how far it may have moved since the front.
     travel: Travel,
     /// What the last distance query left for the next.
@@ -250,16 +262,16 @@ impl PairCache {
         *self = Self::default();
     }
 
-    /// Starts a search in `trees` at B's pose `b_in_a`: the last contact, if B moved little
-    /// since the last search (its points, all in the box `extent()` in its own frame, moved at
-    /// most [`NEAR_REACH`] of the box's half-diagonal). A front kept from farther away is
-    /// dropped. `extent` is asked only for the same trees.
+    /// Starts a search in `trees` at B's pose `b_in_a`. B moved little since the last search if
+    /// its points, all in the box `extent()` in its own frame, moved at most [`NEAR_REACH`] of
+    /// the box's half-diagonal; a front kept from farther away is dropped. `extent` is asked
+    /// only for the same trees.
     pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
         b_in_a: &RelativePose,
         extent: impl FnOnce() -> Aabb,
-    ) -> Option<Hit> {
+    ) -> Start {
         if self.trees != Some(trees) {
             self.clear();
             self.trees = Some(trees);
@@ -269,7 +281,9 @@ impl PairCache {
         if !(near && kept) {
             self.front.clear();
         }
-        self.last.filter(|_| near)
+        let scattered = !near && self.jumped;
+        self.jumped = !near;
+        if scattered { Start::Scattered } else { Start::Follows(self.last.filter(|_| near)) }
     }
 
     /// The nearest pair the last distance query found (a distance query's first-contact search
@@ -382,9 +396,10 @@ impl PairCache {
         (from_front.then_some(&memory.due[..]), kept)
     }
 
-    /// Remembers a contact found near the last one, without a search into the trees.
-    pub(crate) fn found_near(&mut self, hit: Hit) {
-        self.last = Some(hit);
+    /// Remembers a contact found without keeping a front: near the last one, with no search
+    /// into the trees, or by a search at scattered poses.
+    pub(crate) fn found(&mut self, hit: Option<Hit>) {
+        self.last = hit;
     }
 
     /// Where a search from the top after the last contact was lost keeps its front, its gaps
@@ -595,6 +610,44 @@ mod tests {
                 break;
             }
         }
+    }
+
+    /// At scattered poses – B jumped at this search and at the last – a search keeps no front,
+    /// and costs what one without a cache does; one jump after a coherent motion still keeps
+    /// its front for the searches that follow it. Every answer is the uncached one.
+    #[test]
+    fn scattered_searches_keep_no_front() {
+        use std::cmp::Ordering::{Equal, Less};
+        let (a, b) = unit_spheres();
+        // B's centre `d` from A's in the xy-plane, at angle `turn`: apart beyond 2.
+        let at = |d: Real, turn: Real| {
+            with_b_at(&a, &b, Isometry::translation(d * turn.cos(), d * turn.sin(), 0.0))
+        };
+        let mut cache = PairCache::new();
+        // Whether the meshes touch, whether the cache kept a front, and the search's volume
+        // tests against the plain search's.
+        let mut search = |d: Real, turn: Real| {
+            let (mut cached, mut fresh) = (QueryStats::default(), QueryStats::default());
+            let found = at(d, turn).intersects_counted(Some(&mut cache), &mut cached).is_some();
+            assert_eq!(found, at(d, turn).intersects_counted(None, &mut fresh).is_some(), "{d} at {turn}");
+            (found, !cache.front.is_empty(), cached.volume_tests().cmp(&fresh.volume_tests()))
+        };
+        // The first search keeps its front; jumps after a jump keep none.
+        assert_eq!(search(2.05, 0.8), (false, true, Equal));
+        assert_eq!(search(2.05, 2.4), (false, false, Equal));
+        assert_eq!(search(2.05, 4.0), (false, false, Equal));
+        // Two small steps: the first searches from the top and keeps its front, the second
+        // starts from it.
+        assert_eq!(search(2.06, 4.0), (false, true, Equal));
+        assert_eq!(search(2.07, 4.0), (false, true, Less));
+        // A jump after the steps keeps its front, and the step after it starts from there.
+        assert_eq!(search(2.05, 5.5), (false, true, Equal));
+        assert_eq!(search(2.06, 5.5), (false, true, Less));
+        // Into contact by a jump, then by a scattered one, no front kept; a step from there
+        // finds the contact again around the last one, with no volume test.
+        assert_eq!(search(1.9, 1.0), (true, false, Equal));
+        assert_eq!(search(1.9, 3.0), (true, false, Equal));
+        assert_eq!(search(1.91, 3.0), (true, false, Less));
     }
 
     /// When the last contact is lost and the objects are found apart, the search keeps where it

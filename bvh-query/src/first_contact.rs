@@ -3,7 +3,7 @@
 
 use crate::answers::TrianglePair;
 use crate::bits::set_bits;
-use crate::cache::{Hit, PairCache};
+use crate::cache::{Hit, PairCache, Start};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
 use crate::stats::Stats;
@@ -53,7 +53,15 @@ where
             None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
-                let Some(last) = cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) else {
+                let last = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
+                    Start::Scattered => {
+                        let hit = self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats);
+                        cache.found(hit);
+                        return hit;
+                    }
+                    Start::Follows(last) => last,
+                };
+                let Some(last) = last else {
                     // A gap measured between volumes may be off by the rounding of placing B
                     // there, of placing it here, and of the measuring: each less than the
                     // placement's slack.
@@ -63,7 +71,7 @@ where
                     return hit;
                 };
                 if let Some(hit) = self.contact_near(last, stats) {
-                    cache.found_near(hit);
+                    cache.found(Some(hit));
                     return Some(hit);
                 }
                 // Lost, the last contact most often has a successor elsewhere: the gaps a
