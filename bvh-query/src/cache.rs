@@ -97,6 +97,9 @@ struct DistanceMemory {
     /// B's poses at the searches since the last one from the top, the stops' frames: a bound is
     /// moved by B's motion from its own frame to this one, measured directly, never summed.
     poses: Vec<RelativePose>,
+    /// Whether B jumped at the last distance search: after two jumps in a row a front would
+    /// guide no next search.
+    jumped: bool,
 }
 
 /// A pair of a distance search's front: at the search of `frame`, what lies below it was at
@@ -334,9 +337,10 @@ impl PairCache {
     /// time has set the `cutoff`: the pairs of the last search's front whose bounds, moved by
     /// B's motion since, fall below it – `None`: from the top (no front, one left from a pose
     /// too far away, or time for a search from the top, the front only deepening) – and where
-    /// this search's stops go (the pairs not due are there already). `extent` is B's box in its
-    /// own frame, `node_box` its node's, `slack` the rounding a bound measured in the search
-    /// may hide.
+    /// this search's stops go (the pairs not due are there already). `None` at scattered poses
+    /// (B jumped at this search and the last): the search keeps no front. `extent` is B's box
+    /// in its own frame, `node_box` its node's, `slack` the rounding a bound measured in the
+    /// search may hide.
     pub(crate) fn distance_resume(
         &mut self,
         b_in_a: &RelativePose,
@@ -344,10 +348,18 @@ impl PairCache {
         node_box: impl Fn(usize) -> Aabb,
         cutoff: Real,
         slack: Real,
-    ) -> (Option<&[(Pair, Real)]>, DistanceKept<'_>) {
+    ) -> Option<DistanceStart<'_>> {
         let whole_b = Ball::around(extent);
         let near = self.distance_follows(b_in_a, &whole_b);
         let memory = &mut self.distance;
+        let scattered = !near && memory.jumped;
+        memory.jumped = !near;
+        if scattered {
+            memory.front.clear();
+            memory.poses.clear();
+            memory.poses.push(*b_in_a);
+            return None;
+        }
         let from_front = near && !memory.front.is_empty() && memory.poses.len() < DISTANCE_PULL_UP_EVERY;
         memory.due.clear();
         if !from_front {
@@ -393,7 +405,7 @@ impl PairCache {
         memory.poses.push(*b_in_a);
         let frame = (memory.poses.len() - 1) as u32;
         let kept = DistanceKept { stops: &mut memory.front, frame, slack, slabs: near };
-        (from_front.then_some(&memory.due[..]), kept)
+        Some((from_front.then_some(&memory.due[..]), kept))
     }
 
     /// Remembers a contact found without keeping a front: near the last one, with no search
@@ -479,6 +491,10 @@ impl<const GAPS: bool> Front for Kept<'_, GAPS> {
         self.stops.clear();
     }
 }
+
+/// Where a distance search starts – the pairs of the last front that are due, `None`: from the
+/// top – and where it keeps its own front.
+pub(crate) type DistanceStart<'c> = (Option<&'c [(Pair, Real)]>, DistanceKept<'c>);
 
 /// A distance search's front, kept in the cache: each pair with its bounds at this search's
 /// frame, less the rounding they may hide.
@@ -571,6 +587,12 @@ mod tests {
         Query::new(Posed::new(a, Isometry::identity()), Posed::new(b, pose_b), QueryOptions::default())
     }
 
+    /// The query of the unit spheres `a` and `b` with B's centre `d` from A's in the xy-plane,
+    /// at angle `turn`: apart beyond 2.
+    fn beside<'t>(a: &'t Bvh<Obb>, b: &'t Bvh<Obb>, d: Real, turn: Real) -> Query<'t, Obb, Obb> {
+        with_b_at(a, b, Isometry::translation(d * turn.cos(), d * turn.sin(), 0.0))
+    }
+
     /// While B cannot have reached any pair of the front, a first-contact search tests nothing
     /// and leaves the front as it was, its least clearance kept beside it; once B can have
     /// reached one, the search tests it and the answer is still the uncached one.
@@ -619,10 +641,7 @@ mod tests {
     fn scattered_searches_keep_no_front() {
         use std::cmp::Ordering::{Equal, Less};
         let (a, b) = unit_spheres();
-        // B's centre `d` from A's in the xy-plane, at angle `turn`: apart beyond 2.
-        let at = |d: Real, turn: Real| {
-            with_b_at(&a, &b, Isometry::translation(d * turn.cos(), d * turn.sin(), 0.0))
-        };
+        let at = |d, turn| beside(&a, &b, d, turn);
         let mut cache = PairCache::new();
         // Whether the meshes touch, whether the cache kept a front, and the search's volume
         // tests against the plain search's.
@@ -648,6 +667,25 @@ mod tests {
         assert_eq!(search(1.9, 1.0), (true, false, Equal));
         assert_eq!(search(1.9, 3.0), (true, false, Equal));
         assert_eq!(search(1.91, 3.0), (true, false, Less));
+    }
+
+    /// A distance search at scattered poses keeps no front either, and answers as one without
+    /// a cache; after a step it keeps its front again.
+    #[test]
+    fn scattered_distance_searches_keep_no_front() {
+        let (a, b) = unit_spheres();
+        let at = |d, turn| beside(&a, &b, d, turn);
+        let mut cache = PairCache::new();
+        let mut search = |d: Real, turn: Real| {
+            let cached =
+                at(d, turn).distance_cached(DistanceOptions::exact(), &mut cache).map(|n| n.distance);
+            assert_eq!(cached, at(d, turn).distance(DistanceOptions::exact()).map(|n| n.distance));
+            !cache.distance.front.is_empty()
+        };
+        let kept: Vec<bool> = [(2.5, 0.8), (2.5, 2.4), (2.6, 4.0), (2.61, 4.0), (2.62, 4.0), (2.5, 5.5)]
+            .map(|(d, t)| search(d, t))
+            .into();
+        assert_eq!(kept, [true, false, false, true, true, true]);
     }
 
     /// When the last contact is lost and the objects are found apart, the search keeps where it

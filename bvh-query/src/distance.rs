@@ -204,8 +204,9 @@ where
         let first_line = best.as_ref().map(|b| b.closest.line.cast::<Real>());
         let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
         let mut spans = LeafSpans::default();
-        // With a cache, the pairs of its front to start from and where this search's stops go.
-        let resumed = cache.map(|(cache, slack)| {
+        // With a cache, the pairs of its front to start from and where this search's stops go
+        // (none at scattered poses).
+        let resumed = cache.and_then(|(cache, slack)| {
             cache.distance_resume(&self.b_in_a, &extent(b), |i| *b.node_box(i), cutoff, slack)
         });
         // A front kept for the next frame, if B moves coherently, holds with each leaf pair's
