@@ -12,6 +12,7 @@ use crate::candidate_lists::CandidateLists;
 use crate::pair_set::{Pair, PairSet, ordered};
 use crate::strategy::{Boxes, Strategy};
 use crate::{BruteForce, HierarchicalGrid, Octree, UniformGrid};
+use bvh_core::bits::set_bits;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Real};
 
@@ -502,10 +503,7 @@ fn keep_overlapping_reading_ahead<const AHEAD: usize>(
             }
             meet |= u64::from(boxes[a as usize].intersects(&boxes[b as usize])) << bit;
         }
-        while meet != 0 {
-            found.push(run[meet.trailing_zeros() as usize]);
-            meet &= meet - 1;
-        }
+        found.extend(set_bits(meet).map(|k| run[k]));
     }
 }
 

@@ -3,6 +3,7 @@
 //! of the node's vertices, so every choice yields a box that contains the geometry.
 
 use crate::bins::bin_of;
+use bvh_core::bits::set_bits;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
 use smallvec::{SmallVec, smallvec};
@@ -253,13 +254,8 @@ fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleInd
     if points.len() <= u128::BITS as usize {
         // Ascending and distinct through the bits of a mask, without a sort: the bottom-up
         // construction merges at most 96 points at every node.
-        let mut mask = indices.fold(0u128, |mask, i| mask | 1 << i);
-        return std::iter::from_fn(|| {
-            let i = (mask != 0).then(|| mask.trailing_zeros())?;
-            mask &= mask - 1;
-            Some(i)
-        })
-        .collect();
+        let mask = indices.fold(0u128, |mask, i| mask | 1 << i);
+        return set_bits(mask).map(|i| i as u32).collect();
     }
     let mut samples: SampleIndices = indices.collect();
     samples.sort_unstable();

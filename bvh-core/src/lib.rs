@@ -23,6 +23,7 @@
 //! ```
 
 mod aabb;
+pub mod bits;
 mod cube_aabb;
 mod math;
 mod mesh;

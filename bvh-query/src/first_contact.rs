@@ -2,13 +2,13 @@
 //! around it first, then the trees, from the top or from where the last search stopped.
 
 use crate::answers::TrianglePair;
-use crate::bits::set_bits;
 use crate::cache::{Hit, PairCache, Start};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
 use crate::stats::Stats;
 use crate::traverse::{Descent, Front, Larger, Pair};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::bits::set_bits;
 use bvh_core::prefetch;
 use bvh_core::{Aabb, MAX_AROUND, Triangle, triangles_intersect};
 use smallvec::SmallVec;

@@ -34,7 +34,6 @@
 mod all_pairs;
 mod answers;
 mod batch;
-mod bits;
 mod cache;
 mod containment;
 mod distance;

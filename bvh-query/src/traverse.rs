@@ -2,12 +2,12 @@
 //! relative pose computed once: node volumes are never refitted or moved up front (paper 000's
 //! layered update), so a pair whose volumes miss high up costs nothing below.
 
-use crate::bits::set_bits;
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::Triangle;
+use bvh_core::bits::set_bits;
 use bvh_core::triangle::PlacedTriangle;
 use bvh_core::{Aabb, Point, Real, RelativePose, Vector, max, mean, min};
 use smallvec::SmallVec;
