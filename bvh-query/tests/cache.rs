@@ -2,12 +2,14 @@
 //! ring, across a jump and to a contact far from the last; a contact sliding across the
 //! surfaces is followed through the neighbouring triangles, with no volume test; apart, the
 //! search starts from the last front unless B jumped, and passes by the front's pairs B cannot
-//! have reached yet; and the cache is not fooled by another pair of trees.
+//! have reached yet; at scattered poses the cached answers, first contact and distance, are the
+//! uncached ones, the first contact found by the same work; and the cache is not fooled by
+//! another pair of trees.
 
 use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
 use bvh_core::{Isometry, Obb, Point, PoseError, PoseOf, TriMesh, Vector};
-use bvh_query::{PairCache, Posed, Query, QueryOptions, QueryStats};
+use bvh_query::{DistanceOptions, PairCache, Posed, Query, QueryOptions, QueryStats};
 
 /// A ring (major radius 2, tube 0.4) and a ball of radius 0.6.
 fn ring_and_ball() -> (Bvh<Obb>, Bvh<Obb>) {
@@ -235,4 +237,60 @@ fn batch_answers_equal_one_by_one_answers() {
     assert_eq!(batch[100], Err(PoseError::NotFinite(PoseOf::B)));
     let answered: Vec<_> = batch.iter().filter_map(|r| r.ok()).collect();
     assert!(answered.iter().any(Option::is_some) && answered.iter().any(Option::is_none));
+}
+
+/// Scattered poses (each a jump from the last), then a path, then scattered poses again: every
+/// cached answer, first contact and distance, is the uncached one, and at the scattered poses
+/// after the first two the cached first-contact search does exactly the uncached one's work.
+#[test]
+fn scattered_poses_and_a_path_between_them_agree_with_uncached_answers() {
+    let (ring, ball) = ring_and_ball();
+    let here = Isometry::identity();
+    // A small deterministic generator: poses in a box round the ring, turned at random.
+    let mut state = 0x9e37_79b9_u32;
+    let mut unit = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        state as f32 / u32::MAX as f32
+    };
+    let mut scattered = |n: usize| -> Vec<Isometry> {
+        (0..n)
+            .map(|_| {
+                let at = Vector::new(5.0 * unit() - 2.5, 5.0 * unit() - 2.5, unit() - 0.5);
+                Isometry::new(at, Vector::new(unit(), unit(), unit()) * 3.0)
+            })
+            .collect()
+    };
+    let poses: Vec<(Isometry, bool)> = [(scattered(40), true), (path(60), false), (scattered(40), true)]
+        .into_iter()
+        .flat_map(|(poses, scattered)| {
+            poses.into_iter().enumerate().map(move |(k, p)| (p, scattered && k >= 2))
+        })
+        .collect();
+    let (mut cache, mut distance_cache) = (PairCache::new(), PairCache::new());
+    let (mut touching, mut apart) = (0, 0);
+    for (k, (pose, scattered)) in poses.into_iter().enumerate() {
+        let q = Query::new(Posed::new(&ring, here), Posed::new(&ball, pose), QueryOptions::default());
+        let all = q.intersecting_pairs();
+        let (mut fresh_work, mut cached_work) = (QueryStats::default(), QueryStats::default());
+        assert_eq!(q.intersects_counted(None, &mut fresh_work).is_some(), !all.is_empty(), "pose {k}");
+        let cached = q.intersects_counted(Some(&mut cache), &mut cached_work);
+        assert_eq!(cached.is_some(), !all.is_empty(), "pose {k}");
+        if let Some(pair) = cached {
+            assert!(all.binary_search(&pair).is_ok(), "pose {k}: {pair:?} is not an intersecting pair");
+        }
+        if scattered {
+            assert_eq!(cached_work, fresh_work, "pose {k}: a scattered pose's search is the plain one");
+        }
+        let exact = DistanceOptions::exact();
+        let distance = |n: Option<bvh_query::NearPair>| n.map(|n| n.distance);
+        assert_eq!(
+            distance(q.distance_cached(exact, &mut distance_cache)),
+            distance(q.distance(exact)),
+            "pose {k}"
+        );
+        if all.is_empty() { apart += 1 } else { touching += 1 }
+    }
+    assert!(touching > 20 && apart > 20, "{touching} poses touch, {apart} are apart");
 }
