@@ -49,9 +49,11 @@ pub(crate) struct Stop {
 }
 
 /// What one object pair remembers between first-contact and distance queries. Results with
-/// and without it are equally exact; another pair of trees or a cleared cache only costs the shortcut. While
-/// the objects are apart it holds the last front: as many tree-pairs as that search stopped at
-/// (its `front` statistic), a few dozen bytes each.
+/// and without it are equally exact; another pair of trees or a cleared cache only costs the
+/// shortcut. It pays along a motion; at scattered poses (B jumping at every query) it keeps no
+/// front and costs about what no cache does. While the objects are apart it holds the last
+/// front: as many tree-pairs as that search stopped at (its `front` statistic), a few dozen
+/// bytes each.
 #[derive(Clone, Debug, Default)]
 pub struct PairCache {
     /// The contact the last search found, if it found one.
