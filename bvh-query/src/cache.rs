@@ -71,9 +71,8 @@ pub struct PairCache {
     /// Searches since the last one from the top that tested pairs of the front (one that found
     /// every pair still clear left it as it was).
     since_top: usize,
-    /// Whether B jumped at the last search: after two jumps in a row the poses come scattered,
-    /// and a front would guide no next search.
-    jumped: bool,
+    /// Whether B jumped at the last search.
+    jumps: Jumps,
     /// Where B was at the last search, and how far it may have moved since the front.
     travel: Travel,
     /// What the last distance query left for the next.
@@ -99,9 +98,8 @@ struct DistanceMemory {
     /// B's poses at the searches since the last one from the top, the stops' frames: a bound is
     /// moved by B's motion from its own frame to this one, measured directly, never summed.
     poses: Vec<RelativePose>,
-    /// Whether B jumped at the last distance search: after two jumps in a row a front would
-    /// guide no next search.
-    jumped: bool,
+    /// Whether B jumped at the last distance search.
+    jumps: Jumps,
 }
 
 /// A pair of a distance search's front: at the search of `frame`, what lies below it was at
@@ -227,6 +225,23 @@ impl Moved {
     }
 }
 
+/// Whether B jumped at the last search of a kind: after two jumps in a row the poses come
+/// scattered, and a front would guide no next search.
+#[derive(Clone, Copy, Debug, Default)]
+struct Jumps {
+    last: bool,
+}
+
+impl Jumps {
+    /// Counts a search where B moved little since the last one (`near`) or jumped: whether it
+    /// jumped at this search and at the last.
+    fn scattered(&mut self, near: bool) -> bool {
+        let scattered = !near && self.last;
+        self.last = !near;
+        scattered
+    }
+}
+
 /// Where B was at the last search of a kind, and a bound on how far B's points have moved
 /// against A's since that search's front was started: the motions between the searches, summed
 /// and rounded up.
@@ -286,9 +301,7 @@ impl PairCache {
         if !(near && kept) {
             self.front.clear();
         }
-        let scattered = !near && self.jumped;
-        self.jumped = !near;
-        if scattered { Start::Scattered } else { Start::Follows(self.last.filter(|_| near)) }
+        if self.jumps.scattered(near) { Start::Scattered } else { Start::Follows(self.last.filter(|_| near)) }
     }
 
     /// The nearest pair the last distance query found (a distance query's first-contact search
@@ -354,14 +367,7 @@ impl PairCache {
         let whole_b = Ball::around(extent);
         let near = self.distance_follows(b_in_a, &whole_b);
         let memory = &mut self.distance;
-        let scattered = !near && memory.jumped;
-        memory.jumped = !near;
-        if scattered {
-            memory.front.clear();
-            memory.poses.clear();
-            memory.poses.push(*b_in_a);
-            return None;
-        }
+        let scattered = memory.jumps.scattered(near);
         let from_front = near && !memory.front.is_empty() && memory.poses.len() < DISTANCE_PULL_UP_EVERY;
         memory.due.clear();
         if !from_front {
@@ -405,6 +411,9 @@ impl PairCache {
             }
         }
         memory.poses.push(*b_in_a);
+        if scattered {
+            return None;
+        }
         let frame = (memory.poses.len() - 1) as u32;
         let kept = DistanceKept { stops: &mut memory.front, frame, slack, slabs: near };
         Some((from_front.then_some(&memory.due[..]), kept))
