@@ -805,28 +805,46 @@ where
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
-        let before = out.len();
         for half in self.opened(pair, true, false) {
             if self.reaches_region(true, &half, walk, stats) {
-                self.push_opened(&half, false, false, walk, stats, out);
+                for child in self.opened(&half, false, false) {
+                    self.keep_if_overlapping::<true>(child, walk, stats, out);
+                }
             }
         }
-        self.keep_overlapping::<true>(before, walk, stats, out);
     }
 
-    /// Pushes the pairs `pair` opens into (see [`Descent::opened`]) that can reach the overlap
-    /// region, stopping at the others.
+    /// Keeps `child` in `out` if it reaches the overlap region and overlaps, else stops there.
     #[inline(always)]
-    fn push_opened(
+    fn keep_if_overlapping<const SPLIT_A: bool>(
         &self,
-        pair: &Pair,
-        split_a: bool,
-        untested: bool,
+        mut child: Pair,
         walk: &mut Walk<impl Front, VA, VB>,
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
-        for child in self.opened(pair, split_a, untested) {
+        if !self.reaches_region(SPLIT_A, &child, walk, stats) {
+            return;
+        }
+        if self.pair_overlaps(&mut child, SPLIT_A, walk, stats) {
+            out.push(child);
+        } else {
+            walk.stop(&child, 0.0, stats);
+        }
+    }
+
+    /// Pushes the pairs `pair` opens into (see [`Descent::opened`]) that can reach the overlap
+    /// region, untested, stopping at the others.
+    #[inline(always)]
+    fn push_untested(
+        &self,
+        pair: &Pair,
+        split_a: bool,
+        walk: &mut Walk<impl Front, VA, VB>,
+        stats: &mut impl Stats,
+        out: &mut Vec<Pair>,
+    ) {
+        for child in self.opened(pair, split_a, true) {
             if self.reaches_region(split_a, &child, walk, stats) {
                 out.push(child);
             }
@@ -860,48 +878,26 @@ where
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
-        // Pushed, then read back field by field: pairs gathered in an array and copied whole
-        // right after they were written stalled on the stores.
-        let before = out.len();
-        // A full search tests the pairs below; a first-contact search leaves them untested.
-        self.push_opened(pair, SPLIT_A, self.nearest_first, walk, stats, out);
-        if self.nearest_first {
-            if let [first, second] = &mut out[before..] {
-                let [to_first, to_second] = self.centre_distances(SPLIT_A, pair, [first, second]);
-                // The stack pops the last pushed first: the nearer pair goes there.
-                if to_second > to_first {
-                    std::mem::swap(first, second);
-                }
+        if !self.nearest_first {
+            // A full search tests each pair below as it opens it, and pushes only those that
+            // overlap (pushing all, then testing and compacting them, took more instructions).
+            for child in self.opened(pair, SPLIT_A, false) {
+                self.keep_if_overlapping::<SPLIT_A>(child, walk, stats, out);
             }
             return;
         }
-        self.keep_overlapping::<SPLIT_A>(before, walk, stats, out);
-    }
-
-    /// Tests the pairs pushed from `before` on, keeping those that overlap (in their order) and
-    /// stopping at the others; `SPLIT_A` tells which side varies among them (see
-    /// [`Descent::pair_overlaps`]).
-    #[inline(always)]
-    fn keep_overlapping<const SPLIT_A: bool>(
-        &self,
-        before: usize,
-        walk: &mut Walk<impl Front, VA, VB>,
-        stats: &mut impl Stats,
-        out: &mut Vec<Pair>,
-    ) {
-        let mut kept = before;
-        for k in before..out.len() {
-            let child = &mut out[k];
-            if self.pair_overlaps(child, SPLIT_A, walk, stats) {
-                if kept != k {
-                    out[kept] = out[k];
-                }
-                kept += 1;
-            } else {
-                walk.stop(child, 0.0, stats);
+        // A first-contact search leaves them untested, ordered after they are pushed: pairs
+        // gathered in an array and copied whole right after they were written stalled on the
+        // stores.
+        let before = out.len();
+        self.push_untested(pair, SPLIT_A, walk, stats, out);
+        if let [first, second] = &mut out[before..] {
+            let [to_first, to_second] = self.centre_distances(SPLIT_A, pair, [first, second]);
+            // The stack pops the last pushed first: the nearer pair goes there.
+            if to_second > to_first {
+                std::mem::swap(first, second);
             }
         }
-        out.truncate(kept);
     }
 
     /// The pairs `pair` opens into when the side of A (`split_a`) or of B is opened: each child
