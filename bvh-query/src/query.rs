@@ -7,6 +7,7 @@ use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Front, Larger, Pair};
 use bvh_build::{Bvh, NodeVolume};
+use bvh_core::bits::set_bits;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Isometry, Point, PoseError, Real, RelativePose, Triangle, Vector, rounding_slack};
 use smallvec::SmallVec;
@@ -272,7 +273,7 @@ where
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let (a, b, motion) = (self.a.bvh, self.b.bvh, descent.motion);
-        let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
+        let mut moved: SmallVec<[(usize, Triangle, Aabb); 4]> = SmallVec::new();
         let mut hit = None;
         let _ = descent.run(start, front, stats, |[leaf_a, leaf_b], stats| {
             moved.clear();
@@ -282,25 +283,30 @@ where
                     Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
                     None => t.aabb(),
                 };
-                (t, bounds)
+                (j, t, bounds)
             }));
             for i in leaf_a.positions() {
                 let ta = a.triangle(i);
                 let box_a = ta.aabb();
-                for (j, (tb, box_b)) in leaf_b.positions().zip(&moved) {
-                    let apart = match descent.triangle_margin {
-                        // Comparing two `f32` is exact, and so are the boxes of `f32` points.
-                        None => !box_a.intersects(box_b),
-                        // A gap only just above the margin is left to the exact test (the
-                        // slack covers the rounding of the distance it reports).
-                        Some(margin) => box_a.gap(box_b) > margin as f64 * (1.0 + 1e-5),
-                    };
-                    if apart {
-                        continue;
-                    }
-                    if visit([i, j], ta, tb, stats).is_break() {
-                        hit = Some(Hit { positions: [i, j] });
-                        return ControlFlow::Break(());
+                let near = |box_b: &Aabb| match descent.triangle_margin {
+                    // Comparing two `f32` is exact, and so are the boxes of `f32` points.
+                    None => box_a.intersects(box_b),
+                    // A gap only just above the margin is left to the exact test (the slack
+                    // covers the rounding of the distance it reports).
+                    Some(margin) => box_a.gap(box_b) <= margin as f64 * (1.0 + 1e-5),
+                };
+                // Whether two boxes meet is as good as random: gathered into a mask first, so
+                // that only the pairs to test take a branch.
+                for run in moved.chunks(u64::BITS as usize) {
+                    let mask = run
+                        .iter()
+                        .enumerate()
+                        .fold(0, |m, (k, (_, _, box_b))| m | u64::from(near(box_b)) << k);
+                    for (j, tb, _) in set_bits(mask).map(|k| &run[k]) {
+                        if visit([i, *j], ta, tb, stats).is_break() {
+                            hit = Some(Hit { positions: [i, *j] });
+                            return ControlFlow::Break(());
+                        }
                     }
                 }
             }

@@ -35,7 +35,8 @@ pub(crate) fn brute_swept(a: &TriMesh, b: &TriMesh, start: &RelativePose, motion
 
 /// Every preset, and `co-binned` with its binned construction at every size (the generated
 /// meshes are small, and `co-binned` builds small meshes top down), also with leaves longer than
-/// the queries' per-triangle marks reach (eight).
+/// the queries' per-triangle marks reach (eight) and than one mask of a leaf pair's box tests
+/// holds (64).
 pub(crate) fn presets_and_binned_at_every_size() -> Vec<Preset> {
     let co_binned = Preset::co_binned();
     let binned = Preset {
@@ -45,5 +46,7 @@ pub(crate) fn presets_and_binned_at_every_size() -> Vec<Preset> {
     };
     let long_leaves =
         Preset { name: "co-binned with leaves of 11", config: binned.config.with_leaf_size(11), ..binned };
-    Preset::ALL.into_iter().chain([binned, long_leaves]).collect()
+    let longer_leaves =
+        Preset { name: "co-binned with leaves of 300", config: binned.config.with_leaf_size(300), ..binned };
+    Preset::ALL.into_iter().chain([binned, long_leaves, longer_leaves]).collect()
 }
