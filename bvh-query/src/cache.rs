@@ -36,8 +36,10 @@ pub(crate) enum Start {
     /// B jumped at this search and at the last: where this one stops would guide no next one,
     /// so it keeps nothing but its contact.
     Scattered,
-    /// Searches follow each other: the last contact, if B moved little since.
-    Follows(Option<Hit>),
+    /// B moved little since the last search, which found this contact: look around it first.
+    Near(Hit),
+    /// Into the trees, from the kept front or from the top.
+    Trees,
 }
 
 /// A tree-pair of the front, and how far B may travel against A, counted as the cache's
@@ -301,7 +303,13 @@ impl PairCache {
         if !(near && kept) {
             self.front.clear();
         }
-        if self.jumps.scattered(near) { Start::Scattered } else { Start::Follows(self.last.filter(|_| near)) }
+        if self.jumps.scattered(near) {
+            return Start::Scattered;
+        }
+        match self.last.filter(|_| near) {
+            Some(last) => Start::Near(last),
+            None => Start::Trees,
+        }
     }
 
     /// The nearest pair the last distance query found (a distance query's first-contact search
@@ -652,14 +660,14 @@ mod tests {
     fn scattered_searches_keep_no_front() {
         use std::cmp::Ordering::{Equal, Less};
         let (a, b) = unit_spheres();
-        let at = |d, turn| beside(&a, &b, d, turn);
         let mut cache = PairCache::new();
         // Whether the meshes touch, whether the cache kept a front, and the search's volume
         // tests against the plain search's.
         let mut search = |d: Real, turn: Real| {
             let (mut cached, mut fresh) = (QueryStats::default(), QueryStats::default());
-            let found = at(d, turn).intersects_counted(Some(&mut cache), &mut cached).is_some();
-            assert_eq!(found, at(d, turn).intersects_counted(None, &mut fresh).is_some(), "{d} at {turn}");
+            let query = beside(&a, &b, d, turn);
+            let found = query.intersects_counted(Some(&mut cache), &mut cached).is_some();
+            assert_eq!(found, query.intersects_counted(None, &mut fresh).is_some(), "{d} at {turn}");
             (found, !cache.front.is_empty(), cached.volume_tests().cmp(&fresh.volume_tests()))
         };
         // The first search keeps its front; jumps after a jump keep none.
@@ -685,12 +693,11 @@ mod tests {
     #[test]
     fn scattered_distance_searches_keep_no_front() {
         let (a, b) = unit_spheres();
-        let at = |d, turn| beside(&a, &b, d, turn);
         let mut cache = PairCache::new();
         let mut search = |d: Real, turn: Real| {
-            let cached =
-                at(d, turn).distance_cached(DistanceOptions::exact(), &mut cache).map(|n| n.distance);
-            assert_eq!(cached, at(d, turn).distance(DistanceOptions::exact()).map(|n| n.distance));
+            let query = beside(&a, &b, d, turn);
+            let cached = query.distance_cached(DistanceOptions::exact(), &mut cache).map(|n| n.distance);
+            assert_eq!(cached, query.distance(DistanceOptions::exact()).map(|n| n.distance));
             !cache.distance.front.is_empty()
         };
         let kept: Vec<bool> = [(2.5, 0.8), (2.5, 2.4), (2.6, 4.0), (2.61, 4.0), (2.62, 4.0), (2.5, 5.5)]

@@ -59,16 +59,16 @@ where
                         cache.found(hit);
                         return hit;
                     }
-                    Start::Follows(last) => last,
-                };
-                let Some(last) = last else {
-                    // A gap measured between volumes may be off by the rounding of placing B
-                    // there, of placing it here, and of the measuring: each less than the
-                    // placement's slack.
-                    let (front, mut next) = cache.resume(|| 3.0 * self.placement_slack(0.0))?;
-                    let hit = self.first_in_trees(front, &mut next, stats);
-                    cache.remember(hit);
-                    return hit;
+                    Start::Trees => {
+                        // A gap measured between volumes may be off by the rounding of placing
+                        // B there, of placing it here, and of the measuring: each less than the
+                        // placement's slack.
+                        let (front, mut next) = cache.resume(|| 3.0 * self.placement_slack(0.0))?;
+                        let hit = self.first_in_trees(front, &mut next, stats);
+                        cache.remember(hit);
+                        return hit;
+                    }
+                    Start::Near(last) => last,
                 };
                 if let Some(hit) = self.contact_near(last, stats) {
                     cache.found(Some(hit));

@@ -833,24 +833,6 @@ where
         }
     }
 
-    /// Pushes the pairs `pair` opens into (see [`Descent::opened`]) that can reach the overlap
-    /// region, untested, stopping at the others.
-    #[inline(always)]
-    fn push_untested(
-        &self,
-        pair: &Pair,
-        split_a: bool,
-        walk: &mut Walk<impl Front, VA, VB>,
-        stats: &mut impl Stats,
-        out: &mut Vec<Pair>,
-    ) {
-        for child in self.opened(pair, split_a, true) {
-            if self.reaches_region(split_a, &child, walk, stats) {
-                out.push(child);
-            }
-        }
-    }
-
     /// Whether the pair's opened side (A's, `of_a`, or B's) can reach the overlap region; a
     /// pair that cannot is a stop.
     #[inline(always)]
@@ -890,7 +872,11 @@ where
         // gathered in an array and copied whole right after they were written stalled on the
         // stores.
         let before = out.len();
-        self.push_untested(pair, SPLIT_A, walk, stats, out);
+        for child in self.opened(pair, SPLIT_A, true) {
+            if self.reaches_region(SPLIT_A, &child, walk, stats) {
+                out.push(child);
+            }
+        }
         if let [first, second] = &mut out[before..] {
             let [to_first, to_second] = self.centre_distances(SPLIT_A, pair, [first, second]);
             // The stack pops the last pushed first: the nearer pair goes there.

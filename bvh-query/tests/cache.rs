@@ -10,6 +10,8 @@ use bvh_build::generate::torus;
 use bvh_build::{BuildConfig, Bvh};
 use bvh_core::{Isometry, Obb, Point, PoseError, PoseOf, TriMesh, Vector};
 use bvh_query::{DistanceOptions, PairCache, Posed, Query, QueryOptions, QueryStats};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// A ring (major radius 2, tube 0.4) and a ball of radius 0.6.
 fn ring_and_ball() -> (Bvh<Obb>, Bvh<Obb>) {
@@ -246,19 +248,17 @@ fn batch_answers_equal_one_by_one_answers() {
 fn scattered_poses_and_a_path_between_them_agree_with_uncached_answers() {
     let (ring, ball) = ring_and_ball();
     let here = Isometry::identity();
-    // A small deterministic generator: poses in a box round the ring, turned at random.
-    let mut state = 0x9e37_79b9_u32;
-    let mut unit = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        state as f32 / u32::MAX as f32
-    };
+    // Poses in a box round the ring, turned at random.
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut scattered = |n: usize| -> Vec<Isometry> {
         (0..n)
             .map(|_| {
-                let at = Vector::new(5.0 * unit() - 2.5, 5.0 * unit() - 2.5, unit() - 0.5);
-                Isometry::new(at, Vector::new(unit(), unit(), unit()) * 3.0)
+                let at =
+                    Vector::new(rng.gen_range(-2.5..2.5), rng.gen_range(-2.5..2.5), rng.gen_range(-0.5..0.5));
+                Isometry::new(
+                    at,
+                    Vector::new(rng.gen_range(0.0..3.0), rng.gen_range(0.0..3.0), rng.gen_range(0.0..3.0)),
+                )
             })
             .collect()
     };
