@@ -25,13 +25,20 @@ impl<V: NodeVolume> Bvh<V> {
     /// Builds the hierarchy with a caller-supplied split rule (the configuration's `split` is
     /// ignored).
     pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
-        // An empty mesh is never more than `top_down_up_to` triangles: built top down.
-        if config.construction == Construction::Binned && mesh.triangle_count() > config.top_down_up_to {
-            let shaped = binned::shape::<V>(&mesh, config);
-            let root = RootVolume::fit(config.root, bytemuck::cast_slice(&shaped.triangles), &config.fit);
-            let mesh = mesh.reordered(&shaped.order);
-            return Bvh::assemble(mesh, shaped.order, shaped.triangles, shaped.nodes, root);
-        }
+        let small;
+        let config = if config.construction == Construction::Binned {
+            // An empty mesh is never more than `top_down_up_to` triangles: built top down.
+            if mesh.triangle_count() > config.top_down_up_to {
+                let shaped = binned::shape::<V>(&mesh, config);
+                let root = RootVolume::fit(config.root, bytemuck::cast_slice(&shaped.triangles), &config.fit);
+                let mesh = mesh.reordered(&shaped.order);
+                return Bvh::assemble(mesh, shaped.order, shaped.triangles, shaped.nodes, root);
+            }
+            small = config.with_leaf_size(config.top_down_leaf_size);
+            &small
+        } else {
+            config
+        };
         let mut order: Vec<u32> = (0..mesh.triangle_count() as u32).collect();
         let mut triangles: Vec<Triangle> = mesh.triangles().collect();
         let root = RootVolume::fit(config.root, bytemuck::cast_slice(&triangles), &config.fit);

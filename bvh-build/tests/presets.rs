@@ -49,7 +49,8 @@ fn slivers(n: u32) -> TriMesh {
 /// `co-binned` with its binned construction at every size, small meshes included.
 fn binned_at_every_size() -> Preset {
     let co_binned = Preset::co_binned();
-    Preset { name: "co-binned at every size", config: co_binned.config.with_top_down_up_to(0), ..co_binned }
+    let config = co_binned.config.with_top_down_up_to(0, co_binned.config.top_down_leaf_size);
+    Preset { name: "co-binned at every size", config, ..co_binned }
 }
 
 #[test]
@@ -86,13 +87,13 @@ fn every_split_rule_and_leaf_size_builds_the_scene_well_formed() {
     assert!(bay.node_count() < n, "{} nodes for {n} triangles", bay.node_count());
 }
 
-/// `co-binned` builds a mesh of up to `top_down_up_to` triangles as `co` does (with its own
-/// leaf size), a larger one binned.
+/// `co-binned` builds a mesh of up to `top_down_up_to` triangles as `co` does (with leaves of
+/// `top_down_leaf_size`), a larger one binned.
 #[test]
 fn co_binned_builds_a_small_mesh_as_co_does() {
     let tree = |mesh: &TriMesh, preset: Preset| -> Bvh<Obb> { Bvh::build(mesh.clone(), &preset.config) };
     let co = Preset {
-        config: Preset::co().config.with_leaf_size(Preset::co_binned().config.leaf_size),
+        config: Preset::co().config.with_leaf_size(Preset::co_binned().config.top_down_leaf_size),
         ..Preset::co()
     };
     let small = torus(2.0, 0.3, 48, 16);

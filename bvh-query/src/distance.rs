@@ -7,7 +7,7 @@ use crate::cache::{Hit, PairCache};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
 use crate::stats::Stats;
-use crate::traverse::{Front, Measured, Slab};
+use crate::traverse::{Front, INLINE_LEAF, Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{LineGap, LineSpan, closest_points_apart_triangles, rounds_to_at_least};
 use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean, min};
@@ -202,7 +202,7 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         // The warm start's pair, if any, gives the search its first line.
         let first_line = best.as_ref().map(|b| b.closest.line.cast::<Real>());
-        let mut moved: SmallVec<[(Triangle, Aabb); 4]> = SmallVec::new();
+        let mut moved: SmallVec<[(Triangle, Aabb); INLINE_LEAF]> = SmallVec::new();
         let mut spans = LeafSpans::default();
         // With a cache, the pairs of its front to start from and where this search's stops go
         // (none at scattered poses).

@@ -5,7 +5,7 @@ use crate::answers::TrianglePair;
 use crate::cache::Hit;
 use crate::node_test::NodeTest;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Descent, Front, Larger, Pair};
+use crate::traverse::{Descent, Front, INLINE_LEAF, Larger, Pair};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::bits::set_bits;
 use bvh_core::parallel::prelude::*;
@@ -273,7 +273,7 @@ where
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let (a, b, motion) = (self.a.bvh, self.b.bvh, descent.motion);
-        let mut moved: SmallVec<[(usize, Triangle, Aabb); 4]> = SmallVec::new();
+        let mut moved: SmallVec<[(usize, Triangle, Aabb); INLINE_LEAF]> = SmallVec::new();
         let mut hit = None;
         let _ = descent.run(start, front, stats, |[leaf_a, leaf_b], stats| {
             moved.clear();

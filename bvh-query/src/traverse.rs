@@ -1115,10 +1115,10 @@ enum Step {
 /// What one run of the descent carries from pair to pair.
 struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     last: LastLeaf,
-    /// Held inline up to the largest leaf the presets build or a search merges, as a leaf
-    /// placed on the heap would cost an allocation per query.
-    corners: PlacedLeaf<[Point; 3 * MERGED_LEAF_MOST]>,
-    triangles: PlacedLeaf<[PlacedTriangle; MERGED_LEAF_MOST]>,
+    /// Held inline up to [`INLINE_LEAF`] triangles, as a leaf placed on the heap would cost an
+    /// allocation per query.
+    corners: PlacedLeaf<[Point; 3 * INLINE_LEAF]>,
+    triangles: PlacedLeaf<[PlacedTriangle; INLINE_LEAF]>,
     /// A's nodes placed in B's frame, and B's in A's.
     placed_a: PlacedNodes<VA::PlacedA>,
     placed_b: PlacedNodes<VA::PlacedB>,
@@ -1305,8 +1305,12 @@ struct SlabSides<'s, VA, VB> {
     centre_b: Point,
 }
 
-/// The most triangles of a node's two leaves that a distance search takes as one leaf (twice
-/// the presets' leaf size): beyond that their triangle pairs outnumber the bounds they spare.
+/// The most triangles of a leaf that a query holds without allocating: at least the presets'
+/// largest leaves and a search's merged ones.
+pub(crate) const INLINE_LEAF: usize = 8;
+
+/// The most triangles of a node's two leaves that a search takes as one leaf (two of CO's):
+/// beyond that their triangle pairs outnumber the bounds they spare.
 const MERGED_LEAF_MOST: usize = 4;
 
 /// The triangles of a node's two children, one run of leaf-order positions, if both are leaves

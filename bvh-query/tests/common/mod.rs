@@ -41,7 +41,7 @@ pub(crate) fn presets_and_binned_at_every_size() -> Vec<Preset> {
     let co_binned = Preset::co_binned();
     let binned = Preset {
         name: "co-binned at every size",
-        config: co_binned.config.with_top_down_up_to(0),
+        config: co_binned.config.with_top_down_up_to(0, co_binned.config.top_down_leaf_size),
         ..co_binned
     };
     let long_leaves =
