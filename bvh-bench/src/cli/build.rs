@@ -130,19 +130,21 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     Ok(())
 }
 
-/// Refit time after the same smooth deformation: our CO and AABB trees (`Hierarchy::refit`)
-/// against parry3d's `Bvh` over the triangles' boxes (each leaf box updated, then `refit`),
-/// taken in turn a repeat each, so that the machine's drift falls on the three alike.
+/// Refit time after the same smooth deformation: our CO (both constructions) and AABB trees
+/// (`Hierarchy::refit`) against parry3d's `Bvh` over the triangles' boxes (each leaf box
+/// updated, then `refit`), taken in turn a repeat each, so that the machine's drift falls on
+/// all alike.
 fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
     println!("Refit to a smooth wave a hundredth of the mesh's size high, ms (median of {repeats})");
     println!(
-        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}",
-        "mesh", "triangles", "co", "aabb", "parry3d", "co/parry", "aabb/parry"
+        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}",
+        "mesh", "triangles", "co", "co-binned", "aabb", "parry3d", "co/parry", "binned/p", "aabb/parry"
     );
     for (name, mesh) in meshes {
         let waved = waved(mesh);
-        let [mut co_tree, mut aabb_tree] =
-            [Preset::co(), Preset::aabb_tree()].map(|preset| Hierarchy::build(mesh.clone(), &preset));
+        let [mut co_tree, mut binned_tree, mut aabb_tree] =
+            [Preset::co(), Preset::co_binned(), Preset::aabb_tree()]
+                .map(|preset| Hierarchy::build(mesh.clone(), &preset));
         let leaf = |vertices: &[Point], corners: &[u32; 3]| {
             let b = Aabb::from_points(corners.iter().map(|&v| &vertices[v as usize]));
             ParryAabb::new(parry_bridge::vector(&b.mins.coords), parry_bridge::vector(&b.maxs.coords))
@@ -156,17 +158,19 @@ fn refit_times(meshes: &[(&str, TriMesh)], repeats: usize) {
             }
             parry.refit(&mut workspace);
         };
-        let mut runs: [TimedRun<'_>; 3] = [
+        let mut runs: [TimedRun<'_>; 4] = [
             Box::new(|| elapsed_ms(|()| co_tree.refit(&waved).expect("finite vertices"), ())),
+            Box::new(|| elapsed_ms(|()| binned_tree.refit(&waved).expect("finite vertices"), ())),
             Box::new(|| elapsed_ms(|()| aabb_tree.refit(&waved).expect("finite vertices"), ())),
             Box::new(move || elapsed_ms(|()| refit_parry(), ())),
         ];
         let ms = medians_in_turn(repeats, &mut runs);
-        let (co, aabb, parry_ms) = (ms[0], ms[1], ms[2]);
+        let (co, binned, aabb, parry_ms) = (ms[0], ms[1], ms[2], ms[3]);
         println!(
-            "{name:<16} {:>9} {co:>9.1} {aabb:>9.1} {parry_ms:>9.1} {:>9.2} {:>10.2}",
+            "{name:<16} {:>9} {co:>9.1} {binned:>9.1} {aabb:>9.1} {parry_ms:>9.1} {:>9.2} {:>9.2} {:>10.2}",
             mesh.triangle_count(),
             co / parry_ms,
+            binned / parry_ms,
             aabb / parry_ms
         );
     }
