@@ -25,20 +25,13 @@ impl<V: NodeVolume> Bvh<V> {
     /// Builds the hierarchy with a caller-supplied split rule (the configuration's `split` is
     /// ignored).
     pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
-        let small;
-        let config = if config.construction == Construction::Binned {
-            // An empty mesh is never more than `top_down_up_to` triangles: built top down.
-            if mesh.triangle_count() > config.top_down_up_to {
-                let shaped = binned::shape::<V>(&mesh, config);
-                let root = RootVolume::fit(config.root, bytemuck::cast_slice(&shaped.triangles), &config.fit);
-                let mesh = mesh.reordered(&shaped.order);
-                return Bvh::assemble(mesh, shaped.order, shaped.triangles, shaped.nodes, root);
-            }
-            small = config.with_leaf_size(config.top_down_leaf_size);
-            &small
-        } else {
-            config
-        };
+        let config = &config.for_mesh(mesh.triangle_count());
+        if config.construction == Construction::Binned {
+            let shaped = binned::shape::<V>(&mesh, config);
+            let root = RootVolume::fit(config.root, bytemuck::cast_slice(&shaped.triangles), &config.fit);
+            let mesh = mesh.reordered(&shaped.order);
+            return Bvh::assemble(mesh, shaped.order, shaped.triangles, shaped.nodes, root);
+        }
         let mut order: Vec<u32> = (0..mesh.triangle_count() as u32).collect();
         let mut triangles: Vec<Triangle> = mesh.triangles().collect();
         let root = RootVolume::fit(config.root, bytemuck::cast_slice(&triangles), &config.fit);

@@ -28,8 +28,8 @@ pub struct BuildConfig {
     /// A mesh of at most this many triangles is built top down ([`Construction::NodeFrames`])
     /// whatever `construction` says: a small mesh builds in milliseconds either way.
     pub top_down_up_to: usize,
-    /// The leaf size of a mesh built top down for being small (`leaf_size` serves the rest):
-    /// its queries, whose fixed costs weigh more, gain from smaller leaves than a large mesh's.
+    /// The leaf size of such a small mesh (`leaf_size` serves the rest): its queries, whose
+    /// fixed costs weigh more, gain from smaller leaves than a large mesh's.
     pub top_down_leaf_size: usize,
 }
 
@@ -47,6 +47,16 @@ pub enum Construction {
 }
 
 impl BuildConfig {
+    /// The settings a mesh of `triangles` is built with: a small one's (an empty one's too) top
+    /// down with its own leaf size, a larger one's these.
+    pub(crate) fn for_mesh(&self, triangles: usize) -> Self {
+        if triangles <= self.top_down_up_to {
+            Self { construction: Construction::NodeFrames, leaf_size: self.top_down_leaf_size, ..*self }
+        } else {
+            *self
+        }
+    }
+
     /// Whether a run of `triangles` is a leaf rather than a node (a leaf size of zero still
     /// holds one triangle).
     pub(crate) fn is_leaf(&self, triangles: usize) -> bool {
