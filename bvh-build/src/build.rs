@@ -10,6 +10,7 @@ use crate::preset::{BuildConfig, Construction};
 use crate::root::RootVolume;
 use crate::split::{NodeTriangles, Split, SplitRule};
 use crate::volume::NodeVolume;
+use bvh_core::parallel::in_pool;
 use bvh_core::{TriMesh, Triangle};
 
 /// Beyond this depth the builder stops trusting the split rule and halves nodes by count, which
@@ -25,6 +26,12 @@ impl<V: NodeVolume> Bvh<V> {
     /// Builds the hierarchy with a caller-supplied split rule (the configuration's `split` is
     /// ignored).
     pub fn build_with_rule(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
+        // On a pool thread, so that its joins and parallel passes hand work on directly
+        // instead of each waking a pool thread and waiting for it.
+        in_pool(|| Self::build_in_pool(mesh, config, rule))
+    }
+
+    fn build_in_pool(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
         let config = &config.for_mesh(mesh.triangle_count());
         if config.construction == Construction::Binned {
             let shaped = binned::shape::<V>(&mesh, config);

@@ -65,7 +65,7 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     }
     println!(
         "Build time, ms (median of {repeats}); ratio = ours / parry3d TriMesh::new, same run, {} threads",
-        rayon_threads()
+        bvh_core::parallel::current_num_threads()
     );
     print!("{:<16} {:>9}", "mesh", "triangles");
     for preset in Preset::ALL {
@@ -182,8 +182,4 @@ fn waved(mesh: &TriMesh) -> Vec<Point> {
     let k = 6.0 / size;
     let wave = |p: &Point| Vector::new((k * p.y).sin(), (k * p.z).sin(), (k * p.x).sin()) * (0.01 * size);
     mesh.vertices().iter().map(|p| p + wave(p)).collect()
-}
-
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
