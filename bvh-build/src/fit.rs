@@ -364,7 +364,13 @@ fn turned_extents(u: &[Real], v: &[Real], sin: Real, cos: Real) -> [Real; 4] {
             hi[i] = hi[i].fast_max(value);
         }
     }
-    std::array::from_fn(|i| span(lo[i], hi[i]))
+    // The four lanes' bounds folded across by transposing: vector k of the transpose holds
+    // lane k of every bound, so three vector steps reduce all four at once.
+    let across = |v: [f32x4; 4], fold: fn(f32x4, f32x4) -> f32x4| {
+        let [a, b, c, d] = f32x4::transpose(v);
+        fold(fold(a, b), fold(c, d))
+    };
+    (across(hi, f32x4::fast_max) - across(lo, f32x4::fast_min)).to_array()
 }
 
 /// The length from the least of `lo`'s lanes to the greatest of `hi`'s.
