@@ -7,7 +7,9 @@
 # PhysX harness (../shared/anchors/build.sh builds it).
 # ROUNDS (default 1) times each pose set that many times, ours and PhysX in turn: on a shared
 # machine the two drift apart from run to run, and the table takes each set's median.
-# PAIRS_ONLY (names, space-separated) keeps only those pairs.
+# PAIRS_ONLY (names, space-separated) keeps only those pairs. DISPUTED (default 20): on how many
+# of the poses where PhysX's pair count differs from ours its pairs are fetched and each pair
+# only one side reports is measured (how far apart, in last places of its coordinates).
 # Usage: [PHYSX=...] [ROUNDS=3] [PAIRS_ONLY="scans env-rob"] bvh-bench/scripts/physx_suite.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,6 +41,19 @@ while IFS=: read -r name scene part scale; do
       "$PHYSX" "$scene" "$part" "$poses" "$dir" --reps 3 --build-reps 1 --variants overlap_any,overlap_all \
         | tag "$name" $kind physx "$round"
     done
+    # Where the pair counts differ (the first DISPUTED poses, default 20): PhysX's pairs there,
+    # and each pair only one side reports measured by `bvh-bench peer-pairs`.
+    differing=$(python3 -c 'import sys
+ours = [l.split()[0] for l in open(sys.argv[1]) if l.strip()]
+theirs = open(sys.argv[2]).read().split()
+print(",".join([str(k) for k, (a, b) in enumerate(zip(ours, theirs)) if a != b][:int(sys.argv[3])]))' \
+      "$dir/ours-all.txt" "$dir/physx-overlap_all.pairs" "${DISPUTED:-20}")
+    : > "$dir/disputed.jsonl"
+    if [ -n "$differing" ]; then
+      "$PHYSX" "$scene" "$part" "$poses" --dump-pairs "$differing" > "$dir/physx-dump.json"
+      $BIN peer-pairs --scene "$scene" --part "$part" --poses "$poses" --pairs "$dir/physx-dump.json" \
+        > "$dir/disputed.jsonl"
+    fi
   done
 done <<< "$PAIRS_AND_ENV_ROB"
 python3 bvh-bench/scripts/physx_table.py "$OUT/physx"

@@ -5,6 +5,7 @@ pub mod boxes;
 pub mod broadphase_peers;
 pub mod export;
 pub mod parry_bridge;
+pub mod peer_pairs;
 pub mod pose_file;
 pub mod pose_sets;
 pub mod report;

@@ -1,5 +1,6 @@
 //! `bvh-bench poses`: a small run prints its JSON line with parry's figures beside ours, and a
-//! mesh parry3d refuses or a bad pose file ends in a one-line error, not a panic.
+//! mesh parry3d refuses or a bad pose file ends in a one-line error, not a panic. `bvh-bench
+//! peer-pairs` on the same files: a peer's pairs judged against ours.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -422,4 +423,47 @@ fn figures_draw_the_test_shapes() {
     let page = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(page.contains("| 0 | 10 | (0.000, 0.000, 1.000) | 0.1000 |"), "{page}");
     assert!(page.contains("| 1 | 12 | (-1.000, 0.000, 0.000) | 0.0500 |"), "{page}");
+}
+
+/// A peer that reports the touching pair at the far pose too and misses it at the touching one:
+/// one pair only it reports, 49 apart, and one only we report, touching.
+#[test]
+fn peer_pairs_measures_the_pairs_only_one_side_reports() {
+    let (mesh, poses) = (scratch("triangle.obj", TRIANGLE), scratch("poses.txt", POSES));
+    let peer = scratch("peer.json", r#"{"0": [], "1": [[0, 0]]}"#);
+    let (mesh, poses, peer) = (mesh.to_str().unwrap(), poses.to_str().unwrap(), peer.to_str().unwrap());
+    let run = bench(&["peer-pairs", "--scene", mesh, "--part", mesh, "--poses", poses, "--pairs", peer]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let lines: Vec<String> = String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with(r#"{"pose":0,"ours":1,"peer":0,"#), "{}", lines[0]);
+    assert!(
+        lines[0].contains(r#""ours_only":[{"scene":0,"part":0,"distance":0.0,"ulps":0.0}]"#),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].contains(r#""peer_only":[{"scene":0,"part":0,"distance":49.0,"#), "{}", lines[1]);
+    assert!(
+        lines[2].starts_with(r#"{"poses":2,"poses_differing":2,"peer_only":1,"ours_only":1,"#),
+        "{}",
+        lines[2]
+    );
+    // A pose past the file, or a file that is not the peer's JSON, is a one-line error.
+    for bad in [r#"{"2": []}"#, r#"{"0": [[0, 5]]}"#, "[[0, 0]]"] {
+        let peer = scratch("peer.json", bad);
+        let run = bench(&[
+            "peer-pairs",
+            "--scene",
+            mesh,
+            "--part",
+            mesh,
+            "--poses",
+            poses,
+            "--pairs",
+            peer.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{bad}");
+        assert!(!stderr.contains("panicked") && stderr.trim().lines().count() == 1, "{bad}: {stderr}");
+    }
 }

@@ -12,6 +12,7 @@ mod json;
 mod maintenance;
 mod paper002;
 mod paper004;
+mod peer_pairs;
 mod poses;
 mod scene;
 mod toi;
@@ -71,6 +72,10 @@ enum Command {
     /// scene: conservative (never after the first contact), with the triangle pair, the point
     /// and the normal there.
     Toi(toi::Args),
+    /// Where a peer's intersecting triangle pairs (the anchors' `--dump-pairs` output) differ
+    /// from ours: per pose, the pairs only one side reports, each with its distance as the pose
+    /// places it and that distance in last places of its coordinates; then a summary line.
+    PeerPairs(peer_pairs::Args),
     /// Each part of a mesh file (OBJ, STL or OpenFlight) with its triangle and vertex counts
     /// and bounds; exits with status 1 and the reader's message when the file is bad.
     Info(info::Args),
@@ -89,6 +94,7 @@ fn main() -> ExitCode {
         Command::Figures(args) => figures::run(args),
         Command::Contacts(args) => contacts::run(args),
         Command::Toi(args) => toi::run(args),
+        Command::PeerPairs(args) => peer_pairs::run(args),
         Command::Info(args) => info::run(args),
     };
     match done {

@@ -5,9 +5,8 @@
 use crate::distance;
 use crate::json::{self, fixed, significant};
 use crate::toi::{self, MotionKind};
-use crate::values::{MeshPair, PresetName};
+use crate::values::{PoseFile, PresetName};
 use bvh_bench::parry_bridge;
-use bvh_bench::pose_file::read_poses;
 use bvh_bench::stats::{mean, median};
 use bvh_bench::timing::{clock_overhead, timed};
 use bvh_build::{Hierarchy, Preset};
@@ -110,10 +109,7 @@ pub(crate) fn load_mesh(path: &Path) -> Result<TriMesh, String> {
 #[derive(clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
-    meshes: MeshPair,
-    /// The pose file (R a rotation: a scale, shear or mirror is refused).
-    #[arg(long)]
-    poses: PathBuf,
+    at: PoseFile,
     /// The hierarchy preset; several, comma-separated, are timed pose by pose side by side
     /// (one JSON line each).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "co")]
@@ -248,8 +244,7 @@ impl Variant {
 
 pub(crate) fn run(args: Args) -> Result<(), String> {
     let args = &args;
-    let (scene, part) = (load_mesh(&args.meshes.scene)?, load_mesh(&args.meshes.part)?);
-    let poses = read_poses(&args.poses)?;
+    let (scene, part, poses) = args.at.load()?;
     let variants: Vec<Variant> = args
         .presets()
         .iter()

@@ -1,8 +1,8 @@
-//! Argument types several subcommands share: the meshes of a pair, presets and strategies by
-//! name, and surfaces.
+//! Argument types several subcommands share: the meshes of a pair (with a pose or a pose file),
+//! presets and strategies by name, and surfaces.
 
 use crate::poses::load_mesh;
-use bvh_bench::pose_file::pose_from_text;
+use bvh_bench::pose_file::{pose_from_text, read_poses};
 use bvh_broadphase::{AnyStrategy, BruteForce, HierarchicalGrid, Octree, UniformGrid};
 use bvh_build::Preset;
 use bvh_core::{Isometry, TriMesh};
@@ -36,6 +36,23 @@ impl PosedPair {
     pub(crate) fn load(&self) -> Result<(TriMesh, TriMesh, Isometry), String> {
         let pose = pose_from_text("--pose", &self.pose)?;
         Ok((load_mesh(&self.meshes.scene)?, load_mesh(&self.meshes.part)?, pose))
+    }
+}
+
+/// A scene, a part and a file of the part's poses.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct PoseFile {
+    #[command(flatten)]
+    meshes: MeshPair,
+    /// The pose file (R a rotation: a scale, shear or mirror is refused).
+    #[arg(long)]
+    poses: PathBuf,
+}
+
+impl PoseFile {
+    /// The scene, the part and the poses, read and checked.
+    pub(crate) fn load(&self) -> Result<(TriMesh, TriMesh, Vec<Isometry>), String> {
+        Ok((load_mesh(&self.meshes.scene)?, load_mesh(&self.meshes.part)?, read_poses(&self.poses)?))
     }
 }
 
