@@ -64,7 +64,7 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         meshes.push(("two PTU bays", two.finish()));
     }
     println!(
-        "Build time, ms (median of {repeats}); ratio = ours / parry3d TriMesh::new, same run, {} threads",
+        "Build time, ms (median of {repeats}); ratio = ours / parry3d TriMesh::new, same run; thread pool of {}",
         bvh_core::parallel::current_num_threads()
     );
     print!("{:<16} {:>9}", "mesh", "triangles");
