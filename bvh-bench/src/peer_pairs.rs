@@ -1,7 +1,7 @@
 //! Where a peer's intersecting triangle pairs differ from ours, and by how much: each pair only
 //! one side reports, measured as the pose places it. A peer whose extra pairs lie a few units of
-//! rounding apart differs from us where either answer is defensible; one whose pairs lie
-//! millimetres apart is wrong.
+//! rounding apart differs from us where either answer is defensible; one whose pairs lie many
+//! thousands apart is wrong.
 
 use bvh_core::{Isometry, Real, TriMesh, Triangle, closest_points_triangles};
 use std::collections::BTreeSet;
@@ -80,7 +80,7 @@ fn measure(a: u32, ta: &Triangle, b: u32, tb: &Triangle) -> DisputedPair {
     DisputedPair { scene: a, part: b, distance, ulps: f64::from(distance) / f64::from(last_place(largest)) }
 }
 
-/// The gap from `x` (finite, not negative) to the next `f32` up.
+/// The gap from `x` (finite, not negative) to the next `f32` up (infinite past the largest).
 fn last_place(x: Real) -> Real {
     Real::from_bits(x.to_bits() + 1) - x
 }
