@@ -43,11 +43,8 @@ while IFS=: read -r name scene part scale; do
     done
     # Where the pair counts differ (the first DISPUTED poses, default 20): PhysX's pairs there,
     # and each pair only one side reports measured by `bvh-bench peer-pairs`.
-    differing=$(python3 -c 'import sys
-ours = [l.split()[0] for l in open(sys.argv[1]) if l.strip()]
-theirs = open(sys.argv[2]).read().split()
-print(",".join([str(k) for k, (a, b) in enumerate(zip(ours, theirs)) if a != b][:int(sys.argv[3])]))' \
-      "$dir/ours-all.txt" "$dir/physx-overlap_all.pairs" "${DISPUTED:-20}")
+    differing=$(python3 bvh-bench/scripts/physx_table.py --differing "$dir/ours-all.txt" \
+      "$dir/physx-overlap_all.pairs" "${DISPUTED:-20}")
     : > "$dir/disputed.jsonl"
     if [ -n "$differing" ]; then
       "$PHYSX" "$scene" "$part" "$poses" --dump-pairs "$differing" > "$dir/physx-dump.json"

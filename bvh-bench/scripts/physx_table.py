@@ -12,6 +12,8 @@ the two answers differ within the rounding of placing the part; far more, PhysX 
 how many pairs that meet it misses.
 
 Usage: physx_table.py OUTDIR/physx
+       physx_table.py --differing OURS PHYSX N   (the first N poses whose counts differ, for
+                                                   physx_suite.sh to fetch PhysX's pairs at)
 """
 import json
 import os
@@ -36,8 +38,8 @@ def numbers(path):
 
 
 def differing(ours, theirs):
-    """How many poses two answer lists disagree on."""
-    return sum(a != b for a, b in zip(ours, theirs))
+    """The poses two answer lists disagree on."""
+    return [k for k, (a, b) in enumerate(zip(ours, theirs)) if a != b]
 
 
 def disputed(path):
@@ -76,8 +78,8 @@ def main(root):
         }
         ratio = {q: [o / p for o, p in zip(column[f"ours_{q}"], column[f"px_{q}"])] for q in ("any", "all")}
         last = rounds[max(rounds)]
-        bits_differ = differing(numbers(os.path.join(d, "ours-any.txt")),
-                                numbers(last[("physx", "overlap_any")]["bits"]))
+        bits_differ = len(differing(numbers(os.path.join(d, "ours-any.txt")),
+                                numbers(last[("physx", "overlap_any")]["bits"])))
         our_counts = numbers(os.path.join(d, "ours-all.txt"))
         px_counts = numbers(last[("physx", "overlap_all")]["pairs"])
         excess = sum(px_counts) / max(1, sum(our_counts))
@@ -90,9 +92,13 @@ def main(root):
         print(f"| {pair} | {kind} | {len(rounds)} | {spread(column['ours_any'], 3)} | "
               f"{spread(column['px_any'], 3)} | {spread(ratio['any'], 2)} | {bits_differ} | "
               f"{spread(column['ours_all'], 4)} | {spread(column['px_all'], 4)} | "
-              f"{spread(ratio['all'], 2)} | {differing(our_counts, px_counts)} | {excess:.3f} | "
+              f"{spread(ratio['all'], 2)} | {len(differing(our_counts, px_counts))} | {excess:.3f} | "
               f"{extra} | {missed} |")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--differing":
+        ours, theirs, most = sys.argv[2], sys.argv[3], int(sys.argv[4])
+        print(",".join(map(str, differing(numbers(ours), numbers(theirs))[:most])))
+    else:
+        main(sys.argv[1])

@@ -3,7 +3,7 @@
 //! rounding apart differs from us where either answer is defensible; one whose pairs lie many
 //! thousands apart is wrong.
 
-use bvh_core::{Isometry, Real, TriMesh, Triangle, closest_points_triangles};
+use bvh_core::{Isometry, Real, TriMesh, closest_points_triangles, next_up};
 use std::collections::BTreeSet;
 
 /// A triangle pair that only one side reports, with how far apart its triangles are.
@@ -54,35 +54,27 @@ impl Disputes {
         }
         let ours: BTreeSet<[u32; 2]> = ours.iter().copied().collect();
         let theirs: BTreeSet<[u32; 2]> = peer.iter().copied().collect();
-        let measured = |only: std::collections::btree_set::Difference<'_, [u32; 2]>| {
-            only.map(|&[a, b]| {
-                measure(a, &scene.triangle(a as usize), b, &part.triangle(b as usize).transformed(pose))
-            })
-            .collect()
-        };
+        let measured = |pair: &[u32; 2]| measure(scene, part, pose, *pair);
         Ok(Self {
-            peer_only: measured(theirs.difference(&ours)),
-            ours_only: measured(ours.difference(&theirs)),
+            peer_only: theirs.difference(&ours).map(measured).collect(),
+            ours_only: ours.difference(&theirs).map(measured).collect(),
             peer_repeats: peer.len() - theirs.len(),
         })
     }
 }
 
-/// The pair of scene triangle `a` and placed part triangle `b`, measured.
-fn measure(a: u32, ta: &Triangle, b: u32, tb: &Triangle) -> DisputedPair {
-    let distance = closest_points_triangles(ta, tb).distance;
+/// Scene triangle `a` and part triangle `b`, the part placed by `pose`, measured.
+fn measure(scene: &TriMesh, part: &TriMesh, pose: &Isometry, [a, b]: [u32; 2]) -> DisputedPair {
+    let (ta, tb) = (scene.triangle(a as usize), part.triangle(b as usize).transformed(pose));
+    let distance = closest_points_triangles(&ta, &tb).distance;
     let largest = ta
         .vertices()
         .iter()
         .chain(&tb.vertices())
         .flat_map(|p| p.iter().map(|x| x.abs()))
         .fold(0.0, Real::max);
-    DisputedPair { scene: a, part: b, distance, ulps: f64::from(distance) / f64::from(last_place(largest)) }
-}
-
-/// The gap from `x` (finite, not negative) to the next `f32` up (infinite past the largest).
-fn last_place(x: Real) -> Real {
-    Real::from_bits(x.to_bits() + 1) - x
+    let last_place = next_up(largest) - largest;
+    DisputedPair { scene: a, part: b, distance, ulps: f64::from(distance) / f64::from(last_place) }
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub use aabb::Aabb;
 pub use cube_aabb::CubeAabb;
 pub use math::{
     Isometry, Matrix, Point, PoseError, PoseOf, Real, RelativePose, Rotation, Translation, Vector,
-    check_finite, max, mean, min, pose_is_finite, rounding_slack,
+    check_finite, max, mean, min, next_up, pose_is_finite, rounding_slack,
 };
 pub use mesh::{MeshError, TriMesh};
 pub use motion::{Interpolation, RigidMotion};

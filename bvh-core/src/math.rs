@@ -30,6 +30,13 @@ pub fn rounding_slack(magnitude: Real) -> Real {
     32.0 * Real::EPSILON * magnitude
 }
 
+/// The smallest `f32` above `x` (for finite non-negative `x`; others are returned as they are):
+/// guards containment and limits against the rounding of a computed size or distance.
+#[inline]
+pub fn next_up(x: Real) -> Real {
+    if x.is_finite() { Real::from_bits(x.to_bits() + 1) } else { x }
+}
+
 /// The smaller of two numbers by one comparison. `f32::min`, `f64::min` and nalgebra's `inf`
 /// also order NaNs, at three or four instructions each; the volumes and triangles of a query
 /// hold only finite numbers (meshes and poses with NaNs are refused).

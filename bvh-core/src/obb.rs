@@ -1,10 +1,10 @@
 //! Oriented bounding box.
 
 use crate::aabb::Aabb;
+use crate::math::next_up;
 use crate::math::{Isometry, Matrix, Point, Real, RelativePose, Vector, max, min};
 use crate::overlap::{columns, lanes, times};
 use crate::pca::principal_axes;
-use crate::sphere::next_up;
 use wide::f32x4;
 
 /// A box with its own orthonormal axes.

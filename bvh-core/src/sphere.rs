@@ -1,6 +1,6 @@
 //! Bounding sphere.
 
-use crate::math::{Isometry, Point, Real, mean};
+use crate::math::{Isometry, Point, Real, mean, next_up};
 
 /// A ball given by its centre and radius.
 ///
@@ -85,12 +85,6 @@ impl Sphere {
 pub(crate) fn max_distance<'p>(center: &Point, points: impl IntoIterator<Item = &'p Point>) -> Real {
     let max_sq = points.into_iter().map(|p| (p - center).norm_squared()).fold(0.0, Real::max);
     if max_sq == 0.0 { 0.0 } else { next_up(max_sq.sqrt() * (1.0 + 2.0 * Real::EPSILON)) }
-}
-
-/// The smallest `f32` above `x` (for finite non-negative `x`): guards containment against the
-/// rounding of a computed radius.
-pub(crate) fn next_up(x: Real) -> Real {
-    if x.is_finite() { Real::from_bits(x.to_bits() + 1) } else { x }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use crate::stats::Stats;
 use crate::traverse::{Front, INLINE_LEAF, Measured, Slab};
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::triangle::{LineGap, LineSpan, closest_points_apart_triangles, rounds_to_at_least};
-use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean, min};
+use bvh_core::{Aabb, ClosestPoints, Point, Real, Triangle, closest_points_triangles, mean, min, next_up};
 use nalgebra as na;
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -67,7 +67,7 @@ impl DistanceOptions {
             d if d.is_nan() || d == Real::INFINITY => Real::INFINITY,
             d if d < 0.0 => Real::NEG_INFINITY,
             // The smallest float above it: a pair at exactly the limit is still found.
-            d => Real::from_bits(d.abs().to_bits() + 1),
+            d => next_up(d.abs()),
         }
     }
 }

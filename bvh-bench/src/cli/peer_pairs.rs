@@ -2,7 +2,7 @@
 //! pose, and how far apart the disputed pairs lie.
 
 use crate::json;
-use crate::values::{PoseFile, PresetName};
+use crate::values::{MeshesAndPoses, PresetName};
 use bvh_bench::peer_pairs::{DisputedPair, Disputes};
 use bvh_build::Hierarchy;
 use bvh_core::Isometry;
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 pub(crate) struct Args {
     /// The meshes and the pose file the peer ran.
     #[command(flatten)]
-    at: PoseFile,
+    at: MeshesAndPoses,
     /// The peer's pairs: one JSON object from pose index (a string) to its [scene triangle,
     /// part triangle] pairs, as the anchors' harnesses write with `--dump-pairs`.
     #[arg(long)]
@@ -70,6 +70,24 @@ struct Summary {
     ours_only_farthest_ulps: f64,
 }
 
+impl Summary {
+    /// Counts one pose's disputes in.
+    fn add(&mut self, disputes: &Disputes) {
+        let farthest = |pairs: &[DisputedPair], distance: &mut f64, ulps: &mut f64| {
+            for p in pairs {
+                *distance = distance.max(p.distance.into());
+                *ulps = ulps.max(p.ulps);
+            }
+        };
+        self.poses += 1;
+        self.poses_differing += usize::from(!disputes.peer_only.is_empty() || !disputes.ours_only.is_empty());
+        self.peer_only += disputes.peer_only.len();
+        self.ours_only += disputes.ours_only.len();
+        farthest(&disputes.peer_only, &mut self.peer_only_farthest, &mut self.peer_only_farthest_ulps);
+        farthest(&disputes.ours_only, &mut self.ours_only_farthest, &mut self.ours_only_farthest_ulps);
+    }
+}
+
 pub(crate) fn run(args: Args) -> Result<(), String> {
     let (scene, part, poses) = args.at.load()?;
     let text = std::fs::read_to_string(&args.pairs).map_err(|e| format!("{}: {e}", args.pairs.display()))?;
@@ -78,13 +96,13 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
     let preset = args.preset.0;
     let (a, b) = (Hierarchy::build(scene.clone(), &preset), Hierarchy::build(part.clone(), &preset));
     let mut summary = Summary::default();
-    let mut by_pose: Vec<(usize, Vec<[u32; 2]>)> = Vec::with_capacity(peer.len());
-    for (key, pairs) in peer {
-        let pose = key.parse::<usize>().ok().filter(|&k| k < poses.len());
-        let pose =
-            pose.ok_or_else(|| format!("{}: no pose {key} in {} poses", args.pairs.display(), poses.len()))?;
-        by_pose.push((pose, pairs));
-    }
+    let mut by_pose = peer
+        .into_iter()
+        .map(|(key, pairs)| match key.parse::<usize>() {
+            Ok(k) if k < poses.len() => Ok((k, pairs)),
+            _ => Err(format!("{}: no pose {key} in {} poses", args.pairs.display(), poses.len())),
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     by_pose.sort_by_key(|(pose, _)| *pose);
     for (k, pairs) in by_pose {
         let query = HierarchyQuery::try_new(&a, Isometry::identity(), &b, poses[k], QueryOptions::default())
@@ -92,19 +110,7 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
         let ours: Vec<[u32; 2]> = query.intersecting_pairs().iter().map(|p| [p.a, p.b]).collect();
         let disputes = Disputes::between(&scene, &part, &poses[k], &ours, &pairs)
             .map_err(|e| format!("pose {k}: {e}"))?;
-        summary.poses += 1;
-        summary.poses_differing +=
-            usize::from(!disputes.peer_only.is_empty() || !disputes.ours_only.is_empty());
-        summary.peer_only += disputes.peer_only.len();
-        summary.ours_only += disputes.ours_only.len();
-        let farthest = |pairs: &[DisputedPair], distance: &mut f64, ulps: &mut f64| {
-            for p in pairs {
-                *distance = distance.max(p.distance.into());
-                *ulps = ulps.max(p.ulps);
-            }
-        };
-        farthest(&disputes.peer_only, &mut summary.peer_only_farthest, &mut summary.peer_only_farthest_ulps);
-        farthest(&disputes.ours_only, &mut summary.ours_only_farthest, &mut summary.ours_only_farthest_ulps);
+        summary.add(&disputes);
         json::print_line(&PoseRecord {
             pose: k,
             ours: ours.len(),

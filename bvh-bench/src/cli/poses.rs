@@ -5,7 +5,7 @@
 use crate::distance;
 use crate::json::{self, fixed, significant};
 use crate::toi::{self, MotionKind};
-use crate::values::{PoseFile, PresetName};
+use crate::values::{MeshesAndPoses, PresetName};
 use bvh_bench::parry_bridge;
 use bvh_bench::stats::{mean, median};
 use bvh_bench::timing::{clock_overhead, timed};
@@ -109,7 +109,7 @@ pub(crate) fn load_mesh(path: &Path) -> Result<TriMesh, String> {
 #[derive(clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
-    at: PoseFile,
+    at: MeshesAndPoses,
     /// The hierarchy preset; several, comma-separated, are timed pose by pose side by side
     /// (one JSON line each).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "co")]

@@ -41,7 +41,7 @@ impl PosedPair {
 
 /// A scene, a part and a file of the part's poses.
 #[derive(clap::Args, Clone, Debug)]
-pub(crate) struct PoseFile {
+pub(crate) struct MeshesAndPoses {
     #[command(flatten)]
     meshes: MeshPair,
     /// The pose file (R a rotation: a scale, shear or mirror is refused).
@@ -49,7 +49,7 @@ pub(crate) struct PoseFile {
     poses: PathBuf,
 }
 
-impl PoseFile {
+impl MeshesAndPoses {
     /// The scene, the part and the poses, read and checked.
     pub(crate) fn load(&self) -> Result<(TriMesh, TriMesh, Vec<Isometry>), String> {
         Ok((load_mesh(&self.meshes.scene)?, load_mesh(&self.meshes.part)?, read_poses(&self.poses)?))

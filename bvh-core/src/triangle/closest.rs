@@ -690,7 +690,7 @@ mod tests {
                         assert!(bound >= first.distance && bound as f64 <= exact * (1.0 + 1e-6));
                     }
                 }
-                let above = crate::sphere::next_up(first.distance);
+                let above = crate::math::next_up(first.distance);
                 let found = closest_points_apart_triangles(t, &b, above, Some(&first));
                 assert_eq!(found.map(|c| c.distance), Ok(first.distance), "case {case}, triangle {i}");
             }
