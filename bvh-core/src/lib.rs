@@ -24,6 +24,7 @@
 
 mod aabb;
 pub mod bits;
+mod box_lanes;
 mod cube_aabb;
 mod math;
 mod mesh;
@@ -44,6 +45,7 @@ pub mod triangle;
 mod union_find;
 
 pub use aabb::Aabb;
+pub use box_lanes::{BOX_LANES, BoxLanes};
 pub use cube_aabb::CubeAabb;
 pub use math::{
     Isometry, Matrix, Point, PoseError, PoseOf, Real, RelativePose, Rotation, Translation, Vector,

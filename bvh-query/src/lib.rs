@@ -40,6 +40,7 @@ mod distance;
 mod first_contact;
 mod impact;
 mod node_test;
+mod placed_run;
 mod query;
 mod radix;
 mod regions;

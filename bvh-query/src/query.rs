@@ -4,13 +4,12 @@
 use crate::answers::TrianglePair;
 use crate::cache::Hit;
 use crate::node_test::NodeTest;
+use crate::placed_run::PlacedRun;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Descent, Front, INLINE_LEAF, Larger, Pair};
+use crate::traverse::{Descent, Front, Larger, Pair};
 use bvh_build::{Bvh, NodeVolume};
-use bvh_core::bits::set_bits;
 use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, Isometry, Point, PoseError, Real, RelativePose, Triangle, Vector, rounding_slack};
-use smallvec::SmallVec;
 use std::borrow::Borrow;
 use std::ops::ControlFlow;
 
@@ -259,6 +258,7 @@ where
             larger_by: Larger::Surface,
             // A swept search tests no leaf against nodes: it would lose the merged node's test.
             merged_leaves: motion.is_none(),
+            prefetch: a.node_count() + b.node_count() >= PREFETCH_FROM_NODES,
         })
     }
 
@@ -273,38 +273,29 @@ where
         mut visit: impl FnMut([usize; 2], &Triangle, &Triangle, &mut S) -> ControlFlow<()>,
     ) -> Option<Hit> {
         let (a, b, motion) = (self.a.bvh, self.b.bvh, descent.motion);
-        let mut moved: SmallVec<[(usize, Triangle, Aabb); INLINE_LEAF]> = SmallVec::new();
+        let mut run = PlacedRun::default();
         let mut hit = None;
+        let place = |j: usize| {
+            let t = b.triangle(j).placed(&self.b_in_a);
+            let bounds = match motion {
+                Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
+                None => t.aabb(),
+            };
+            (t, bounds)
+        };
         let _ = descent.run(start, front, stats, |[leaf_a, leaf_b], stats| {
-            moved.clear();
-            moved.extend(leaf_b.positions().map(|j| {
-                let t = b.triangle(j).placed(&self.b_in_a);
-                let bounds = match motion {
-                    Some(m) => t.aabb().merged(&Triangle::new(t.a + m, t.b + m, t.c + m).aabb()),
-                    None => t.aabb(),
-                };
-                (j, t, bounds)
-            }));
-            for i in leaf_a.positions() {
-                let ta = a.triangle(i);
-                let box_a = ta.aabb();
-                let near = |box_b: &Aabb| match descent.triangle_margin {
-                    // Comparing two `f32` is exact, and so are the boxes of `f32` points.
-                    None => box_a.intersects(box_b),
-                    // A gap only just above the margin is left to the exact test (the slack
-                    // covers the rounding of the distance it reports).
-                    Some(margin) => box_a.gap(box_b) <= margin as f64 * (1.0 + 1e-5),
-                };
-                // Whether two boxes meet is as good as random: gathered into a mask first, so
-                // that only the pairs to test take a branch.
-                for run in moved.chunks(u64::BITS as usize) {
-                    let mask = run
-                        .iter()
-                        .enumerate()
-                        .fold(0, |m, (k, (_, _, box_b))| m | u64::from(near(box_b)) << k);
-                    for (j, tb, _) in set_bits(mask).map(|k| &run[k]) {
-                        if visit([i, *j], ta, tb, stats).is_break() {
-                            hit = Some(Hit { positions: [i, *j] });
+            let mut positions_b = leaf_b.positions();
+            while run.refill(&mut positions_b, place) {
+                for i in leaf_a.positions() {
+                    let ta = a.triangle(i);
+                    let box_a = ta.aabb();
+                    // Comparing two `f32` is exact, and so are the boxes of `f32` points; a
+                    // gap only just above a margin is left to the exact test (the slack covers
+                    // the rounding of the distance it reports).
+                    let margin = descent.triangle_margin.map(|m| m as f64 * (1.0 + 1e-5));
+                    for (j, tb) in run.near(&box_a, margin) {
+                        if visit([i, j], ta, tb, stats).is_break() {
+                            hit = Some(Hit { positions: [i, j] });
                             return ControlFlow::Break(());
                         }
                     }
@@ -326,6 +317,11 @@ pub(crate) fn reach<V: NodeVolume>(tree: &Bvh<V>) -> Real {
 pub(crate) fn extent<V: NodeVolume>(tree: &Bvh<V>) -> Aabb {
     if tree.node_count() == 0 { Aabb::new(Point::origin(), Point::origin()) } else { *tree.node_box(0) }
 }
+
+/// The nodes two trees have together from which a full search asks for the data below a pair
+/// before it tests it: about where they no longer fit a core's cache (smaller trees only pay
+/// for the hints).
+const PREFETCH_FROM_NODES: usize = 1 << 15;
 
 /// Subtrees per thread when one query is split: enough that an uneven split still keeps every
 /// thread busy.

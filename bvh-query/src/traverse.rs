@@ -142,6 +142,10 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// of two small leaves against the other tree's nodes, which cost more. A first-contact
     /// search, which mostly stops before it reaches many leaves, does better without.
     pub(crate) merged_leaves: bool,
+    /// Whether a full search starts loading a pair's children before it tests them (their
+    /// nodes' volumes and slots, or a leaf's triangles): in trees larger than the caches, a
+    /// test otherwise waits on memory for each.
+    pub(crate) prefetch: bool,
 }
 
 /// What makes one node larger than another for the descent rule, chosen per kind of search by
@@ -805,6 +809,10 @@ where
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
+        if self.prefetch {
+            prefetch_below(self.a, pair.a.node_index());
+            prefetch_below(self.b, pair.b.node_index());
+        }
         for half in self.opened(pair, true, false) {
             if self.reaches_region(true, &half, walk, stats) {
                 for child in self.opened(&half, false, false) {
@@ -861,6 +869,11 @@ where
         out: &mut Vec<Pair>,
     ) {
         if !self.nearest_first {
+            match (self.prefetch, SPLIT_A) {
+                (true, true) => prefetch_below(self.a, pair.a.node_index()),
+                (true, false) => prefetch_below(self.b, pair.b.node_index()),
+                (false, _) => {}
+            }
             // A full search tests each pair below as it opens it, and pushes only those that
             // overlap (pushing all, then testing and compacting them, took more instructions).
             for child in self.opened(pair, SPLIT_A, false) {
@@ -1333,4 +1346,19 @@ fn leaf_run(children: &[bvh_build::Child; 2]) -> Option<Range<usize>> {
 #[inline]
 fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
     triangles.map(|i| tree.triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
+}
+
+/// Starts loading what the tests of node `i`'s children read: their volumes and child slots,
+/// or a leaf's triangles (see [`bvh_core::prefetch`]).
+#[inline(always)]
+fn prefetch_below<V: NodeVolume>(tree: &Bvh<V>, i: usize) {
+    for slot in tree.children(i) {
+        match slot.get() {
+            ChildRef::Node(c) => {
+                bvh_core::prefetch(tree.volume(c));
+                bvh_core::prefetch(tree.children(c));
+            }
+            ChildRef::Leaf(r) => tree.triangles(r).iter().for_each(bvh_core::prefetch),
+        }
+    }
 }
