@@ -172,6 +172,19 @@ impl<V: NodeVolume> Bvh<V> {
         &self.nodes[i].children
     }
 
+    /// Starts loading what tests of node `i`'s children read – a child node whole (volume, box
+    /// and slots), a leaf's triangles – for a traversal that is about to test them and would
+    /// otherwise wait on memory for each (see [`bvh_core::prefetch_all`]).
+    #[inline(always)]
+    pub fn prefetch_children(&self, i: usize) {
+        for slot in &self.nodes[i].children {
+            match slot.get() {
+                ChildRef::Node(c) => bvh_core::prefetch_all(std::slice::from_ref(&self.nodes[c])),
+                ChildRef::Leaf(r) => bvh_core::prefetch_all(&self.triangles[r]),
+            }
+        }
+    }
+
     /// Derives now the neighbour lists (the triangles around each corner point, read by
     /// [`Bvh::neighbours`] and the calls below it): a build leaves them to the first call that
     /// reads them – cached first contact, contact regions – which then takes that time once.

@@ -120,7 +120,7 @@ pub trait NodeVolume:
     #[inline]
     fn may_meet_triangle(&self, triangle: &PlacedTriangle, margin: Real) -> bool {
         let b = self.triangle_box();
-        triangle.may_meet_box(&b.center, &b.axes, &b.half_extents.add_scalar(margin))
+        triangle.may_meet_box(&b.center, &b.axes, &b.half_extents, margin)
     }
 
     /// A lower bound on the distance between the volume and the triangle (placed in the

@@ -58,7 +58,7 @@ pub use obb::Obb;
 pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};
 pub use patches::{PATCH_CHUNK, PatchPoint, Patches};
 pub use pca::{axes_of_covariance, principal_axes};
-pub use prefetch::prefetch;
+pub use prefetch::{prefetch, prefetch_all};
 pub use quick_hash::{QuickHasher, QuickMap, QuickSet};
 pub use separation::Separation;
 pub use shape::{SPHERE_DEVIATION_THRESHOLD, sphere_deviation_rate};

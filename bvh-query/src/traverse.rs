@@ -810,8 +810,8 @@ where
         out: &mut Vec<Pair>,
     ) {
         if self.prefetch {
-            prefetch_below(self.a, pair.a.node_index());
-            prefetch_below(self.b, pair.b.node_index());
+            self.a.prefetch_children(pair.a.node_index());
+            self.b.prefetch_children(pair.b.node_index());
         }
         for half in self.opened(pair, true, false) {
             if self.reaches_region(true, &half, walk, stats) {
@@ -870,8 +870,8 @@ where
     ) {
         if !self.nearest_first {
             match (self.prefetch, SPLIT_A) {
-                (true, true) => prefetch_below(self.a, pair.a.node_index()),
-                (true, false) => prefetch_below(self.b, pair.b.node_index()),
+                (true, true) => self.a.prefetch_children(pair.a.node_index()),
+                (true, false) => self.b.prefetch_children(pair.b.node_index()),
                 (false, _) => {}
             }
             // A full search tests each pair below as it opens it, and pushes only those that
@@ -1346,19 +1346,4 @@ fn leaf_run(children: &[bvh_build::Child; 2]) -> Option<Range<usize>> {
 #[inline]
 fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
     triangles.map(|i| tree.triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
-}
-
-/// Starts loading what the tests of node `i`'s children read: their volumes and child slots,
-/// or a leaf's triangles (see [`bvh_core::prefetch`]).
-#[inline(always)]
-fn prefetch_below<V: NodeVolume>(tree: &Bvh<V>, i: usize) {
-    for slot in tree.children(i) {
-        match slot.get() {
-            ChildRef::Node(c) => {
-                bvh_core::prefetch(tree.volume(c));
-                bvh_core::prefetch(tree.children(c));
-            }
-            ChildRef::Leaf(r) => tree.triangles(r).iter().for_each(bvh_core::prefetch),
-        }
-    }
 }

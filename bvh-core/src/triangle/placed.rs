@@ -39,13 +39,16 @@ impl PlacedTriangle {
     /// `false` when one of the 13 separating axes of a triangle and a box – the box's face
     /// normals, the triangle's normal, and each triangle edge crossed with each box axis –
     /// separates the triangle from the box (centre, orthonormal `axes` as columns, half
-    /// extents); `true` when none does, which in exact arithmetic means they meet. Computed in
-    /// `f32`: each projection errs by a few ulps of the coordinates' magnitude times the axis's
-    /// length (every projection and reach along an axis is taken from the same computed axis),
-    /// so a caller that must never miss a contact grows the box by the rounding slack of that
-    /// magnitude, as the traversals grow every volume they test.
+    /// extents, grown by `margin` on every side: here, in registers, not as a copy the caller
+    /// writes to memory and this reads back); `true` when none does, which in exact arithmetic
+    /// means they meet. Computed in `f32`: each projection errs by a few ulps of the
+    /// coordinates' magnitude times the axis's length (every projection and reach along an axis
+    /// is taken from the same computed axis), so a caller that must never miss a contact grows
+    /// the box by the rounding slack of that magnitude, as the traversals grow every volume they
+    /// test.
     #[inline]
-    pub fn may_meet_box(&self, center: &Point, axes: &Matrix, half_extents: &Vector) -> bool {
+    pub fn may_meet_box(&self, center: &Point, axes: &Matrix, half_extents: &Vector, margin: Real) -> bool {
+        let half_extents = &half_extents.add_scalar(margin);
         let d = self.offsets(center);
         // Every corner on one side: every lane past the reach on that side.
         let outside = |along: f32x4, reach: f32x4| {
@@ -206,7 +209,12 @@ mod tests {
     }
 
     fn meets(t: &Triangle, b: &Obb) -> bool {
-        PlacedTriangle::placed(t, &RelativePose::identity()).may_meet_box(&b.center, &b.axes, &b.half_extents)
+        PlacedTriangle::placed(t, &RelativePose::identity()).may_meet_box(
+            &b.center,
+            &b.axes,
+            &b.half_extents,
+            0.0,
+        )
     }
 
     /// Each family of axes separates on its own, and touching counts as meeting.
