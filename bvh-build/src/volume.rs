@@ -4,7 +4,7 @@
 use crate::fit::ObbFit;
 use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
-use bvh_core::triangle::PlacedTriangle;
+use bvh_core::triangle::{PlacedTriangle, PlacedTriangles};
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Separation, Sphere, Vector};
 
 /// Which node volume a tree carries (the tag stored with serialised trees).
@@ -113,19 +113,19 @@ pub trait NodeVolume:
     /// or a box holding it.
     fn triangle_box(&self) -> Obb;
 
-    /// `false` when a separating axis shows the volume, grown by `margin` on every side,
-    /// misses the triangle (placed in the volume's frame); `true` when it may meet it. Tested
-    /// in `f32`: callers that must stay conservative include in `margin` the rounding slack of
-    /// the coordinates' magnitude.
+    /// Of the triangles of `triangles` (placed in the volume's frame) in `asked`, a bit for each
+    /// that may meet the volume grown by `margin` on every side; clear where a separating axis
+    /// shows they miss. Tested in `f32`: callers that must stay conservative include in
+    /// `margin` the rounding slack of the coordinates' magnitude.
     #[inline]
-    fn may_meet_triangle(&self, triangle: &PlacedTriangle, margin: Real) -> bool {
+    fn may_meet_triangles(&self, triangles: &PlacedTriangles, asked: u32, margin: Real) -> u32 {
         let b = self.triangle_box();
-        triangle.may_meet_box(&b.center, &b.axes, &b.half_extents, margin)
+        triangles.may_meet_box(asked, &b.center, &b.axes, &b.half_extents, margin)
     }
 
     /// A lower bound on the distance between the volume and the triangle (placed in the
     /// volume's frame), zero when it may meet it: the widest gap along the axes
-    /// [`NodeVolume::may_meet_triangle`] tries.
+    /// [`NodeVolume::may_meet_triangles`] tries.
     #[inline]
     fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
         let b = self.triangle_box();

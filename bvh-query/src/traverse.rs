@@ -8,7 +8,7 @@ use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::Triangle;
 use bvh_core::bits::set_bits;
-use bvh_core::triangle::PlacedTriangle;
+use bvh_core::triangle::{PlacedTriangle, PlacedTriangles, TRIANGLE_LANES};
 use bvh_core::{Aabb, Point, Real, RelativePose, Vector, max, mean, min};
 use smallvec::SmallVec;
 use std::collections::BinaryHeap;
@@ -76,30 +76,33 @@ impl Live {
     /// How many of a leaf's triangles have a bit.
     const MARKED: usize = u8::BITS as usize;
 
-    fn has(self, k: usize) -> bool {
-        k >= Self::MARKED || self.0 >> k & 1 != 0
-    }
-
-    fn without(self, k: usize) -> Self {
-        if k >= Self::MARKED { self } else { Self(self.0 & !(1 << k)) }
-    }
-
-    /// Whether `meets` finds a live triangle of a leaf (`placed` in the other side's frame)
-    /// meeting the other side's node. The first found ends the tests: the triangles found
-    /// apart before it are dropped, those after it stay live untested.
+    /// Whether a live triangle of a leaf (`groups`, placed in the other side's frame) may meet
+    /// the other side's node, `meets` telling which of a group's live triangles may; those
+    /// found apart are dropped.
     #[inline(always)]
-    fn narrow<T>(&mut self, placed: &[T], mut meets: impl FnMut(&T) -> bool) -> bool {
-        for (k, t) in placed.iter().enumerate() {
-            if self.has(k) {
-                if meets(t) {
-                    return true;
-                }
-                *self = self.without(k);
+    fn narrow(&mut self, groups: &[PlacedTriangles], meets: impl Fn(&PlacedTriangles, u32) -> u32) -> bool {
+        let mut any = false;
+        for (g, group) in groups.iter().enumerate() {
+            let first = g * TRIANGLE_LANES;
+            let live = if first >= Self::MARKED { GROUP } else { u32::from(self.0 >> first) & GROUP };
+            if live == 0 {
+                continue;
+            }
+            let meeting = meets(group, live);
+            any |= meeting != 0;
+            if first < Self::MARKED {
+                self.0 &= !(((live & !meeting) << first) as u8);
             }
         }
-        false
+        any
     }
 }
+
+/// The bits of one group's triangles.
+const GROUP: u32 = (1 << TRIANGLE_LANES) - 1;
+
+// A group's bits are all marked or none.
+const _: () = assert!(Live::MARKED % TRIANGLE_LANES == 0);
 
 /// How a traversal runs.
 pub(crate) struct Descent<'a, VA, VB> {
@@ -350,9 +353,8 @@ where
             }
             loop {
                 if let (Some(ra), Some(rb)) = (pair.a.triangles(), pair.b.triangles()) {
-                    let b_corners = walk
-                        .corners
-                        .get(false, rb.clone(), |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
+                    let b_corners =
+                        walk.corners.get(false, rb.clone(), |r| placed_corners(self.b, r, &self.b_in_a));
                     let measured = leaves(ra, rb, b_corners, cutoff, stats);
                     cutoff = measured.cutoff;
                     if let Some(line) = measured.nearer {
@@ -420,7 +422,7 @@ where
         let (va, vb) = (self.a.volume(pair.a.node_index()), self.b.volume(pair.b.node_index()));
         let triangles_a = pair.a.triangles().map_or(&[][..], |ra| self.a.triangles(ra));
         let corners_b = match pair.b.triangles() {
-            Some(rb) => walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices()),
+            Some(rb) => walk.corners.get(false, rb, |r| placed_corners(self.b, r, &self.b_in_a)),
             None => &[],
         };
         let centre_a = if triangles_a.is_empty() {
@@ -540,8 +542,7 @@ where
                 if boxed >= cutoff {
                     return boxed;
                 }
-                let corners =
-                    walk.corners.get(true, ra, |i| self.a.triangle(i).placed(&self.a_in_b).vertices());
+                let corners = walk.corners.get(true, ra, |r| placed_corners(self.a, r, &self.a_in_b));
                 boxed.max(vb.triangles_bound(corners, cutoff + self.margin) - self.margin)
             }
             (None, Some(rb)) => {
@@ -561,8 +562,7 @@ where
                     if boxed >= cutoff {
                         return boxed;
                     }
-                    let corners =
-                        walk.corners.get(false, rb, |j| self.b.triangle(j).placed(&self.b_in_a).vertices());
+                    let corners = walk.corners.get(false, rb, |r| placed_corners(self.b, r, &self.b_in_a));
                     boxed.max(va.triangles_bound(corners, cutoff))
                 })
             }
@@ -613,13 +613,13 @@ where
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = self.a_leaf_in_b(ra, walk);
                 let vb = self.b.volume(pair.b.node_index());
-                pair.live_a.narrow(leaf, |t| vb.may_meet_triangle(t, self.margin))
+                pair.live_a.narrow(leaf, |g, live| vb.may_meet_triangles(g, live, self.margin))
             }
             (None, Some(rb)) => {
                 stats.volume_test(VolumeTest::Leaf);
                 let leaf = self.b_leaf_in_a(rb, walk);
                 let va = self.a.volume(pair.a.node_index());
-                pair.live_b.narrow(leaf, |t| va.may_meet_triangle(t, self.margin))
+                pair.live_b.narrow(leaf, |g, live| va.may_meet_triangles(g, live, self.margin))
             }
             (None, None) => {
                 let (a, b) = (pair.a.node_index(), pair.b.node_index());
@@ -650,8 +650,8 @@ where
         &self,
         ra: Range<usize>,
         walk: &'w mut Walk<impl Front, VA, VB>,
-    ) -> &'w [PlacedTriangle] {
-        walk.triangles.get(true, ra, |i| [PlacedTriangle::placed(self.a.triangle(i), &self.a_in_b)])
+    ) -> &'w [PlacedTriangles] {
+        walk.triangles.get(true, ra, |r| placed_groups(self.a, r, &self.a_in_b))
     }
 
     /// [`Descent::a_leaf_in_b`] for B's leaf at `rb`, placed in A's frame.
@@ -660,25 +660,31 @@ where
         &self,
         rb: Range<usize>,
         walk: &'w mut Walk<impl Front, VA, VB>,
-    ) -> &'w [PlacedTriangle] {
-        walk.triangles.get(false, rb, |j| [PlacedTriangle::placed(self.b.triangle(j), &self.b_in_a)])
+    ) -> &'w [PlacedTriangles] {
+        walk.triangles.get(false, rb, |r| placed_groups(self.b, r, &self.b_in_a))
     }
 
-    /// A lower bound on the distance between a leaf's triangles, placed for
-    /// [`Descent::pair_overlaps`] just now, and the other side's node (zero for two leaves).
-    fn leaf_gap(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Real {
+    /// A lower bound on the distance between a leaf's triangles and the other side's node (zero
+    /// for two leaves).
+    fn leaf_gap(&self, pair: &Pair) -> Real {
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
-                let leaf = self.a_leaf_in_b(ra, walk);
                 let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
-                leaf.iter().map(|t| vb.triangle_gap(t)).fold(Real::INFINITY, Real::min)
+                let gaps = self
+                    .a
+                    .triangles(ra)
+                    .iter()
+                    .map(|t| vb.triangle_gap(&PlacedTriangle::placed(t, &self.a_in_b)));
+                gaps.fold(Real::INFINITY, Real::min)
             }
-            (None, Some(rb)) => {
-                let leaf = self.b_leaf_in_a(rb, walk);
-                self.with_a_volume(pair.a.node_index(), |va| {
-                    leaf.iter().map(|t| va.triangle_gap(t)).fold(Real::INFINITY, Real::min)
-                })
-            }
+            (None, Some(rb)) => self.with_a_volume(pair.a.node_index(), |va| {
+                let gaps = self
+                    .b
+                    .triangles(rb)
+                    .iter()
+                    .map(|t| va.triangle_gap(&PlacedTriangle::placed(t, &self.b_in_a)));
+                gaps.fold(Real::INFINITY, Real::min)
+            }),
             _ => 0.0,
         }
     }
@@ -711,7 +717,7 @@ where
             if self.pair_overlaps(pair, true, walk, stats) {
                 return None;
             }
-            return Some(self.leaf_gap(pair, walk));
+            return Some(self.leaf_gap(pair));
         }
         let (a, b) = (pair.a.node_index(), pair.b.node_index());
         if let Some(gap) = self.b_box.map(|bb| self.a.node_box(a).gap(&bb)).filter(|&gap| gap > 0.0) {
@@ -1131,7 +1137,7 @@ struct Walk<'f, F, VA: NodeTest<VB>, VB> {
     /// Held inline up to [`INLINE_LEAF`] triangles, as a leaf placed on the heap would cost an
     /// allocation per query.
     corners: PlacedLeaf<[Point; 3 * INLINE_LEAF]>,
-    triangles: PlacedLeaf<[PlacedTriangle; INLINE_LEAF]>,
+    triangles: PlacedLeaf<[PlacedTriangles; INLINE_LEAF / TRIANGLE_LANES]>,
     /// A's nodes placed in B's frame, and B's in A's.
     placed_a: PlacedNodes<VA::PlacedA>,
     placed_b: PlacedNodes<VA::PlacedB>,
@@ -1277,15 +1283,14 @@ impl<A: smallvec::Array> Default for PlacedLeaf<A> {
 }
 
 impl<A: smallvec::Array> PlacedLeaf<A> {
-    /// What the leaf of A (when `of_a`) or B at leaf-order positions `triangles` becomes, each
-    /// triangle's part made by `place`; made anew for a leaf not kept, in the entry after the
-    /// one used last.
+    /// What the leaf of A (when `of_a`) or B at leaf-order positions `triangles` becomes, made
+    /// by `place`; made anew for a leaf not kept, in the entry after the one used last.
     #[inline]
     fn get<I: IntoIterator<Item = A::Item>>(
         &mut self,
         of_a: bool,
         triangles: Range<usize>,
-        place: impl Fn(usize) -> I,
+        place: impl FnOnce(Range<usize>) -> I,
     ) -> &[A::Item] {
         let leaf = Some((of_a, triangles.start));
         // The leaf used last is the one most often asked for again: checked before the others.
@@ -1296,9 +1301,7 @@ impl<A: smallvec::Array> PlacedLeaf<A> {
                     let k = (self.last + 1) % PLACED_LEAVES;
                     self.leaves[k] = leaf;
                     self.placed[k].clear();
-                    for i in triangles {
-                        self.placed[k].extend(place(i));
-                    }
+                    self.placed[k].extend(place(triangles));
                     k
                 }
             };
@@ -1346,4 +1349,22 @@ fn leaf_run(children: &[bvh_build::Child; 2]) -> Option<Range<usize>> {
 #[inline]
 fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
     triangles.map(|i| tree.triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
+}
+
+/// The corners of a tree's triangles at leaf-order positions `range`, placed by `pose`.
+fn placed_corners<V: NodeVolume>(
+    tree: &Bvh<V>,
+    range: Range<usize>,
+    pose: &RelativePose,
+) -> impl Iterator<Item = Point> {
+    tree.triangles(range).iter().flat_map(move |t| t.placed(pose).vertices())
+}
+
+/// A tree's triangles at leaf-order positions `range` placed by `pose`, in groups for box tests.
+fn placed_groups<'t, V: NodeVolume>(
+    tree: &'t Bvh<V>,
+    range: Range<usize>,
+    pose: &'t RelativePose,
+) -> impl Iterator<Item = PlacedTriangles> + 't {
+    tree.triangles(range).chunks(TRIANGLE_LANES).map(move |g| PlacedTriangles::placed(g, pose))
 }

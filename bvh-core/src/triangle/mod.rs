@@ -7,6 +7,7 @@ mod box_overlap;
 mod closest;
 mod intersection;
 mod placed;
+mod placed_lanes;
 mod quick;
 mod segment;
 mod swept;
@@ -21,6 +22,7 @@ pub use intersection::{
     triangle_intersection_with_edges, triangles_intersect,
 };
 pub use placed::PlacedTriangle;
+pub use placed_lanes::{PlacedTriangles, TRIANGLE_LANES};
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
 pub use swept::swept_triangle_intersects;
 
