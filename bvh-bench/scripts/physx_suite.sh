@@ -10,13 +10,16 @@
 # PAIRS_ONLY (names, space-separated) keeps only those pairs. DISPUTED (default 20): on how many
 # of the poses where PhysX's pair count differs from ours its pairs are fetched and each pair
 # only one side reports is measured (how far apart, in last places of its coordinates).
-# Usage: [PHYSX=...] [ROUNDS=3] [PAIRS_ONLY="scans env-rob"] bvh-bench/scripts/physx_suite.sh [OUTDIR]
+# PRESET (default co) is the hierarchy preset of ours.
+# Usage: [PHYSX=...] [ROUNDS=3] [PAIRS_ONLY="scans env-rob"] [PRESET=co-binned]
+#        bvh-bench/scripts/physx_suite.sh [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/tmp/pose-suite}
 SHARED=../shared
 PHYSX=${PHYSX:-/tmp/anchors-target/release/anchor-physx}
 ROUNDS=${ROUNDS:-1}
+PRESET=${PRESET:-co}
 . bvh-bench/scripts/anchor_pairs.sh
 mkdir -p "$OUT/physx"
 : > "$OUT/physx/results.jsonl"
@@ -36,7 +39,7 @@ while IFS=: read -r name scene part scale; do
     for round in $(seq "$ROUNDS"); do
       for query in any all; do
         RAYON_NUM_THREADS=1 $BIN poses --scene "$scene" --part "$part" --poses "$poses" --query $query \
-          --reps 3 --out "$dir/ours-$query.txt" | tag "$name" $kind ours "$round"
+          --preset "$PRESET" --reps 3 --out "$dir/ours-$query.txt" | tag "$name" $kind ours "$round"
       done
       "$PHYSX" "$scene" "$part" "$poses" "$dir" --reps 3 --build-reps 1 --variants overlap_any,overlap_all \
         | tag "$name" $kind physx "$round"
@@ -49,7 +52,7 @@ while IFS=: read -r name scene part scale; do
     if [ -n "$differing" ]; then
       "$PHYSX" "$scene" "$part" "$poses" --dump-pairs "$differing" > "$dir/physx-dump.json"
       $BIN peer-pairs --scene "$scene" --part "$part" --poses "$poses" --pairs "$dir/physx-dump.json" \
-        > "$dir/disputed.jsonl"
+        --preset "$PRESET" > "$dir/disputed.jsonl"
     fi
   done
 done <<< "$PAIRS_AND_ENV_ROB"
