@@ -117,8 +117,13 @@ where
             next.clear();
             return None;
         };
-        let descent =
-            Descent { nearest_first: true, larger_by: Larger::Volume, merged_leaves: false, ..descent };
+        let descent = Descent {
+            nearest_first: true,
+            larger_by: Larger::Volume,
+            merged_leaves: false,
+            prefetch: false,
+            ..descent
+        };
         let top = previous.is_none().then(|| descent.start()).flatten();
         self.first_below(&descent, previous.into_iter().flatten().chain(top), next, stats)
     }

@@ -145,9 +145,10 @@ pub(crate) struct Descent<'a, VA, VB> {
     /// of two small leaves against the other tree's nodes, which cost more. A first-contact
     /// search, which mostly stops before it reaches many leaves, does better without.
     pub(crate) merged_leaves: bool,
-    /// Whether a full search starts loading a pair's children before it tests them (their
-    /// nodes' volumes and slots, or a leaf's triangles): in trees larger than the caches, a
-    /// test otherwise waits on memory for each.
+    /// Whether the search starts loading a pair's children as it opens it, before it tests them
+    /// (their nodes whole, or a leaf's triangles): a full search in trees larger than the
+    /// caches, whose tests otherwise wait on memory for each. Not a first-contact search, which
+    /// tests the children only as it pops them.
     pub(crate) prefetch: bool,
 }
 
@@ -799,7 +800,16 @@ where
         // Which side opens is as good as random from pair to pair: decided by one branch here,
         // the code below compiled once for each side, rather than a mispredicted branch at
         // every place that asks again.
-        match self.opening(&pair.a, &pair.b) {
+        let opening = self.opening(&pair.a, &pair.b);
+        if self.prefetch {
+            if !matches!(opening, Opening::B) {
+                self.a.prefetch_children(pair.a.node_index());
+            }
+            if !matches!(opening, Opening::A) {
+                self.b.prefetch_children(pair.b.node_index());
+            }
+        }
+        match opening {
             Opening::A => self.children_opening::<true>(pair, walk, stats, out),
             Opening::B => self.children_opening::<false>(pair, walk, stats, out),
             Opening::Both => self.children_of_both(pair, walk, stats, out),
@@ -815,10 +825,6 @@ where
         stats: &mut impl Stats,
         out: &mut Vec<Pair>,
     ) {
-        if self.prefetch {
-            self.a.prefetch_children(pair.a.node_index());
-            self.b.prefetch_children(pair.b.node_index());
-        }
         for half in self.opened(pair, true, false) {
             if self.reaches_region(true, &half, walk, stats) {
                 for child in self.opened(&half, false, false) {
@@ -875,11 +881,6 @@ where
         out: &mut Vec<Pair>,
     ) {
         if !self.nearest_first {
-            match (self.prefetch, SPLIT_A) {
-                (true, true) => self.a.prefetch_children(pair.a.node_index()),
-                (true, false) => self.b.prefetch_children(pair.b.node_index()),
-                (false, _) => {}
-            }
             // A full search tests each pair below as it opens it, and pushes only those that
             // overlap (pushing all, then testing and compacting them, took more instructions).
             for child in self.opened(pair, SPLIT_A, false) {

@@ -1,7 +1,7 @@
-//! A triangle laid out for separating-axis tests against many boxes of one frame: a leaf of one
-//! tree, placed in the other tree's frame once, against that tree's nodes in turn. Far tighter
-//! than the leaf's box: a large triangle's box is mostly empty, and a node beside the triangle's
-//! plane lies inside it.
+//! A triangle laid out for lower bounds on its distance to many boxes of one frame: a leaf of
+//! one tree, placed in the other tree's frame once, against that tree's nodes in turn, by the
+//! separating axes of a triangle and a box. (Whether they may meet is asked of four triangles at
+//! once: [`PlacedTriangles`](super::PlacedTriangles).)
 
 use super::Triangle;
 use crate::math::{Matrix, Point, Real, RelativePose, Vector, rounding_slack};
@@ -9,9 +9,8 @@ use crate::overlap::turn;
 use wide::f32x4;
 
 /// A triangle's corners in lanes (`a, b, c, a`: the fourth repeats the first, so a comparison
-/// holds for every lane exactly when it holds for every corner). Its normal is not kept: most
-/// boxes are separated by their own axes before it is needed, and a test that needs it takes it
-/// from the corners in the box's frame, where its reach is one product per axis.
+/// holds for every lane exactly when it holds for every corner). Its normal is not kept: the gap
+/// takes it from the corners in the box's frame, where its reach is one product per axis.
 #[derive(Clone, Copy, Debug)]
 pub struct PlacedTriangle {
     x: f32x4,
@@ -36,52 +35,9 @@ impl PlacedTriangle {
         Self { x, y, z }
     }
 
-    /// `false` when one of the 13 separating axes of a triangle and a box – the box's face
-    /// normals, the triangle's normal, and each triangle edge crossed with each box axis –
-    /// separates the triangle from the box (centre, orthonormal `axes` as columns, half
-    /// extents, grown by `margin` on every side: here, in registers, not as a copy the caller
-    /// writes to memory and this reads back); `true` when none does, which in exact arithmetic
-    /// means they meet. Computed in `f32`: each projection errs by a few ulps of the
-    /// coordinates' magnitude times the axis's length (every projection and reach along an axis
-    /// is taken from the same computed axis), so a caller that must never miss a contact grows
-    /// the box by the rounding slack of that magnitude, as the traversals grow every volume they
-    /// test.
-    #[inline]
-    pub fn may_meet_box(&self, center: &Point, axes: &Matrix, half_extents: &Vector, margin: Real) -> bool {
-        let half_extents = &half_extents.add_scalar(margin);
-        let d = self.offsets(center);
-        // Every corner on one side: every lane past the reach on that side.
-        let outside = |along: f32x4, reach: f32x4| {
-            along.simd_gt(reach).to_bitmask() == 0b1111 || along.simd_lt(-reach).to_bitmask() == 0b1111
-        };
-        let h = [0, 1, 2].map(|k| f32x4::splat(half_extents[k]));
-        // The corners on the box's axes (lanes over corners): the face normals.
-        let mut local = [f32x4::ZERO; 3];
-        for k in 0..3 {
-            local[k] = along(&d, &axes.column(k).into_owned());
-            if outside(local[k], h[k]) {
-                return false;
-            }
-        }
-        let edges = edge_vectors(&local);
-        // Any axis separates soundly when the corners are projected on it and the box's reach
-        // is taken along the same computed axis; a normal too short to square is skipped.
-        let normal = normal_of(&edges);
-        if normal.norm_squared().is_normal()
-            && outside(along(&local, &normal), f32x4::splat(reach_along(half_extents, &normal)))
-        {
-            return false;
-        }
-        let mut separated = f32x4::ZERO.simd_gt(f32x4::ZERO);
-        for axes in edge_axes(&local, &edges, &h) {
-            separated |= axes.low.simd_gt(axes.reach) | axes.high.simd_lt(-axes.reach);
-        }
-        separated.to_bitmask() == 0
-    }
-
-    /// A lower bound on the distance between the triangle and a box (given as for
-    /// [`PlacedTriangle::may_meet_box`]), zero when no axis separates them: the widest gap along
-    /// the same 13 axes, each measured along the unit axis – the face normals' three gaps
+    /// A lower bound on the distance between the triangle and a box (centre, orthonormal `axes`
+    /// as columns, half extents), zero when no axis separates them: the widest gap along the
+    /// 13 axes of [`PlacedTriangles::may_meet_box`](super::PlacedTriangles::may_meet_box), each measured along the unit axis – the face normals' three gaps
     /// combined as a root sum of squares – less the rounding of the projections.
     #[inline]
     pub fn box_gap(&self, center: &Point, axes: &Matrix, half_extents: &Vector) -> Real {
@@ -200,7 +156,7 @@ mod tests {
     use super::*;
     use crate::math::Rotation;
     use crate::obb::Obb;
-    use crate::triangle::{closest_points_triangles, triangle_obb_overlap};
+    use crate::triangle::{PlacedTriangles, closest_points_triangles, triangle_obb_overlap};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -208,13 +164,10 @@ mod tests {
         Point::new(x, y, z)
     }
 
+    /// The box test of one triangle, in a group of its own.
     fn meets(t: &Triangle, b: &Obb) -> bool {
-        PlacedTriangle::placed(t, &RelativePose::identity()).may_meet_box(
-            &b.center,
-            &b.axes,
-            &b.half_extents,
-            0.0,
-        )
+        let group = PlacedTriangles::placed(std::slice::from_ref(t), &RelativePose::identity());
+        group.may_meet_box(0b1, &b.center, &b.axes, &b.half_extents, 0.0) == 0b1
     }
 
     /// Each family of axes separates on its own, and touching counts as meeting.

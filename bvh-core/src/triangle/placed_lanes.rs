@@ -1,7 +1,8 @@
 //! Up to four triangles of a leaf placed in another frame, one per vector lane, for the
-//! separating-axis tests of [`PlacedTriangle::may_meet_box`](super::PlacedTriangle::may_meet_box) against boxes of that frame, all four
-//! at once: a leaf tested against a node learns which of its triangles may meet it for about
-//! the cost of testing one, and drops every one that cannot.
+//! separating-axis tests against boxes of that frame, all four at once: a leaf tested against a
+//! node learns which of its triangles may meet it for about the cost of testing one, and drops
+//! every one that cannot. Far tighter than the leaf's box: a large triangle's box is mostly
+//! empty, and a node beside the triangle's plane lies inside it.
 
 use super::Triangle;
 use crate::math::{Matrix, Point, Real, RelativePose, Vector};
@@ -20,14 +21,19 @@ pub struct PlacedTriangles {
 }
 
 impl PlacedTriangles {
-    /// The first [`TRIANGLE_LANES`] of `triangles` (or all of them) placed by `pose`, each
-    /// corner with the same operations as [`Triangle::placed`].
+    /// The first [`TRIANGLE_LANES`] of `triangles` (or all of them; none gives a group that
+    /// meets nothing) placed by `pose`, each corner with the same operations as
+    /// [`Triangle::placed`].
     #[inline]
     pub fn placed(triangles: &[Triangle], pose: &RelativePose) -> Self {
         let count = triangles.len().min(TRIANGLE_LANES);
         // Lanes past the triangles repeat the last one: numbers like the others, never read.
-        let lane =
-            |k: usize| bytemuck::cast_ref::<Triangle, [Real; 9]>(&triangles[k.min(count.saturating_sub(1))]);
+        let lane = |k: usize| {
+            triangles
+                .get(k)
+                .or(triangles.last())
+                .map_or([0.0; 9], |t| *bytemuck::cast_ref::<Triangle, [Real; 9]>(t))
+        };
         let [t0, t1, t2, t3] = [0, 1, 2, 3].map(lane);
         let (r, shift) = (&pose.rotation, &pose.translation);
         let corners = [0, 1, 2].map(|i| {
@@ -46,11 +52,16 @@ impl PlacedTriangles {
         Self { corners, filled: (1 << count) - 1 }
     }
 
-    /// Of the triangles (lanes) in `asked`, a bit for each that may meet the box – the same
-    /// 13 axes, taken the same way, as
-    /// [`PlacedTriangle::may_meet_box`](super::PlacedTriangle::may_meet_box), whose
-    /// description of the box, its `margin` and the rounding holds here too; clear where one of
-    /// them separates the two. The tests stop once every triangle asked about is separated.
+    /// Of the triangles (lanes) in `asked`, a bit for each that may meet the box (centre,
+    /// orthonormal `axes` as columns, half extents, grown by `margin` on every side); clear
+    /// where one of the 13 separating axes of a triangle and a box – the box's face normals, the
+    /// triangle's normal, and each triangle edge crossed with each box axis – separates the two.
+    /// A bit set means, in exact arithmetic, that they meet. Computed in `f32`: each projection
+    /// errs by a few ulps of the coordinates' magnitude times the axis's length (every
+    /// projection and reach along an axis is taken from the same computed axis), so a caller
+    /// that must never miss a contact grows the box by the rounding slack of that magnitude, as
+    /// the traversals grow every volume they test. The tests stop once every triangle asked
+    /// about is separated.
     #[inline]
     pub fn may_meet_box(
         &self,
@@ -123,13 +134,12 @@ mod tests {
     use super::*;
     use crate::math::Rotation;
     use crate::obb::Obb;
-    use crate::triangle::PlacedTriangle;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     /// Random triangles, slivers and points around random boxes, four at a time and fewer: each
-    /// lane says what the one-triangle test says of its triangle, empty lanes and lanes not
-    /// asked about say nothing.
+    /// lane says what the triangle says in a group of its own, empty lanes and lanes not asked
+    /// about say nothing. (Whether the answers are right: `placed`'s tests, through one lane.)
     #[test]
     fn each_lane_answers_as_one_triangle_does() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -166,12 +176,8 @@ mod tests {
             let some = placed.may_meet_box(asked, &b.center, &b.axes, &b.half_extents, margin);
             assert_eq!(some, lanes & asked);
             for (k, t) in triangles.iter().enumerate() {
-                let one = PlacedTriangle::placed(t, &pose).may_meet_box(
-                    &b.center,
-                    &b.axes,
-                    &b.half_extents,
-                    margin,
-                );
+                let alone = PlacedTriangles::placed(std::slice::from_ref(t), &pose);
+                let one = alone.may_meet_box(0b1, &b.center, &b.axes, &b.half_extents, margin) == 0b1;
                 assert_eq!(lanes >> k & 1 == 1, one, "{t:?} {b:?}");
                 if one { meeting += 1 } else { apart += 1 }
             }
@@ -199,5 +205,10 @@ mod tests {
             }
         }
         assert_eq!(lanes.filled, 0b11);
+        let none = PlacedTriangles::placed(&[], &pose);
+        assert_eq!(
+            none.may_meet_box(0b1111, &Point::origin(), &Matrix::identity(), &Vector::repeat(1e30), 0.0),
+            0
+        );
     }
 }
