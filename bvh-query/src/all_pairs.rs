@@ -24,8 +24,14 @@ where
 
     /// Every intersecting triangle pair, sorted.
     pub fn intersecting_pairs_counted(&self, stats: &mut impl Stats) -> Vec<TrianglePair> {
-        let mut out = self
-            .collect(0.0, stats, |at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
+        self.sorted_pairs(self.collect(0.0, stats, |at, ta, tb| triangles_intersect(ta, tb).then_some(at)))
+    }
+
+    /// The user's indices of the triangle pairs at these leaf-order positions, sorted. Looked up
+    /// after the traversal, in one pass whose loads do not wait on each other, rather than at
+    /// each find, where every lookup was a cache miss the traversal waited for.
+    fn sorted_pairs(&self, at: Vec<[usize; 2]>) -> Vec<TrianglePair> {
+        let mut out: Vec<_> = at.into_iter().map(|at| self.triangle_pair(at)).collect();
         sort_by_key(&mut out, TrianglePair::key);
         out
     }
@@ -82,10 +88,7 @@ where
     /// [`Query::intersecting_pairs`] with the traversal split across rayon's threads: for one
     /// very large pair (two meshes deep inside each other). Same answer; no statistics.
     pub fn intersecting_pairs_parallel(&self) -> Vec<TrianglePair> {
-        let mut out =
-            self.collect_parallel(|at, ta, tb| triangles_intersect(ta, tb).then(|| self.triangle_pair(at)));
-        sort_by_key(&mut out, TrianglePair::key);
-        out
+        self.sorted_pairs(self.collect_parallel(|at, ta, tb| triangles_intersect(ta, tb).then_some(at)))
     }
 
     /// [`Query::contacts`] with the traversal split across rayon's threads. Same answer; no
