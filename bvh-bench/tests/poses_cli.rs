@@ -118,6 +118,21 @@ fn several_presets_print_one_line_each_with_the_same_answers() {
 }
 
 #[test]
+fn a_warm_run_says_so_and_answers_alike() {
+    for query in ["any", "all"] {
+        let (cold, warm) = (triangle_run(&["--query", query]), triangle_run(&["--query", query, "--warm"]));
+        assert!(cold[0].contains("\"warm\":false,") && warm[0].contains("\"warm\":true,"), "{warm:?}");
+        for line in [&cold[0], &warm[0]] {
+            assert!(line.contains("\"colliding\":1,"), "{line}");
+        }
+    }
+    // The untimed run would move a carried cache on to the pose it then times.
+    let refused = triangle_bench(&["--warm", "--cache"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("cannot be used with"));
+}
+
+#[test]
 fn cache_both_prints_the_uncached_line_then_the_cached_one() {
     let lines = triangle_run(&["--cache", "both"]);
     assert_eq!(lines.len(), 2, "{lines:?}");

@@ -86,7 +86,7 @@ pub(crate) fn versus_parry(
         let d = parry3d::query::distance(&Pose::IDENTITY, &meshes.a, &meshes.poses[k], &meshes.b);
         d.map_or(f64::NAN, |d| d.distance as f64)
     };
-    let (times, answers) = time_poses(ours.len(), reps, &mut [&mut parry_distance]).remove(0);
+    let (times, answers) = time_poses(ours.len(), reps, false, &mut [&mut parry_distance]).remove(0);
     let disagreements = answers
         .iter()
         .zip(ours)

@@ -162,6 +162,11 @@ pub(crate) struct Args {
     /// Repetitions of the whole pose list (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub(crate) reps: usize,
+    /// Run each query once untimed right before it is timed, so that it finds what it reads in
+    /// the cache: beside a run without, how much of the time is waiting on memory. (With
+    /// `--cache` the untimed run would move the cache on: refused.)
+    #[arg(long, conflicts_with = "cache")]
+    warm: bool,
     /// Also run parry3d on the same poses in the same process: its public
     /// `intersection_test` and a walk of its two BVHs; disagreements are classified by exact
     /// distance.
@@ -339,6 +344,7 @@ struct Report {
     region_culling: bool,
     cache: bool,
     split: bool,
+    warm: bool,
     poses: usize,
     build_ms_scene: f64,
     build_ms_part: f64,
@@ -377,6 +383,7 @@ fn report(variant: &Variant, ours: &Measured, poses: &[Isometry], args: &Args) -
         region_culling: args.region_culling,
         cache: variant.cached,
         split: args.split,
+        warm: args.warm,
         poses: poses.len(),
         build_ms_scene: fixed(build_ms_scene, 1),
         build_ms_part: fixed(build_ms_part, 1),
@@ -514,11 +521,13 @@ impl QueryTimes {
 /// from pose to pose sees a path), running every one of `queries` on a pose before the next
 /// pose, first one in turn: the machine's drift then falls alike on all of them (run one after
 /// the other, ours and parry's ratio moved 0.44-0.74 between runs on this shared machine).
-/// Each time is the query's alone, without the clock's reading (`timing::timed`). Returns each
-/// query's times and per-pose results, in order.
+/// Each time is the query's alone, without the clock's reading (`timing::timed`); `warm` runs
+/// each query once untimed right before. Returns each query's times and per-pose results, in
+/// order.
 pub(crate) fn time_poses<T: Clone + Default>(
     count: usize,
     reps: usize,
+    warm: bool,
     queries: &mut [&mut dyn FnMut(usize) -> T],
 ) -> Vec<(QueryTimes, Vec<T>)> {
     let n = queries.len();
@@ -527,6 +536,9 @@ pub(crate) fn time_poses<T: Clone + Default>(
     for rep in 0..reps.max(1) {
         for k in 0..count {
             for q in (0..n).map(|i| (i + k + rep) % n) {
+                if warm {
+                    queries[q](k);
+                }
                 let (result, seconds) = timed(|| queries[q](k));
                 results[q][k] = result;
                 per_pose[q][k].push(seconds);
@@ -576,10 +588,10 @@ fn measure(
     if let Some(bvtt) = &mut bvtt {
         queries.push(bvtt);
     }
-    let mut timed = time_poses(poses.len(), args.reps, &mut queries);
+    let mut timed = time_poses(poses.len(), args.reps, args.warm, &mut queries);
     let parry = parry.map(|p| {
         let mut public = |k: usize| usize::from(parry_bridge::intersects(&p.a, &p.b, &p.poses[k]));
-        let (public, hits) = time_poses(poses.len(), args.reps, &mut [&mut public]).remove(0);
+        let (public, hits) = time_poses(poses.len(), args.reps, args.warm, &mut [&mut public]).remove(0);
         let (bvtt, _) = timed.remove(variants.len());
         ParryMeasured { public, bvtt, hits: hits.into_iter().map(|h| h > 0).collect() }
     });

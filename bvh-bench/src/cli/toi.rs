@@ -171,7 +171,7 @@ pub(crate) fn run_motions(
         .collect();
     let mut queries: Vec<&mut dyn FnMut(usize) -> bool> =
         queries.iter_mut().map(|q| q as &mut dyn FnMut(usize) -> bool).collect();
-    let timed = time_poses(motions, args.reps, &mut queries);
+    let timed = time_poses(motions, args.reps, false, &mut queries);
     // Where each motion first touches, sampled: the same for every preset (the test is exact).
     let first = variants.first().ok_or("no preset")?;
     let touching: Vec<Option<f64>> = (0..motions)
