@@ -5,6 +5,7 @@
 //! `f32` into `f64` without loss, so exactness never depends on the storage precision.
 
 use nalgebra as na;
+use std::ops::{Add, Mul, Sub};
 
 /// The scalar every stored coordinate uses.
 pub type Real = f32;
@@ -49,6 +50,25 @@ pub fn min<T: PartialOrd>(a: T, b: T) -> T {
 #[inline]
 pub fn max<T: PartialOrd>(a: T, b: T) -> T {
     if a > b { a } else { b }
+}
+
+/// `a - b` for three coordinates held as an array, of any number type or vector of lanes: the
+/// exact tests' `f64` and the lane tests' `f32x4` share these three.
+#[inline(always)]
+pub(crate) fn sub<T: Copy + Sub<Output = T>>(a: &[T; 3], b: &[T; 3]) -> [T; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+/// `a · b` for coordinate arrays (see [`sub`]).
+#[inline(always)]
+pub(crate) fn dot<T: Copy + Add<Output = T> + Mul<Output = T>>(a: &[T; 3], b: &[T; 3]) -> T {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `a × b` for coordinate arrays (see [`sub`]), as nalgebra's cross product takes it.
+#[inline(always)]
+pub(crate) fn cross<T: Copy + Mul<Output = T> + Sub<Output = T>>(a: &[T; 3], b: &[T; 3]) -> [T; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 /// Why a pair of poses was refused, naming the pose at fault.

@@ -5,7 +5,7 @@
 //! them: a floating-point evaluation whose forward error bound already fixes the sign answers
 //! first, so exactness costs a few comparisons unless a configuration is (nearly) degenerate.
 
-use crate::math::{Point, Real};
+use crate::math::{Point, Real, cross, sub};
 use std::cmp::Ordering;
 
 /// Shewchuk's bound on the relative error of a 3×3 determinant evaluated as a sum of three
@@ -85,7 +85,7 @@ impl<'p> PlaneSide<'p> {
     pub(crate) fn new(a: &'p Lifted, b: &'p Lifted, c: &'p Lifted) -> Self {
         let u = sub(b, a);
         let v = sub(c, a);
-        let normal = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        let normal = cross(&u, &v);
         let normal_magnitude = [
             (u[1] * v[2]).abs() + (u[2] * v[1]).abs(),
             (u[2] * v[0]).abs() + (u[0] * v[2]).abs(),
@@ -154,11 +154,6 @@ fn coord2(p: [Real; 2]) -> robust::Coord<f64> {
 #[inline]
 pub(crate) fn lift(p: &Point) -> Lifted {
     [p.x as f64, p.y as f64, p.z as f64]
-}
-
-#[inline]
-fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 #[cfg(test)]

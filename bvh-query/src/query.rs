@@ -283,17 +283,16 @@ where
             };
             (t, bounds)
         };
+        // Comparing two `f32` is exact, and so are the boxes of `f32` points; a gap only just
+        // above a margin is left to the exact test (the slack covers the rounding of the
+        // distance it reports).
+        let margin = descent.triangle_margin.map(|m| m as f64 * (1.0 + 1e-5));
         let _ = descent.run(start, front, stats, |[leaf_a, leaf_b], stats| {
             let mut positions_b = leaf_b.positions();
             while run.refill(&mut positions_b, place) {
                 for i in leaf_a.positions() {
                     let ta = a.triangle(i);
-                    let box_a = ta.aabb();
-                    // Comparing two `f32` is exact, and so are the boxes of `f32` points; a
-                    // gap only just above a margin is left to the exact test (the slack covers
-                    // the rounding of the distance it reports).
-                    let margin = descent.triangle_margin.map(|m| m as f64 * (1.0 + 1e-5));
-                    for (j, tb) in run.near(&box_a, margin) {
+                    for (j, tb) in run.near(&ta.aabb(), margin) {
                         if visit([i, j], ta, tb, stats).is_break() {
                             hit = Some(Hit { positions: [i, j] });
                             return ControlFlow::Break(());

@@ -671,20 +671,10 @@ where
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
                 let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
-                let gaps = self
-                    .a
-                    .triangles(ra)
-                    .iter()
-                    .map(|t| vb.triangle_gap(&PlacedTriangle::placed(t, &self.a_in_b)));
-                gaps.fold(Real::INFINITY, Real::min)
+                nearest_triangle_gap(&vb, self.a.triangles(ra), &self.a_in_b)
             }
             (None, Some(rb)) => self.with_a_volume(pair.a.node_index(), |va| {
-                let gaps = self
-                    .b
-                    .triangles(rb)
-                    .iter()
-                    .map(|t| va.triangle_gap(&PlacedTriangle::placed(t, &self.b_in_a)));
-                gaps.fold(Real::INFINITY, Real::min)
+                nearest_triangle_gap(va, self.b.triangles(rb), &self.b_in_a)
             }),
             _ => 0.0,
         }
@@ -1350,6 +1340,13 @@ fn leaf_run(children: &[bvh_build::Child; 2]) -> Option<Range<usize>> {
 #[inline]
 fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
     triangles.map(|i| tree.triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
+}
+
+/// The least of [`NodeVolume::triangle_gap`] between `volume` and `triangles` placed in its
+/// frame by `pose`.
+fn nearest_triangle_gap<V: NodeVolume>(volume: &V, triangles: &[Triangle], pose: &RelativePose) -> Real {
+    let gaps = triangles.iter().map(|t| volume.triangle_gap(&PlacedTriangle::placed(t, pose)));
+    gaps.fold(Real::INFINITY, Real::min)
 }
 
 /// The corners of a tree's triangles at leaf-order positions `range`, placed by `pose`.

@@ -15,7 +15,7 @@ use super::segment::{
     segments_intersect_2d,
 };
 use super::{Segment, Triangle};
-use crate::math::{Point, Real};
+use crate::math::{Point, Real, cross, dot, sub};
 use crate::predicates::{Lifted, PlaneSide, Side, lift};
 use std::cmp::Ordering::{self, Equal, Greater};
 
@@ -577,18 +577,6 @@ fn touching_point(t1: &Triangle, t2: &Triangle) -> Segment {
 
 fn to_f32(p: &[f64; 3]) -> Point {
     Point::new(p[0] as Real, p[1] as Real, p[2] as Real)
-}
-
-fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! empty, and a node beside the triangle's plane lies inside it.
 
 use super::Triangle;
-use crate::math::{Matrix, Point, Real, RelativePose, Vector};
+use crate::math::{Matrix, Point, Real, RelativePose, Vector, cross, dot, sub};
 use wide::f32x4;
 
 /// How many triangles a [`PlacedTriangles`] holds.
@@ -77,7 +77,7 @@ impl PlacedTriangles {
         // The corners on the box's axes: `local[i][k]`, corner `i` on axis `k`.
         let local = self.corners.map(|p| {
             let d = [0, 1, 2].map(|c| p[c] - f32x4::splat(center[c]));
-            box_axes.map(|axis| along(&d, &axis))
+            box_axes.map(|axis| dot(&d, &axis))
         });
         // Lanes where every corner lies past `reach` on one side of an axis.
         let outside = |on: [f32x4; 3], reach: f32x4| {
@@ -93,15 +93,14 @@ impl PlacedTriangles {
             return 0;
         }
         // Edge `j` runs from corner `j` to the next.
-        let edges: [[f32x4; 3]; 3] =
-            [0, 1, 2].map(|j| [0, 1, 2].map(|k| local[(j + 1) % 3][k] - local[j][k]));
+        let edges = [0, 1, 2].map(|j| sub(&local[(j + 1) % 3], &local[j]));
         let normal = cross(&edges[0], &edges[1]);
-        let squared = normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2];
+        let squared = dot(&normal, &normal);
         // A normal too short to square (or not finite) separates nothing: as for one triangle.
         let usable =
             squared.simd_ge(f32x4::splat(Real::MIN_POSITIVE)) & squared.simd_le(f32x4::splat(Real::MAX));
         let reach = h[0] * normal[0].abs() + h[1] * normal[1].abs() + h[2] * normal[2].abs();
-        separated |= usable & outside(local.map(|l| along(&l, &normal)), reach);
+        separated |= usable & outside(local.map(|l| dot(&l, &normal)), reach);
         if separated.to_bitmask() & asked == asked {
             return 0;
         }
@@ -115,18 +114,6 @@ impl PlacedTriangles {
         }
         !separated.to_bitmask() & asked
     }
-}
-
-/// Offsets (one vector per coordinate) projected on an axis (its components, a vector each).
-#[inline(always)]
-fn along(d: &[f32x4; 3], axis: &[f32x4; 3]) -> f32x4 {
-    d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2]
-}
-
-/// `u × v`, lane by lane, as nalgebra's cross product takes it.
-#[inline(always)]
-fn cross(u: &[f32x4; 3], v: &[f32x4; 3]) -> [f32x4; 3] {
-    [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
 }
 
 #[cfg(test)]
