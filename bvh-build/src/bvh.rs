@@ -7,7 +7,6 @@ use crate::numbering::Numbered;
 use crate::root::RootVolume;
 use crate::vertex_runs::VertexRuns;
 use crate::volume::NodeVolume;
-use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, TriMesh, Triangle};
 use std::ops::Range;
 
@@ -95,6 +94,18 @@ pub(crate) struct Node<V> {
     pub(crate) children: [Child; 2],
 }
 
+impl<V: NodeVolume> Node<V> {
+    /// The node with this volume and these child slots.
+    pub(crate) fn new(volume: V, children: [Child; 2]) -> Self {
+        Self { volume, aabb: volume.own_box(), children }
+    }
+
+    /// A place for a node not written yet.
+    pub(crate) fn unset() -> Self {
+        Self { volume: V::zeroed(), aabb: Aabb::EMPTY, children: [Child::leaf(0, 0); 2] }
+    }
+}
+
 /// A tree identity never given before.
 pub(crate) fn next_id() -> u64 {
     static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -124,12 +135,7 @@ impl<V: NodeVolume> Bvh<V> {
     ) -> Self {
         let neighbours = MeshNeighbours::new();
         let id = next_id();
-        let nodes = nodes
-            .volumes
-            .into_par_iter()
-            .zip(nodes.children)
-            .map(|(volume, children)| Node { volume, aabb: volume.own_box(), children })
-            .collect();
+        let nodes = nodes.nodes;
         Bvh { mesh, triangles, original, nodes, root, neighbours, id, vertex_runs: VertexRuns::default() }
     }
 

@@ -139,7 +139,7 @@ impl<V: NodeVolume> Bvh<V> {
         }
         let mesh = TriMesh::new(vertices, indices)?;
         let triangles = mesh.triangles().collect();
-        let bvh = Bvh::assemble(mesh, original, triangles, Numbered { volumes, children }, root);
+        let bvh = Bvh::assemble(mesh, original, triangles, Numbered::from_parts(&volumes, &children), root);
         bvh.check_well_formed()?;
         Ok(bvh)
     }

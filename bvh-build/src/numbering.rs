@@ -10,21 +10,20 @@
 //! ([`Part`], [`Part::number`]): a node is copied at most once, and a tree built on one thread
 //! not at all.
 
-use crate::bvh::Child;
+use crate::bvh::{Child, Node};
 use crate::preset::BuildConfig;
 use crate::volume::NodeVolume;
 use bvh_core::parallel::prelude::*;
 
-/// Nodes in their final order: a node's volume and its two child slots, at the same index.
+/// Nodes in their final order, written as the tree's own: the tree takes the array as it is.
 pub(crate) struct Numbered<V> {
-    pub(crate) volumes: Vec<V>,
-    pub(crate) children: Vec<[Child; 2]>,
+    pub(crate) nodes: Vec<Node<V>>,
 }
 
 impl<V> Default for Numbered<V> {
     /// No nodes (the tree of an empty mesh).
     fn default() -> Self {
-        Self { volumes: Vec::new(), children: Vec::new() }
+        Self { nodes: Vec::new() }
     }
 }
 
@@ -36,11 +35,21 @@ impl<V: NodeVolume> Numbered<V> {
         nodes
     }
 
+    /// The nodes with these volumes and child slots, at the same index.
+    pub(crate) fn from_parts(volumes: &[V], children: &[[Child; 2]]) -> Self {
+        Self {
+            nodes: volumes
+                .iter()
+                .zip(children)
+                .map(|(&volume, &children)| Node::new(volume, children))
+                .collect(),
+        }
+    }
+
     /// The next free place; its volume and children are written later.
     fn take_place(&mut self) -> usize {
-        self.volumes.push(V::zeroed());
-        self.children.push([Child::leaf(0, 0); 2]);
-        self.volumes.len() - 1
+        self.nodes.push(Node::unset());
+        self.nodes.len() - 1
     }
 
     /// The child slots of a node divided into two runs of triangles – `count` of them from
@@ -63,29 +72,25 @@ impl<V: NodeVolume> Numbered<V> {
 
     /// Writes the node at place `at`.
     pub(crate) fn set(&mut self, at: usize, volume: V, children: [Child; 2]) {
-        self.volumes[at] = volume;
-        self.children[at] = children;
+        self.nodes[at] = Node::new(volume, children);
     }
 
     /// Copies each subtree's nodes but its top to its run of places from `base` (the runs in
     /// increasing order, apart), on several threads.
     fn fill_runs(&mut self, runs: Vec<(usize, Numbered<V>)>) {
-        let (mut volumes, mut children) = (&mut self.volumes[..], &mut self.children[..]);
+        let mut nodes = &mut self.nodes[..];
         let mut start = 0;
         let mut work = Vec::with_capacity(runs.len());
         for (base, subtree) in runs {
-            let len = subtree.volumes.len() - 1;
-            let (run_volumes, rest) = std::mem::take(&mut volumes)[base - start..].split_at_mut(len);
-            volumes = rest;
-            let (run_children, rest) = std::mem::take(&mut children)[base - start..].split_at_mut(len);
-            children = rest;
+            let len = subtree.nodes.len() - 1;
+            let (run, rest) = std::mem::take(&mut nodes)[base - start..].split_at_mut(len);
+            nodes = rest;
             start = base + len;
-            work.push((base, subtree, run_volumes, run_children));
+            work.push((base, subtree, run));
         }
-        work.into_par_iter().for_each(|(base, subtree, volumes, children)| {
-            volumes.copy_from_slice(&subtree.volumes[1..]);
-            for (slots, moved) in children.iter_mut().zip(&subtree.children[1..]) {
-                *slots = renumbered(moved, base);
+        work.into_par_iter().for_each(|(base, subtree, run)| {
+            for (node, moved) in run.iter_mut().zip(&subtree.nodes[1..]) {
+                *node = Node { children: renumbered(&moved.children, base), ..*moved };
             }
         });
     }
@@ -113,8 +118,7 @@ impl<V: NodeVolume> Part<V> {
             Part::Numbered(nodes) => nodes,
             part => {
                 let count = part.node_count();
-                let mut nodes =
-                    Numbered { volumes: bytemuck::zeroed_vec(count), children: bytemuck::zeroed_vec(count) };
+                let mut nodes = Numbered { nodes: vec![Node::unset(); count] };
                 let mut runs = Vec::new();
                 part.place(0, &mut 1, &mut nodes, &mut runs);
                 nodes.fill_runs(runs);
@@ -128,7 +132,7 @@ impl<V: NodeVolume> Part<V> {
         match self {
             Part::Leaf { .. } => 0,
             Part::Node(_, parts) => 1 + parts.iter().map(Part::node_count).sum::<usize>(),
-            Part::Numbered(subtree) => subtree.volumes.len(),
+            Part::Numbered(subtree) => subtree.nodes.len(),
         }
     }
 
@@ -146,16 +150,16 @@ impl<V: NodeVolume> Part<V> {
             Part::Leaf { .. } => unreachable!("a leaf has no place"),
             Part::Numbered(subtree) => {
                 let base = *taken;
-                *taken += subtree.volumes.len() - 1;
-                nodes.volumes[at] = subtree.volumes[0];
-                nodes.children[at] = renumbered(&subtree.children[0], base);
+                *taken += subtree.nodes.len() - 1;
+                let top = subtree.nodes[0];
+                nodes.nodes[at] = Node { children: renumbered(&top.children, base), ..top };
                 runs.push((base, subtree));
             }
             Part::Node(volume, parts) => {
-                nodes.volumes[at] = volume;
+                let mut children = [Child::leaf(0, 0); 2];
                 let mut below = [None, None];
                 for (slot, part) in parts.into_iter().enumerate() {
-                    nodes.children[at][slot] = match part {
+                    children[slot] = match part {
                         Part::Leaf { first, count } => Child::leaf(first, count),
                         part => {
                             let place = *taken;
@@ -165,6 +169,7 @@ impl<V: NodeVolume> Part<V> {
                         }
                     };
                 }
+                nodes.set(at, volume, children);
                 for (place, part) in below.into_iter().flatten() {
                     part.place(place, taken, nodes, runs);
                 }
