@@ -83,7 +83,7 @@ pub struct Bvh<V> {
 
 /// What a traversal reads of one node, kept together: a visit reads all three, and in separate
 /// arrays they would sit in three cache lines far apart (one array is also simpler than three).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Zeroable)]
 #[repr(C)]
 pub(crate) struct Node<V> {
     pub(crate) volume: V,
@@ -98,11 +98,6 @@ impl<V: NodeVolume> Node<V> {
     /// The node with this volume and these child slots.
     pub(crate) fn new(volume: V, children: [Child; 2]) -> Self {
         Self { volume, aabb: volume.own_box(), children }
-    }
-
-    /// A place for a node not written yet.
-    pub(crate) fn unset() -> Self {
-        Self { volume: V::zeroed(), aabb: Aabb::EMPTY, children: [Child::leaf(0, 0); 2] }
     }
 }
 

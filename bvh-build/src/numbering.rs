@@ -48,7 +48,7 @@ impl<V: NodeVolume> Numbered<V> {
 
     /// The next free place; its volume and children are written later.
     fn take_place(&mut self) -> usize {
-        self.nodes.push(Node::unset());
+        self.nodes.push(bytemuck::Zeroable::zeroed());
         self.nodes.len() - 1
     }
 
@@ -90,16 +90,16 @@ impl<V: NodeVolume> Numbered<V> {
         }
         work.into_par_iter().for_each(|(base, subtree, run)| {
             for (node, moved) in run.iter_mut().zip(&subtree.nodes[1..]) {
-                *node = Node { children: renumbered(&moved.children, base), ..*moved };
+                *node = renumbered(moved, base);
             }
         });
     }
 }
 
-/// A subtree's child slots once its nodes but its top sit from place `base` on (its place
-/// `i ≥ 1` becomes `base + i - 1`).
-fn renumbered(slots: &[Child; 2], base: usize) -> [Child; 2] {
-    slots.map(|c| c.renumbered(|i| base as u32 + i - 1))
+/// A subtree's node once its nodes but its top sit from place `base` on (its place `i ≥ 1`
+/// becomes `base + i - 1`).
+fn renumbered<V: Copy>(node: &Node<V>, base: usize) -> Node<V> {
+    Node { children: node.children.map(|c| c.renumbered(|i| base as u32 + i - 1)), ..*node }
 }
 
 /// Part of a tree built in parallel: a leaf, a node with its two parts, or a subtree built on
@@ -118,7 +118,7 @@ impl<V: NodeVolume> Part<V> {
             Part::Numbered(nodes) => nodes,
             part => {
                 let count = part.node_count();
-                let mut nodes = Numbered { nodes: vec![Node::unset(); count] };
+                let mut nodes = Numbered { nodes: bytemuck::zeroed_vec(count) };
                 let mut runs = Vec::new();
                 part.place(0, &mut 1, &mut nodes, &mut runs);
                 nodes.fill_runs(runs);
@@ -151,8 +151,7 @@ impl<V: NodeVolume> Part<V> {
             Part::Numbered(subtree) => {
                 let base = *taken;
                 *taken += subtree.nodes.len() - 1;
-                let top = subtree.nodes[0];
-                nodes.nodes[at] = Node { children: renumbered(&top.children, base), ..top };
+                nodes.nodes[at] = renumbered(&subtree.nodes[0], base);
                 runs.push((base, subtree));
             }
             Part::Node(volume, parts) => {

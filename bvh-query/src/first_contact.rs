@@ -132,7 +132,8 @@ where
     /// sharing a corner point with them, on each side), whose boxes meet: a contact sliding
     /// across the surfaces moves there, as nearly every contact lost since the frame before does
     /// along the anchors' paths. Most successors keep one of the two triangles, so each side's
-    /// triangles are tried against the other's last before the two rings against each other. `around`: the two triangles' neighbour lists.
+    /// triangles are tried against the other's last before the two rings against each other.
+    /// `around`: the two triangles' neighbour lists.
     fn contact_around(
         &self,
         last: Hit,

@@ -36,9 +36,10 @@ impl PlacedTriangle {
     }
 
     /// A lower bound on the distance between the triangle and a box (centre, orthonormal `axes`
-    /// as columns, half extents), zero when no axis separates them: the widest gap along the
-    /// 13 axes of [`PlacedTriangles::may_meet_box`](super::PlacedTriangles::may_meet_box), each measured along the unit axis – the face normals' three gaps
-    /// combined as a root sum of squares – less the rounding of the projections.
+    /// as columns, half extents), zero when no axis separates them: the widest gap along the 13
+    /// axes of [`PlacedTriangles::may_meet_box`](super::PlacedTriangles::may_meet_box), each
+    /// measured along the unit axis – the face normals' three gaps combined as a root sum of
+    /// squares – less the rounding of the projections.
     #[inline]
     pub fn box_gap(&self, center: &Point, axes: &Matrix, half_extents: &Vector) -> Real {
         let d = self.offsets(center);
