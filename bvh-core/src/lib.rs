@@ -55,7 +55,7 @@ pub use mesh::{MeshError, TriMesh};
 pub use motion::{Interpolation, RigidMotion};
 pub use neighbours::{MAX_AROUND, TriangleNeighbours};
 pub use obb::Obb;
-pub use overlap::{Overlap, PlacedObb, PreJudge, obb_prejudge};
+pub use overlap::{ObbLanes, Overlap, PlacedObb, PreJudge, obb_prejudge};
 pub use patches::{PATCH_CHUNK, PatchPoint, Patches};
 pub use pca::{axes_of_covariance, principal_axes};
 pub use prefetch::{prefetch, prefetch_all};

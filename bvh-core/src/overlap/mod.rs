@@ -12,6 +12,7 @@ mod aabb_obb;
 mod cube_aabb_aabb;
 mod cube_aabb_cube_aabb;
 mod cube_aabb_obb;
+mod obb_lanes;
 mod obb_obb;
 mod obb_prejudge;
 mod sphere_aabb;
@@ -19,6 +20,7 @@ mod sphere_cube_aabb;
 mod sphere_obb;
 mod sphere_sphere;
 
+pub use obb_lanes::ObbLanes;
 pub use obb_obb::{OBB_AXIS_PADDING, PlacedObb, SHORTEST_MEASURED_AXIS};
 pub(crate) use obb_obb::{columns, lanes, times, turn};
 pub use obb_prejudge::{PreJudge, obb_prejudge};

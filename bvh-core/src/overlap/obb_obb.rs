@@ -18,10 +18,10 @@ pub const OBB_AXIS_PADDING: Real = 1e-6;
 #[derive(Clone, Copy, Debug)]
 pub struct PlacedObb {
     /// Centre, fourth lane zero.
-    center: f32x4,
+    pub(crate) center: f32x4,
     /// Entry `(k, j)` of the axes matrix (component `k` of axis `j`) in every lane.
-    axes: [[f32x4; 3]; 3],
-    half_extents: f32x4,
+    pub(crate) axes: [[f32x4; 3]; 3],
+    pub(crate) half_extents: f32x4,
     /// Smallest half extent and half diagonal, for the pre-judge.
     pub(crate) inner_radius: Real,
     pub(crate) outer_radius: Real,
