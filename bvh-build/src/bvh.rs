@@ -7,8 +7,10 @@ use crate::numbering::Numbered;
 use crate::root::RootVolume;
 use crate::vertex_runs::VertexRuns;
 use crate::volume::NodeVolume;
+use crate::wide::WideNodes;
 use bvh_core::{Aabb, TriMesh, Triangle};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// One child slot of a node: another node, or a leaf's run of triangles. Leaves have no volume
 /// of their own: their triangles are tested under the parent's volume (papers 001 §3, 003 §1.3).
@@ -79,6 +81,9 @@ pub struct Bvh<V> {
     /// Every vertex below each node, each once, derived from the mesh and the topology by the
     /// first refit that fits volumes around all of them (empty until then).
     pub(crate) vertex_runs: VertexRuns,
+    /// The tree four children at a time, for OBB trees, derived when a first-contact search
+    /// first asks for it (see [`WideNodes`]); dropped by a refit.
+    pub(crate) wide: OnceLock<WideNodes>,
 }
 
 /// What a traversal reads of one node, kept together: a visit reads all three, and in separate
@@ -131,7 +136,8 @@ impl<V: NodeVolume> Bvh<V> {
         let neighbours = MeshNeighbours::new();
         let id = next_id();
         let nodes = nodes.nodes;
-        Bvh { mesh, triangles, original, nodes, root, neighbours, id, vertex_runs: VertexRuns::default() }
+        let (vertex_runs, wide) = (VertexRuns::default(), OnceLock::new());
+        Bvh { mesh, triangles, original, nodes, root, neighbours, id, vertex_runs, wide }
     }
 
     /// An identity shared only by clones of this tree (a rebuilt or refitted tree gets a new

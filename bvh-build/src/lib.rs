@@ -37,6 +37,7 @@ mod split;
 mod validate;
 mod vertex_runs;
 mod volume;
+mod wide;
 
 pub use bvh::{Bvh, Child, ChildRef};
 pub use bytes::LoadError;
@@ -46,3 +47,4 @@ pub use root::{RootKind, RootVolume};
 pub use split::{NodeTriangles, PenaltySplit, SahSplit, Split, SplitFrame, SplitRule};
 pub use validate::Malformed;
 pub use volume::{FittedChild, NodeVolume, VolumeKind};
+pub use wide::{WideChild, WideNode, WideNodes};

@@ -14,6 +14,7 @@ use bvh_core::parallel::prelude::*;
 use bvh_core::{Aabb, MeshError, Point, Triangle};
 use smallvec::SmallVec;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// Below this many nodes, fitting each around its corners runs on the calling thread.
 const PARALLEL_NODES: usize = 2048;
@@ -44,6 +45,7 @@ impl<V: NodeVolume> Bvh<V> {
     pub fn refit_range(&mut self, first: usize, positions: &[Point]) -> Result<(), MeshError> {
         self.mesh.move_vertices(first, positions)?;
         self.id = next_id();
+        self.wide = OnceLock::new();
         // The stale nodes, the runs of leaf-order positions below every node if known, and the
         // box of every corner if known.
         let (stale, spans, bounds) = if positions.len() == self.mesh.vertices().len() {

@@ -5,13 +5,15 @@ use crate::answers::TrianglePair;
 use crate::cache::{Hit, PairCache, Start};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
-use crate::stats::Stats;
+use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Descent, Front, Larger, Pair};
+use crate::wide_search::WideSearch;
 use bvh_build::{Bvh, NodeVolume};
 use bvh_core::bits::set_bits;
 use bvh_core::prefetch;
-use bvh_core::{Aabb, MAX_AROUND, Triangle, triangles_intersect};
+use bvh_core::{Aabb, MAX_AROUND, Obb, Triangle, triangles_intersect};
 use smallvec::SmallVec;
+use std::any::Any;
 use std::ops::ControlFlow;
 
 impl<'a, VA, VB> Query<'a, VA, VB>
@@ -50,12 +52,12 @@ where
             return None;
         }
         match cache {
-            None => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
+            None => self.first_from_top(stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
                 let last = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
                     Start::Scattered => {
-                        let hit = self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats);
+                        let hit = self.first_from_top(stats);
                         cache.found(hit);
                         return hit;
                     }
@@ -85,6 +87,25 @@ where
         }
     }
 
+    /// The first contact found from the top, keeping no front: for two OBB trees over their
+    /// wide views ([`crate::wide_search`]), unless the query culls by the overlap region, which
+    /// only the binary descent does.
+    fn first_from_top(&self, stats: &mut impl Stats) -> Option<Hit> {
+        let (a, b): (&dyn Any, &dyn Any) = (self.a.bvh, self.b.bvh);
+        match (a.downcast_ref::<Bvh<Obb>>(), b.downcast_ref::<Bvh<Obb>>()) {
+            (Some(a), Some(b)) if !self.options.region_culling => {
+                stats.volume_test(VolumeTest::Root);
+                let margin = self.placement_slack(0.0);
+                if !a.root().inflated(margin).overlaps(b.root(), &self.b_in_a) {
+                    return None;
+                }
+                let b_in_a = self.b_in_a;
+                WideSearch { a, b, b_in_a, a_in_b: b_in_a.inverse(), margin }.first_contact(stats)
+            }
+            _ => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
+        }
+    }
+
     /// The `last` contact if its triangles still touch, else the first found among the
     /// triangles around it.
     fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
@@ -107,7 +128,7 @@ where
 
     /// The first contact found from the top – or, when there is a `previous` front, from its
     /// pairs that need testing – keeping where the search stopped in `next`.
-    fn first_in_trees<S: Stats>(
+    pub(crate) fn first_in_trees<S: Stats>(
         &self,
         previous: Option<impl Iterator<Item = Pair>>,
         next: &mut impl Front,

@@ -48,6 +48,7 @@ mod stats;
 mod sweeps;
 mod traverse;
 mod tree_pair;
+mod wide_search;
 mod workspace;
 
 pub use answers::{Contact, NearPair, TrianglePair};

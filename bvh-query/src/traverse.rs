@@ -69,10 +69,10 @@ pub(crate) struct Pair {
 /// Which of a leaf's triangles may still meet the other side: bit `k` for its `k`-th, those
 /// past the eighth always. A byte keeps the pair in the padding of its sides.
 #[derive(Clone, Copy, Debug)]
-struct Live(u8);
+pub(crate) struct Live(u8);
 
 impl Live {
-    const ALL: Self = Self(u8::MAX);
+    pub(crate) const ALL: Self = Self(u8::MAX);
     /// How many of a leaf's triangles have a bit.
     const MARKED: usize = u8::BITS as usize;
 
@@ -80,7 +80,11 @@ impl Live {
     /// the other side's node, `meets` telling which of a group's live triangles may; those
     /// found apart are dropped.
     #[inline(always)]
-    fn narrow(&mut self, groups: &[PlacedTriangles], meets: impl Fn(&PlacedTriangles, u32) -> u32) -> bool {
+    pub(crate) fn narrow(
+        &mut self,
+        groups: &[PlacedTriangles],
+        meets: impl Fn(&PlacedTriangles, u32) -> u32,
+    ) -> bool {
         let mut any = false;
         for (g, group) in groups.iter().enumerate() {
             let first = g * TRIANGLE_LANES;
@@ -1103,6 +1107,11 @@ pub(crate) struct LiveLeaf {
 }
 
 impl LiveLeaf {
+    /// The leaf over leaf-order positions `triangles`, `live` telling which may meet.
+    pub(crate) fn new(triangles: Range<usize>, live: Live) -> Self {
+        Self { triangles, live }
+    }
+
     /// The leaf-order positions of its live triangles.
     pub(crate) fn positions(&self) -> impl Iterator<Item = usize> + Clone {
         let Range { start: first, end } = self.triangles;

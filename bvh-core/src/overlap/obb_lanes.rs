@@ -58,7 +58,7 @@ impl ObbLanes {
             let radii = a[i] + bs[0] * padded[i][0] + bs[1] * padded[i][1] + bs[2] * padded[i][2];
             separated |= t[i].abs().simd_gt(radii);
         }
-        let apart = |separated: f32x4| (separated.to_bitmask() as u32 & self.filled) == self.filled;
+        let apart = |separated: f32x4| (separated.to_bitmask() & self.filled) == self.filled;
         if apart(separated) {
             return 0;
         }
@@ -79,7 +79,7 @@ impl ObbLanes {
                 separated |= distance.simd_gt(ra + rb);
             }
         }
-        !(separated.to_bitmask() as u32) & self.filled
+        !separated.to_bitmask() & self.filled
     }
 
     /// Squared distances from each box's centre to `p` (lanes in the boxes' order).
@@ -124,8 +124,8 @@ mod tests {
             let placed = PlacedObb::new(&other, &pose);
             let margin = if round % 2 == 0 { 0.0 } else { 0.05 * scale };
             let mask = lanes.meeting(margin, &placed);
-            for k in 0..4 {
-                let expected = k != empty && boxes[k].meets_with_margin(&placed, margin);
+            for (k, obb) in boxes.iter().enumerate() {
+                let expected = k != empty && obb.meets_with_margin(&placed, margin);
                 assert_eq!(mask >> k & 1 == 1, expected, "round {round}, lane {k}");
                 if k != empty {
                     if expected { met += 1 } else { missed += 1 }
@@ -143,8 +143,8 @@ mod tests {
         let lanes = ObbLanes::new(boxes.each_ref().map(Some));
         let p = Point::new(0.3, -0.2, 0.7);
         let got = lanes.center_distances_sq(&p);
-        for k in 0..4 {
-            assert!((got[k] - (boxes[k].center - p).norm_squared()).abs() < 1e-5);
+        for (got, obb) in got.iter().zip(&boxes) {
+            assert!((got - (obb.center - p).norm_squared()).abs() < 1e-5);
         }
     }
 }

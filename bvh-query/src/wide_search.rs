@@ -1,0 +1,317 @@
+//! The first-contact search between two OBB trees over their wide views
+//! ([`bvh_build::WideNodes`]): a pair's larger side is opened into its four children, whose
+//! boxes meet the other side's box in one test of four lanes, each lane deciding as the binary
+//! descent's test of that pair would; the children that meet are visited nearest first (by
+//! their boxes' centres). Half as many levels as the binary descent, and a test per step that
+//! costs about one pair's, for the steps a search that stops at its first contact takes.
+//!
+//! Two leaves meet by their triangles: boxes compared exactly, then the exact test.
+
+use crate::cache::Hit;
+use crate::stats::{Stats, VolumeTest};
+use crate::traverse::{Live, LiveLeaf};
+use bvh_build::{Bvh, NodeVolume, WideChild, WideNodes};
+use bvh_core::triangle::{PlacedTriangles, TRIANGLE_LANES};
+use bvh_core::{Aabb, Obb, PlacedObb, Point, Real, RelativePose, Triangle, triangles_intersect};
+use smallvec::SmallVec;
+
+/// One side of a pair: a wide node or a leaf (by index in the tree's wide view).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Side {
+    Node(u32),
+    Leaf(u32),
+}
+
+impl Side {
+    /// The side a wide child stands for (`None` for an empty slot).
+    fn of(child: WideChild) -> Option<Self> {
+        match child {
+            WideChild::Node(i) => Some(Self::Node(i)),
+            WideChild::Leaf(l) => Some(Self::Leaf(l)),
+            WideChild::Empty => None,
+        }
+    }
+
+    /// Its box in its tree's frame.
+    fn obb(self, wide: &WideNodes) -> &Obb {
+        match self {
+            Self::Node(i) => wide.own_box(i as usize),
+            Self::Leaf(l) => wide.leaf(l as usize).1,
+        }
+    }
+}
+
+/// The trees, B's pose in A's frame both ways, and how much A's boxes grow (the rounding of
+/// placing B there).
+pub(crate) struct WideSearch<'a> {
+    pub(crate) a: &'a Bvh<Obb>,
+    pub(crate) b: &'a Bvh<Obb>,
+    pub(crate) b_in_a: RelativePose,
+    pub(crate) a_in_b: RelativePose,
+    pub(crate) margin: Real,
+}
+
+/// A pair of sides on the search's stack, whose boxes meet, with which of a leaf side's
+/// triangles may still meet the other side: a leaf's triangles found apart from a node are
+/// apart from everything below it.
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    a: Side,
+    b: Side,
+    live_a: Live,
+    live_b: Live,
+}
+
+/// Pairs a search keeps on its stack without allocating: a descent pushes at most four per
+/// level.
+const STACK: usize = 128;
+
+/// A side placed in the other tree's frame, with its centre there.
+type Placed = Option<(Side, PlacedObb, Point)>;
+
+impl WideSearch<'_> {
+    /// The first intersecting triangle pair found (leaf-order positions), if any.
+    ///
+    /// The larger side of a pair (by volume) is opened, as the binary descent opens it, and the
+    /// children that meet the other side are visited nearest first: those below the nearer of
+    /// its binary node's two children first (the binary descent's first choice), then by their
+    /// own centres.
+    pub(crate) fn first_contact(&self, stats: &mut impl Stats) -> Option<Hit> {
+        let (wa, wb) = (self.a.wide(), self.b.wide());
+        if wa.node_count() == 0 || wb.node_count() == 0 {
+            return None;
+        }
+        // The last side placed in the other tree's frame, kept: a side is met by several of
+        // the other tree's nodes in a row; likewise the last leaf's triangles.
+        let (mut placed_a, mut placed_b): (Placed, Placed) = (None, None);
+        let (mut leaf_a, mut leaf_b) = (PlacedLeaf::default(), PlacedLeaf::default());
+        let top = Side::Node(0);
+        stats.volume_test(VolumeTest::Nodes);
+        let (_, top_b, _) = *self.placed_b(&mut placed_b, top, wb);
+        if !top.obb(wa).meets_with_margin(&top_b, self.margin) {
+            return None;
+        }
+        let mut stack: SmallVec<[Pair; STACK]> = SmallVec::new();
+        stack.push(Pair { a: top, b: top, live_a: Live::ALL, live_b: Live::ALL });
+        while let Some(mut pair) = stack.pop() {
+            let open_a = match (pair.a, pair.b) {
+                (Side::Leaf(_), Side::Leaf(_)) => {
+                    if let Some(hit) = self.leaves(wa, wb, &pair, stats) {
+                        return Some(hit);
+                    }
+                    continue;
+                }
+                // A leaf's live triangles against the side it is about to open, in that side's
+                // frame (A's grown by the margin, B's too: it covers the rounding of placing
+                // either side).
+                (side, Side::Leaf(lb)) => {
+                    stats.volume_test(VolumeTest::Leaf);
+                    let groups = leaf_b.get(lb, || self.b.triangles(wb.leaf(lb as usize).0), &self.b_in_a);
+                    let node = side.obb(wa);
+                    if !pair.live_b.narrow(groups, |g, live| node.may_meet_triangles(g, live, self.margin)) {
+                        continue;
+                    }
+                    true
+                }
+                (Side::Leaf(la), side) => {
+                    stats.volume_test(VolumeTest::Leaf);
+                    let groups = leaf_a.get(la, || self.a.triangles(wa.leaf(la as usize).0), &self.a_in_b);
+                    let node = side.obb(wb);
+                    if !pair.live_a.narrow(groups, |g, live| node.may_meet_triangles(g, live, self.margin)) {
+                        continue;
+                    }
+                    false
+                }
+                (a, b) => a.obb(wa).volume() >= b.obb(wb).volume(),
+            };
+            let next = if open_a {
+                opened(wa, pair.a, self.placed_b(&mut placed_b, pair.b, wb), self.margin, stats)
+            } else {
+                opened(wb, pair.b, self.placed_a(&mut placed_a, pair.a, wa), 0.0, stats)
+            };
+            stack.extend(next.into_iter().map(|side| {
+                if open_a {
+                    Pair { a: side, live_a: Live::ALL, ..pair }
+                } else {
+                    Pair { b: side, live_b: Live::ALL, ..pair }
+                }
+            }));
+        }
+        None
+    }
+
+    /// B's side placed in A's frame (kept in `slot`).
+    fn placed_b<'s>(&self, slot: &'s mut Placed, side: Side, wb: &WideNodes) -> &'s (Side, PlacedObb, Point) {
+        kept(slot, side, || {
+            let obb = side.obb(wb);
+            (PlacedObb::new(obb, &self.b_in_a), self.b_in_a.transform_point(&obb.center))
+        })
+    }
+
+    /// A's side, grown by the margin, placed in B's frame (kept in `slot`).
+    fn placed_a<'s>(&self, slot: &'s mut Placed, side: Side, wa: &WideNodes) -> &'s (Side, PlacedObb, Point) {
+        kept(slot, side, || {
+            let obb = side.obb(wa);
+            (
+                PlacedObb::new(&obb.inflated(self.margin), &self.a_in_b),
+                self.a_in_b.transform_point(&obb.center),
+            )
+        })
+    }
+
+    /// The first intersecting pair of two leaves' live triangles: B's placed in A's frame,
+    /// boxes compared exactly (as the exact test sees the triangles), then the exact test.
+    fn leaves(&self, wa: &WideNodes, wb: &WideNodes, pair: &Pair, stats: &mut impl Stats) -> Option<Hit> {
+        let (Side::Leaf(la), Side::Leaf(lb)) = (pair.a, pair.b) else { return None };
+        let leaf_a = LiveLeaf::new(wa.leaf(la as usize).0, pair.live_a);
+        let leaf_b = LiveLeaf::new(wb.leaf(lb as usize).0, pair.live_b);
+        let placed: SmallVec<[(usize, Triangle, Aabb); 8]> = leaf_b
+            .positions()
+            .map(|j| {
+                let t = self.b.triangle(j).placed(&self.b_in_a);
+                (j, t, t.aabb())
+            })
+            .collect();
+        for i in leaf_a.positions() {
+            let ta = self.a.triangle(i);
+            let box_a = ta.aabb();
+            for (j, tb, box_b) in &placed {
+                if box_a.intersects(box_b) {
+                    stats.triangle_test();
+                    if triangles_intersect(ta, tb) {
+                        return Some(Hit { positions: [i, *j] });
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The children of wide node `side` that meet the other side (placed in this tree's frame as
+/// `other`, its centre there `centre`; this tree's boxes grown by `margin`), farthest first:
+/// ordered by the centre of the binary child they lie below, then by their own.
+fn opened(
+    wide: &WideNodes,
+    side: Side,
+    &(_, other, centre): &(Side, PlacedObb, Point),
+    margin: Real,
+    stats: &mut impl Stats,
+) -> SmallVec<[Side; 4]> {
+    let mut next: SmallVec<[((Real, Real), Side); 4]> = SmallVec::new();
+    let Side::Node(index) = side else { return SmallVec::new() };
+    let node = wide.node(index as usize);
+    for child in &node.children {
+        if *child != WideChild::Empty {
+            stats.volume_test(VolumeTest::Nodes);
+        }
+    }
+    let meeting = node.boxes.meeting(margin, &other);
+    let group_distances = node.group_centres.map(|c| (c - centre).norm_squared());
+    let distances = node.boxes.center_distances_sq(&centre);
+    for k in bvh_core::bits::set_bits(meeting) {
+        let Some(child) = Side::of(node.children[k]) else { continue };
+        let key = (group_distances[node.groups[k] as usize], distances[k]);
+        let at = next.iter().position(|(other, _)| *other < key).unwrap_or(next.len());
+        next.insert(at, (key, child));
+    }
+    next.into_iter().map(|(_, child)| child).collect()
+}
+
+/// One leaf's triangles placed in the other tree's frame in groups of four, kept for the next
+/// tests of that leaf.
+#[derive(Default)]
+struct PlacedLeaf {
+    leaf: Option<u32>,
+    groups: SmallVec<[PlacedTriangles; 2]>,
+}
+
+impl PlacedLeaf {
+    /// Leaf `l`'s `triangles` placed by `pose` (placed now if another leaf's are kept).
+    fn get<'t>(
+        &mut self,
+        l: u32,
+        triangles: impl FnOnce() -> &'t [Triangle],
+        pose: &RelativePose,
+    ) -> &[PlacedTriangles] {
+        if self.leaf != Some(l) {
+            self.groups.clear();
+            self.groups
+                .extend(triangles().chunks(TRIANGLE_LANES).map(|group| PlacedTriangles::placed(group, pose)));
+            self.leaf = Some(l);
+        }
+        &self.groups
+    }
+}
+
+/// What `slot` keeps for `side`, computed by `place` if it keeps another's.
+#[inline]
+fn kept(
+    slot: &mut Placed,
+    side: Side,
+    place: impl FnOnce() -> (PlacedObb, Point),
+) -> &(Side, PlacedObb, Point) {
+    if slot.as_ref().is_some_and(|(kept, ..)| *kept != side) {
+        *slot = None;
+    }
+    slot.get_or_insert_with(|| {
+        let (placed, centre) = place();
+        (side, placed, centre)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::stats::QueryStats;
+    use crate::traverse::Pair;
+    use crate::{Posed, Query, QueryOptions};
+    use bvh_build::generate::torus;
+    use bvh_build::{BuildConfig, Bvh, Preset};
+    use bvh_core::{Isometry, Obb, Point, TriMesh, Vector, triangles_intersect};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Over poses from well apart to deep in, the wide search finds a contact exactly where
+    /// the binary descent does, and what it finds intersects.
+    #[test]
+    fn finds_a_contact_exactly_where_the_binary_descent_does() {
+        let pairs = [
+            (torus(2.0, 0.5, 40, 24), TriMesh::uv_sphere(Point::origin(), 0.7, 16, 32), BuildConfig::co()),
+            (
+                torus(2.0, 0.5, 96, 48),
+                TriMesh::uv_sphere(Point::origin(), 0.7, 48, 96),
+                Preset::co_binned().config,
+            ),
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let (mut touching, mut apart) = (0, 0);
+        for (mesh_a, mesh_b, config) in pairs {
+            let (a, b): (Bvh<Obb>, Bvh<Obb>) = (Bvh::build(mesh_a, &config), Bvh::build(mesh_b, &config));
+            let reach = a.node_box(0).reach();
+            for _ in 0..300 {
+                let mut v = || {
+                    Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0))
+                };
+                let pose = Isometry::new(v() * 0.8 * reach, v() * 3.0);
+                let q = Query::new(
+                    Posed::new(&a, Isometry::identity()),
+                    Posed::new(&b, pose),
+                    QueryOptions::default(),
+                );
+                let mut stats = QueryStats::default();
+                let wide = q.first_contact(None, &mut stats);
+                let binary = q.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), &mut ());
+                assert_eq!(wide.is_some(), binary.is_some(), "{pose:?}");
+                if let Some(hit) = wide {
+                    let [i, j] = hit.positions;
+                    assert!(triangles_intersect(a.triangle(i), &b.triangle(j).placed(&q.b_in_a)));
+                    touching += 1;
+                } else {
+                    apart += 1;
+                }
+                assert_eq!(stats.root_tests, 1);
+            }
+        }
+        assert!(touching > 100 && apart > 100, "{touching} touching, {apart} apart");
+    }
+}
