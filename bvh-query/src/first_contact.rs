@@ -94,9 +94,12 @@ where
         let (a, b): (&dyn Any, &dyn Any) = (self.a.bvh, self.b.bvh);
         match (a.downcast_ref::<Bvh<Obb>>(), b.downcast_ref::<Bvh<Obb>>()) {
             (Some(a), Some(b)) if !self.options.region_culling => {
+                if a.node_count() == 0 || b.node_count() == 0 {
+                    return None;
+                }
                 stats.volume_test(VolumeTest::Root);
                 let margin = self.placement_slack(0.0);
-                if !a.root().inflated(margin).overlaps(b.root(), &self.b_in_a) {
+                if !self.roots_overlap(margin) {
                     return None;
                 }
                 let b_in_a = self.b_in_a;

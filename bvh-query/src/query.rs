@@ -200,10 +200,15 @@ where
         let exact_boxes = margin == 0.0 && motion.is_none();
         let margin = margin + self.placement_slack(motion.map_or(0.0, |m| m.norm()));
         // A swept query skips the root test: the roots only bound B where it starts.
-        if motion.is_none() && !a.root().inflated(margin).overlaps(b.root(), &self.b_in_a) {
+        if motion.is_none() && !self.roots_overlap(margin) {
             return None;
         }
         self.descent_below_roots(margin, exact_boxes, motion, self.options.region_culling)
+    }
+
+    /// Whether the root volumes overlap, A's grown by `margin`.
+    pub(crate) fn roots_overlap(&self, margin: Real) -> bool {
+        self.a.bvh.root().inflated(margin).overlaps(self.b.bvh.root(), &self.b_in_a)
     }
 
     /// The traversal of a distance query: no root test (the top nodes bound tighter) and no

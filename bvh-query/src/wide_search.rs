@@ -95,8 +95,10 @@ impl WideSearch<'_> {
         stack.push(Pair { a: top, b: top, live_a: Live::ALL, live_b: Live::ALL });
         while let Some(mut pair) = stack.pop() {
             let open_a = match (pair.a, pair.b) {
-                (Side::Leaf(_), Side::Leaf(_)) => {
-                    if let Some(hit) = self.leaves(wa, wb, &pair, stats) {
+                (Side::Leaf(la), Side::Leaf(lb)) => {
+                    let leaf_a = LiveLeaf::new(wa.leaf(la as usize).0, pair.live_a);
+                    let leaf_b = LiveLeaf::new(wb.leaf(lb as usize).0, pair.live_b);
+                    if let Some(hit) = self.leaves(&leaf_a, &leaf_b, stats) {
                         return Some(hit);
                     }
                     continue;
@@ -161,10 +163,7 @@ impl WideSearch<'_> {
 
     /// The first intersecting pair of two leaves' live triangles: B's placed in A's frame,
     /// boxes compared exactly (as the exact test sees the triangles), then the exact test.
-    fn leaves(&self, wa: &WideNodes, wb: &WideNodes, pair: &Pair, stats: &mut impl Stats) -> Option<Hit> {
-        let (Side::Leaf(la), Side::Leaf(lb)) = (pair.a, pair.b) else { return None };
-        let leaf_a = LiveLeaf::new(wa.leaf(la as usize).0, pair.live_a);
-        let leaf_b = LiveLeaf::new(wb.leaf(lb as usize).0, pair.live_b);
+    fn leaves(&self, leaf_a: &LiveLeaf, leaf_b: &LiveLeaf, stats: &mut impl Stats) -> Option<Hit> {
         let placed: SmallVec<[(usize, Triangle, Aabb); 8]> = leaf_b
             .positions()
             .map(|j| {
