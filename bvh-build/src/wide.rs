@@ -21,7 +21,8 @@ use std::ops::Range;
 #[derive(Clone, Debug, Default)]
 pub struct WideNodes {
     nodes: Vec<WideNode>,
-    /// Each wide node's own box: its binary node's volume.
+    /// Each wide node's own box: its binary node's volume, copied beside the wide nodes, which
+    /// a search reads with it.
     own: Vec<Obb>,
     leaves: Vec<WideLeaf>,
 }
@@ -78,7 +79,6 @@ impl WideNodes {
             let mut children = [WideChild::Empty; 4];
             let mut boxes: [Option<Obb>; 4] = [None; 4];
             let mut groups = [0; 4];
-            let mut group_centres = [Point::origin(); 2];
             for (k, (child, group)) in grandchildren(nodes, binary).into_iter().enumerate() {
                 let (child, obb) = match child {
                     ChildRef::Node(i) => {
@@ -91,15 +91,16 @@ impl WideNodes {
                         (WideChild::Leaf(l), wide.leaves[l as usize].obb)
                     }
                 };
-                // A group's centre: its binary child's volume's, or the leaf's box's.
-                group_centres[group as usize] = match nodes[binary].children[group as usize].get() {
-                    ChildRef::Node(i) => nodes[i].volume.center,
-                    ChildRef::Leaf(_) => obb.center,
-                };
                 children[k] = child;
                 boxes[k] = Some(obb);
                 groups[k] = group;
             }
+            // A group's centre: its binary child's volume's, or the leaf's box's.
+            let group_centres = nodes[binary].children.map(|child| match child.get() {
+                ChildRef::Node(i) => nodes[i].volume.center,
+                ChildRef::Leaf(r) if !r.is_empty() => wide.leaves[leaf_at[r.start] as usize].obb.center,
+                ChildRef::Leaf(_) => Point::origin(),
+            });
             wide.nodes[at] = WideNode {
                 boxes: ObbLanes::new(boxes.each_ref().map(Option::as_ref)),
                 children,

@@ -655,42 +655,45 @@ mod tests {
 
     /// At scattered poses – B jumped at this search and at the last – a search keeps no front,
     /// and costs what one without a cache does (both search the wide views); one jump after a
-    /// coherent motion still keeps its front (searching the binary trees, which have fronts) for
-    /// the searches that follow it, which cost less. Every answer is the uncached one.
+    /// coherent motion still searches from the top and keeps its front (in the binary trees,
+    /// which have fronts), and the searches that follow it cost less. Every answer is the
+    /// uncached one.
     #[test]
     fn scattered_searches_keep_no_front() {
         use std::cmp::Ordering::{Equal, Less};
         let (a, b) = unit_spheres();
         let mut cache = PairCache::new();
         // Whether the meshes touch, whether the cache kept a front, and the search's volume
-        // tests against the plain search's.
+        // tests against those of a search from the top: of the wide views (the plain search)
+        // and of the binary trees (a fresh cache's first search, which keeps a front).
         let mut search = |d: Real, turn: Real| {
-            let (mut cached, mut fresh) = (QueryStats::default(), QueryStats::default());
+            let (mut cached, mut plain, mut first) =
+                (QueryStats::default(), QueryStats::default(), QueryStats::default());
             let query = beside(&a, &b, d, turn);
             let found = query.intersects_counted(Some(&mut cache), &mut cached).is_some();
-            assert_eq!(found, query.intersects_counted(None, &mut fresh).is_some(), "{d} at {turn}");
-            (found, !cache.front.is_empty(), cached.volume_tests().cmp(&fresh.volume_tests()))
+            assert_eq!(found, query.intersects_counted(None, &mut plain).is_some(), "{d} at {turn}");
+            query.intersects_counted(Some(&mut PairCache::new()), &mut first);
+            let cost = |top: &QueryStats| cached.volume_tests().cmp(&top.volume_tests());
+            (found, !cache.front.is_empty(), cost(&plain), cost(&first))
         };
-        // A search of the binary trees, from the top keeping its front or from a front: its cost
-        // is not the plain search's.
-        let in_binary_trees = |(found, kept, _): (bool, bool, std::cmp::Ordering)| (found, kept);
+        let against_plain = |(found, kept, plain, _)| (found, kept, plain);
+        let against_binary_top = |(found, kept, _, first)| (found, kept, first);
         // The first search keeps its front; jumps after a jump keep none.
-        assert_eq!(in_binary_trees(search(2.05, 0.8)), (false, true));
-        assert_eq!(search(2.05, 2.4), (false, false, Equal));
-        assert_eq!(search(2.05, 4.0), (false, false, Equal));
+        assert_eq!(against_binary_top(search(2.05, 0.8)), (false, true, Equal));
+        assert_eq!(against_plain(search(2.05, 2.4)), (false, false, Equal));
+        assert_eq!(against_plain(search(2.05, 4.0)), (false, false, Equal));
         // Two small steps: the first searches from the top and keeps its front, the second
         // starts from it.
-        assert_eq!(in_binary_trees(search(2.06, 4.0)), (false, true));
-        assert_eq!(search(2.07, 4.0), (false, true, Less));
+        assert_eq!(against_binary_top(search(2.06, 4.0)), (false, true, Equal));
+        assert_eq!(against_binary_top(search(2.07, 4.0)), (false, true, Less));
         // A jump after the steps keeps its front, and the step after it starts from there.
-        assert_eq!(in_binary_trees(search(2.05, 5.5)), (false, true));
-        assert_eq!(search(2.06, 5.5), (false, true, Less));
-        // Into contact by a jump (searched from the front), then by a scattered one, no front
-        // kept; a step from there finds the contact again around the last one, with no volume
-        // test.
-        assert_eq!(in_binary_trees(search(1.9, 1.0)), (true, false));
-        assert_eq!(search(1.9, 3.0), (true, false, Equal));
-        assert_eq!(search(1.91, 3.0), (true, false, Less));
+        assert_eq!(against_binary_top(search(2.05, 5.5)), (false, true, Equal));
+        assert_eq!(against_binary_top(search(2.06, 5.5)), (false, true, Less));
+        // Into contact by a jump, then by a scattered one, no front kept; a step from there
+        // finds the contact again around the last one, with no volume test.
+        assert_eq!(against_binary_top(search(1.9, 1.0)), (true, false, Equal));
+        assert_eq!(against_plain(search(1.9, 3.0)), (true, false, Equal));
+        assert_eq!(against_plain(search(1.91, 3.0)), (true, false, Less));
     }
 
     /// A distance search at scattered poses keeps no front either, and answers as one without

@@ -91,6 +91,8 @@ where
     /// wide views ([`crate::wide_search`]), unless the query culls by the overlap region, which
     /// only the binary descent does.
     fn first_from_top(&self, stats: &mut impl Stats) -> Option<Hit> {
+        // Told by type, not through `NodeTest`: only OBB trees have wide views, and that public
+        // trait cannot name this crate's query.
         let (a, b): (&dyn Any, &dyn Any) = (self.a.bvh, self.b.bvh);
         match (a.downcast_ref::<Bvh<Obb>>(), b.downcast_ref::<Bvh<Obb>>()) {
             (Some(a), Some(b)) if !self.options.region_culling => {

@@ -10,7 +10,7 @@
 use crate::cache::Hit;
 use crate::stats::{Stats, VolumeTest};
 use crate::traverse::{Live, LiveLeaf};
-use bvh_build::{Bvh, NodeVolume, WideChild, WideNodes};
+use bvh_build::{Bvh, NodeVolume, WideChild, WideNode, WideNodes};
 use bvh_core::triangle::{PlacedTriangles, TRIANGLE_LANES};
 use bvh_core::{Aabb, Obb, PlacedObb, Point, Real, RelativePose, Triangle, triangles_intersect};
 use smallvec::SmallVec;
@@ -84,7 +84,8 @@ impl WideSearch<'_> {
         // The last side placed in the other tree's frame, kept: a side is met by several of
         // the other tree's nodes in a row; likewise the last leaf's triangles.
         let (mut placed_a, mut placed_b): (Placed, Placed) = (None, None);
-        let (mut leaf_a, mut leaf_b) = (PlacedLeaf::default(), PlacedLeaf::default());
+        let mut leaf_a = PlacedLeaf::new(self.a, wa, self.a_in_b);
+        let mut leaf_b = PlacedLeaf::new(self.b, wb, self.b_in_a);
         let top = Side::Node(0);
         stats.volume_test(VolumeTest::Nodes);
         let (_, top_b, _) = *self.placed_b(&mut placed_b, top, wb);
@@ -94,7 +95,8 @@ impl WideSearch<'_> {
         let mut stack: SmallVec<[Pair; STACK]> = SmallVec::new();
         stack.push(Pair { a: top, b: top, live_a: Live::ALL, live_b: Live::ALL });
         while let Some(mut pair) = stack.pop() {
-            let open_a = match (pair.a, pair.b) {
+            // Which side opens, and its wide node.
+            let (open_a, node) = match (pair.a, pair.b) {
                 (Side::Leaf(la), Side::Leaf(lb)) => {
                     let leaf_a = LiveLeaf::new(wa.leaf(la as usize).0, pair.live_a);
                     let leaf_b = LiveLeaf::new(wb.leaf(lb as usize).0, pair.live_b);
@@ -106,32 +108,34 @@ impl WideSearch<'_> {
                 // A leaf's live triangles against the side it is about to open, in that side's
                 // frame (A's grown by the margin, B's too: it covers the rounding of placing
                 // either side).
-                (side, Side::Leaf(lb)) => {
+                (Side::Node(i), Side::Leaf(lb)) => {
                     stats.volume_test(VolumeTest::Leaf);
-                    let groups = leaf_b.get(lb, || self.b.triangles(wb.leaf(lb as usize).0), &self.b_in_a);
-                    let node = side.obb(wa);
-                    if !pair.live_b.narrow(groups, |g, live| node.may_meet_triangles(g, live, self.margin)) {
+                    if !leaf_b.narrow(lb, &mut pair.live_b, pair.a.obb(wa), self.margin) {
                         continue;
                     }
-                    true
+                    (true, wa.node(i as usize))
                 }
-                (Side::Leaf(la), side) => {
+                (Side::Leaf(la), Side::Node(j)) => {
                     stats.volume_test(VolumeTest::Leaf);
-                    let groups = leaf_a.get(la, || self.a.triangles(wa.leaf(la as usize).0), &self.a_in_b);
-                    let node = side.obb(wb);
-                    if !pair.live_a.narrow(groups, |g, live| node.may_meet_triangles(g, live, self.margin)) {
+                    if !leaf_a.narrow(la, &mut pair.live_a, pair.b.obb(wb), self.margin) {
                         continue;
                     }
-                    false
+                    (false, wb.node(j as usize))
                 }
-                (a, b) => a.obb(wa).volume() >= b.obb(wb).volume(),
+                (Side::Node(i), Side::Node(j)) => {
+                    if pair.a.obb(wa).volume() >= pair.b.obb(wb).volume() {
+                        (true, wa.node(i as usize))
+                    } else {
+                        (false, wb.node(j as usize))
+                    }
+                }
             };
             let next = if open_a {
-                opened(wa, pair.a, self.placed_b(&mut placed_b, pair.b, wb), self.margin, stats)
+                opened(node, self.placed_b(&mut placed_b, pair.b, wb), self.margin, stats)
             } else {
-                opened(wb, pair.b, self.placed_a(&mut placed_a, pair.a, wa), 0.0, stats)
+                opened(node, self.placed_a(&mut placed_a, pair.a, wa), 0.0, stats)
             };
-            stack.extend(next.into_iter().map(|side| {
+            stack.extend(next.map(|side| {
                 if open_a {
                     Pair { a: side, live_a: Live::ALL, ..pair }
                 } else {
@@ -187,59 +191,60 @@ impl WideSearch<'_> {
     }
 }
 
-/// The children of wide node `side` that meet the other side (placed in this tree's frame as
+/// The children of wide node `node` that meet the other side (placed in this tree's frame as
 /// `other`, its centre there `centre`; this tree's boxes grown by `margin`), farthest first:
 /// ordered by the centre of the binary child they lie below, then by their own.
 fn opened(
-    wide: &WideNodes,
-    side: Side,
-    &(_, other, centre): &(Side, PlacedObb, Point),
+    node: &WideNode,
+    (_, other, centre): &(Side, PlacedObb, Point),
     margin: Real,
     stats: &mut impl Stats,
-) -> SmallVec<[Side; 4]> {
+) -> impl Iterator<Item = Side> {
     let mut next: SmallVec<[((Real, Real), Side); 4]> = SmallVec::new();
-    let Side::Node(index) = side else { return SmallVec::new() };
-    let node = wide.node(index as usize);
     for child in &node.children {
         if *child != WideChild::Empty {
             stats.volume_test(VolumeTest::Nodes);
         }
     }
-    let meeting = node.boxes.meeting(margin, &other);
+    let meeting = node.boxes.meeting(margin, other);
     let group_distances = node.group_centres.map(|c| (c - centre).norm_squared());
-    let distances = node.boxes.center_distances_sq(&centre);
+    let distances = node.boxes.center_distances_sq(centre);
     for k in bvh_core::bits::set_bits(meeting) {
         let Some(child) = Side::of(node.children[k]) else { continue };
         let key = (group_distances[node.groups[k] as usize], distances[k]);
         let at = next.iter().position(|(other, _)| *other < key).unwrap_or(next.len());
         next.insert(at, (key, child));
     }
-    next.into_iter().map(|(_, child)| child).collect()
+    next.into_iter().map(|(_, child)| child)
 }
 
-/// One leaf's triangles placed in the other tree's frame in groups of four, kept for the next
-/// tests of that leaf.
-#[derive(Default)]
-struct PlacedLeaf {
+/// One tree's leaves' triangles placed in the other tree's frame in groups of four, the last
+/// leaf's kept for its next tests.
+struct PlacedLeaf<'a> {
+    tree: &'a Bvh<Obb>,
+    wide: &'a WideNodes,
+    pose: RelativePose,
     leaf: Option<u32>,
     groups: SmallVec<[PlacedTriangles; 2]>,
 }
 
-impl PlacedLeaf {
-    /// Leaf `l`'s `triangles` placed by `pose` (placed now if another leaf's are kept).
-    fn get<'t>(
-        &mut self,
-        l: u32,
-        triangles: impl FnOnce() -> &'t [Triangle],
-        pose: &RelativePose,
-    ) -> &[PlacedTriangles] {
+impl<'a> PlacedLeaf<'a> {
+    /// For the leaves of `tree` (its wide view `wide`), placed by `pose`.
+    fn new(tree: &'a Bvh<Obb>, wide: &'a WideNodes, pose: RelativePose) -> Self {
+        Self { tree, wide, pose, leaf: None, groups: SmallVec::new() }
+    }
+
+    /// Narrows `live`, leaf `l`'s triangles that may still meet the other side, to those that
+    /// may meet `node` (of the other tree, grown by `margin`); `false` when none may.
+    fn narrow(&mut self, l: u32, live: &mut Live, node: &Obb, margin: Real) -> bool {
         if self.leaf != Some(l) {
+            let (triangles, _) = self.wide.leaf(l as usize);
+            let placed = self.tree.triangles(triangles).chunks(TRIANGLE_LANES);
             self.groups.clear();
-            self.groups
-                .extend(triangles().chunks(TRIANGLE_LANES).map(|group| PlacedTriangles::placed(group, pose)));
+            self.groups.extend(placed.map(|group| PlacedTriangles::placed(group, &self.pose)));
             self.leaf = Some(l);
         }
-        &self.groups
+        live.narrow(&self.groups, |group, asked| node.may_meet_triangles(group, asked, margin))
     }
 }
 

@@ -49,3 +49,15 @@ macro_rules! mirror {
     };
 }
 use mirror;
+
+/// A box of about `scale` with its centre within `scale` of the origin, turned at random: the
+/// overlap tests' random cases.
+#[cfg(test)]
+pub(crate) fn random_obb(rng: &mut rand_chacha::ChaCha8Rng, scale: crate::math::Real) -> crate::obb::Obb {
+    use crate::math::{Matrix, Point, Rotation, Vector};
+    use rand::Rng;
+    let mut v = || Vector::new(rng.r#gen(), rng.r#gen(), rng.r#gen());
+    let center = Point::from((v() - Vector::repeat(0.5)) * 2.0 * scale);
+    let axes: Matrix = Rotation::new(v() * 6.0).to_rotation_matrix().into_inner();
+    crate::obb::Obb::new(center, axes, (v() + Vector::repeat(0.01)) * scale)
+}

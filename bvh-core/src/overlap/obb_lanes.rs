@@ -93,17 +93,10 @@ impl ObbLanes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{Isometry, RelativePose};
-    use crate::math::{Matrix, Rotation, Vector};
+    use crate::math::{Isometry, RelativePose, Vector};
+    use crate::overlap::random_obb;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-
-    fn random_obb(rng: &mut ChaCha8Rng, scale: Real) -> Obb {
-        let mut v = || Vector::new(rng.r#gen(), rng.r#gen(), rng.r#gen());
-        let center = Point::from((v() - Vector::repeat(0.5)) * 2.0 * scale);
-        let axes: Matrix = Rotation::new(v() * 6.0).to_rotation_matrix().into_inner();
-        Obb::new(center, axes, (v() + Vector::repeat(0.01)) * scale)
-    }
 
     /// Every lane's verdict is the scalar test's, bit for bit, over boxes that mostly nearly
     /// touch, with and without a margin; empty lanes never meet.

@@ -56,18 +56,10 @@ fn verdict(distance_sq: Real, inner: Real, outer: Real) -> PreJudge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{Isometry, Matrix, Point, Rotation, Vector};
-    use crate::overlap::Overlap;
+    use crate::math::{Isometry, Rotation, Vector};
+    use crate::overlap::{Overlap, random_obb};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-
-    /// A box of about `scale` with its centre within `scale` of the origin.
-    fn random_obb(rng: &mut ChaCha8Rng, scale: Real) -> Obb {
-        let mut v = || Vector::new(rng.r#gen(), rng.r#gen(), rng.r#gen());
-        let center = Point::from((v() - Vector::repeat(0.5)) * 2.0 * scale);
-        let axes: Matrix = Rotation::new(v() * 6.0).to_rotation_matrix().into_inner();
-        Obb::new(center, axes, (v() + Vector::repeat(0.01)) * scale)
-    }
 
     /// Over boxes of many sizes and turns, every verdict agrees with the separating axis test
     /// and with the centre distance against the circumscribed radii (up to rounding), and each
