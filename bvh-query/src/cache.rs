@@ -433,14 +433,6 @@ impl PairCache {
         self.last = hit;
     }
 
-    /// Where a search from the top after the last contact was lost keeps its front, its gaps
-    /// not measured: all of it is due at the next search.
-    pub(crate) fn restart(&mut self) -> Kept<'_, false> {
-        self.since_top = 0;
-        self.next.clear();
-        Kept { stops: &mut self.next, from: f64::NEG_INFINITY }
-    }
-
     /// Where a search into the trees starts: from the pairs of the front that B may have
     /// reached since (`None`: from the top), keeping its own front in the second part, where
     /// the pairs not yet reachable are already. `None` when there is a front and B can have
@@ -449,7 +441,7 @@ impl PairCache {
     pub(crate) fn resume(
         &mut self,
         slack: impl FnOnce() -> Real,
-    ) -> Option<(Option<impl Iterator<Item = Pair> + '_>, Kept<'_, true>)> {
+    ) -> Option<(Option<impl Iterator<Item = Pair> + '_>, Kept<'_>)> {
         let travelled = self.travel.travelled;
         let from_front = !self.front.is_empty();
         if from_front && travelled < self.front_clear_until {
@@ -489,17 +481,16 @@ impl PairCache {
     }
 }
 
-/// A search's front, kept in the cache: each pair with the travel it is clear until – with the
-/// gaps between volumes measured (`GAPS`), or due at the next search.
-pub(crate) struct Kept<'c, const GAPS: bool> {
+/// A search's front, kept in the cache: each pair with the travel it is clear until, by the
+/// gap measured between its volumes.
+pub(crate) struct Kept<'c> {
     stops: &'c mut Vec<Stop>,
-    /// The travel so far, less the rounding a measured gap may hide (minus infinity for a
-    /// front whose gaps are not measured).
+    /// The travel so far, less the rounding a measured gap may hide.
     from: f64,
 }
 
-impl<const GAPS: bool> Front for Kept<'_, GAPS> {
-    const MEASURES_GAPS: bool = GAPS;
+impl Front for Kept<'_> {
+    const MEASURES_GAPS: bool = true;
 
     #[inline]
     fn keep(&mut self, pair: &Pair, gap: Real) {
@@ -714,11 +705,11 @@ mod tests {
         assert_eq!(kept, [true, false, false, true, true, true]);
     }
 
-    /// When the last contact is lost and the objects are found apart, the search keeps where it
-    /// stopped, every pair due: the next search starts from all of them, measures their gaps,
+    /// When the last contact is lost and the objects are found apart, the search keeps no
+    /// front: the next one starts from the top, keeps where it stopped with every gap measured,
     /// and answers as one without a cache.
     #[test]
-    fn a_lost_contact_leaves_its_front_unmeasured() {
+    fn a_lost_contact_keeps_no_front() {
         let (a, b) = unit_spheres();
         // Along the diagonal, so that the two spheres' boxes overlap while they are apart.
         let at = |d: Real| {
@@ -728,12 +719,17 @@ mod tests {
         let mut cache = PairCache::new();
         assert!(at(1.92).intersects_cached(&mut cache).is_some(), "the spheres overlap");
         assert!(at(2.04).intersects().is_none(), "the spheres are apart");
-        assert!(at(2.04).intersects_cached(&mut cache).is_none());
-        assert!(!cache.front.is_empty());
-        assert!(cache.front.iter().all(|stop| stop.clear_until == f64::NEG_INFINITY));
-        let mut stats = QueryStats::default();
-        assert!(at(2.05).intersects_counted(Some(&mut cache), &mut stats).is_none());
-        assert!(stats.volume_tests() + stats.triangle_tests > 0, "the front's pairs tested");
+        let mut lost = QueryStats::default();
+        assert!(at(2.04).intersects_counted(Some(&mut cache), &mut lost).is_none());
+        assert!(cache.front.is_empty() && cache.last.is_none());
+        let mut plain = QueryStats::default();
+        assert!(at(2.04).intersects_counted(None, &mut plain).is_none());
+        // The plain search, after the last pair and the triangles around it.
+        assert_eq!(lost.volume_tests(), plain.volume_tests());
+        assert!(lost.triangle_tests > plain.triangle_tests);
+        let mut next = QueryStats::default();
+        assert!(at(2.05).intersects_counted(Some(&mut cache), &mut next).is_none());
+        assert!(next.volume_tests() > 0, "searched from the top");
         assert!(!cache.front.is_empty() && cache.front.iter().all(|stop| stop.clear_until.is_finite()));
         assert_eq!(at(1.9).intersects_cached(&mut cache).is_some(), at(1.9).intersects().is_some());
     }

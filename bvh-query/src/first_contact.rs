@@ -76,12 +76,12 @@ where
                     cache.found(Some(hit));
                     return Some(hit);
                 }
-                // Lost, the last contact most often has a successor elsewhere: the gaps a
-                // front measured would most often be for nothing, so the search keeps where it
-                // stopped unmeasured, to start from next time if it finds the objects apart.
-                let mut next = cache.restart();
-                let hit = self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut next, stats);
-                cache.remember(hit);
+                // Lost, the last contact nearly always has a successor elsewhere: a front kept
+                // would be for nothing, so the search is the one from the top that keeps none
+                // (on the wide views). If it finds the objects apart after all, the next search
+                // starts from the top and keeps the front.
+                let hit = self.first_from_top(stats);
+                cache.found(hit);
                 hit
             }
         }
