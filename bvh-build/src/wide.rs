@@ -25,6 +25,11 @@ pub struct WideNodes {
     /// a search reads with it.
     own: Vec<Obb>,
     leaves: Vec<WideLeaf>,
+    /// Each wide node's binary node, and each leaf's binary parent: a search that keeps where
+    /// it stopped keeps it in the binary tree's terms, from which the binary descent resumes.
+    /// Apart from what a search reads at every step.
+    binary: Vec<u32>,
+    leaf_parents: Vec<u32>,
 }
 
 /// Up to four grandchildren (or leaf children) of a binary node, their boxes in lanes (lane `k`
@@ -64,7 +69,8 @@ struct WideLeaf {
 impl WideNodes {
     /// The wide view of the binary `nodes` over the leaf-order `triangles`.
     pub(crate) fn of(nodes: &[Node<Obb>], triangles: &[Triangle]) -> Self {
-        let mut wide = Self { leaves: fitted_leaves(nodes, triangles), ..Self::default() };
+        let (leaves, leaf_parents) = fitted_leaves(nodes, triangles).into_iter().unzip();
+        let mut wide = Self { leaves, leaf_parents, ..Self::default() };
         if nodes.is_empty() {
             return wide;
         }
@@ -74,7 +80,7 @@ impl WideNodes {
             leaf_at[leaf.first as usize] = l as u32;
         }
         // Binary nodes still to be opened, each with the index of its wide node.
-        let mut pending = vec![(0, wide.add_node(&nodes[0].volume))];
+        let mut pending = vec![(0, wide.add_node(0, &nodes[0].volume))];
         while let Some((binary, at)) = pending.pop() {
             let mut children = [WideChild::Empty; 4];
             let mut boxes: [Option<Obb>; 4] = [None; 4];
@@ -82,7 +88,7 @@ impl WideNodes {
             for (k, (child, group)) in grandchildren(nodes, binary).into_iter().enumerate() {
                 let (child, obb) = match child {
                     ChildRef::Node(i) => {
-                        let index = wide.add_node(&nodes[i].volume);
+                        let index = wide.add_node(i, &nodes[i].volume);
                         pending.push((i, index));
                         (WideChild::Node(index as u32), nodes[i].volume)
                     }
@@ -111,9 +117,10 @@ impl WideNodes {
         wide
     }
 
-    /// A wide node for a binary node of this volume, its slots filled later; its index.
-    fn add_node(&mut self, volume: &Obb) -> usize {
+    /// A wide node for binary node `binary` of this volume, its slots filled later; its index.
+    fn add_node(&mut self, binary: usize, volume: &Obb) -> usize {
         self.own.push(*volume);
+        self.binary.push(binary as u32);
         self.nodes.push(WideNode {
             boxes: ObbLanes::new([None; 4]),
             children: [WideChild::Empty; 4],
@@ -142,6 +149,18 @@ impl WideNodes {
         (leaf.first as usize..leaf.end as usize, &leaf.obb)
     }
 
+    /// Wide node `i`'s binary node.
+    #[inline]
+    pub fn binary_node(&self, i: usize) -> usize {
+        self.binary[i] as usize
+    }
+
+    /// Leaf `l`'s parent in the binary tree.
+    #[inline]
+    pub fn leaf_parent(&self, l: usize) -> usize {
+        self.leaf_parents[l] as usize
+    }
+
     /// Number of wide nodes (zero for an empty tree).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
@@ -164,9 +183,9 @@ fn grandchildren(nodes: &[Node<Obb>], i: usize) -> SmallVec<[(ChildRef, u8); 4]>
     slots
 }
 
-/// Every leaf of the binary `nodes` with its box, fitted in parallel: the smaller of the box on
-/// its parent's axes and its own principal-axes box.
-fn fitted_leaves(nodes: &[Node<Obb>], triangles: &[Triangle]) -> Vec<WideLeaf> {
+/// Every leaf of the binary `nodes` with its box, fitted in parallel (the smaller of the box on
+/// its parent's axes and its own principal-axes box), and its parent.
+fn fitted_leaves(nodes: &[Node<Obb>], triangles: &[Triangle]) -> Vec<(WideLeaf, u32)> {
     let leaves: Vec<(Range<usize>, usize)> = (0..nodes.len())
         .flat_map(|i| nodes[i].children.iter().map(move |c| (c.get(), i)))
         .filter_map(|(c, parent)| match c {
@@ -182,7 +201,7 @@ fn fitted_leaves(nodes: &[Node<Obb>], triangles: &[Triangle]) -> Vec<WideLeaf> {
             let on_parent = Obb::from_point_slice_with_axes(&corners, &nodes[parent].volume.axes);
             let own = Obb::from_points(&corners);
             let obb = if own.volume() < on_parent.volume() { own } else { on_parent };
-            WideLeaf { first: range.start as u32, end: range.end as u32, obb }
+            (WideLeaf { first: range.start as u32, end: range.end as u32, obb }, parent as u32)
         })
         .collect()
 }
@@ -214,8 +233,17 @@ mod tests {
         }
     }
 
+    /// What lies below a binary child: the leaf-order positions of its triangles, in order.
+    fn binary_below(tree: &Bvh<Obb>, child: ChildRef) -> Vec<usize> {
+        match child {
+            ChildRef::Node(i) => tree.children(i).iter().flat_map(|c| binary_below(tree, c.get())).collect(),
+            ChildRef::Leaf(range) => range.collect(),
+        }
+    }
+
     /// Every triangle lies below the top exactly once, every child's box holds all the
-    /// triangles below it, and a wide node's own box is its binary node's volume.
+    /// triangles below it, a wide node's own box is its binary node's volume, and each child
+    /// holds the triangles of the binary node or leaf it names.
     #[test]
     fn wide_nodes_cover_each_triangle_once_inside_their_boxes() {
         let meshes = [
@@ -227,6 +255,7 @@ mod tests {
             let tree: Bvh<Obb> = Bvh::build(mesh, &config);
             let wide = tree.wide();
             assert_eq!(wide.own_box(0), tree.volume(0));
+            assert_eq!(wide.binary_node(0), 0);
             let mut all = Vec::new();
             below(wide, WideChild::Node(0), &mut all);
             all.sort_unstable();
@@ -236,11 +265,26 @@ mod tests {
                 for (k, &child) in node.children.iter().enumerate() {
                     let mut positions = Vec::new();
                     below(wide, child, &mut positions);
-                    let obb = match child {
-                        WideChild::Node(j) => wide.own_box(j as usize),
-                        WideChild::Leaf(l) => wide.leaf(l as usize).1,
+                    // The binary node (or leaf) it stands for holds the same triangles.
+                    let (binary, obb) = match child {
+                        WideChild::Node(j) => {
+                            assert_eq!(wide.own_box(j as usize), tree.volume(wide.binary_node(j as usize)));
+                            (
+                                binary_below(&tree, ChildRef::Node(wide.binary_node(j as usize))),
+                                wide.own_box(j as usize),
+                            )
+                        }
+                        WideChild::Leaf(l) => {
+                            let (range, obb) = wide.leaf(l as usize);
+                            let parent = tree.children(wide.leaf_parent(l as usize));
+                            assert!(parent.iter().any(|c| c.get() == ChildRef::Leaf(range.clone())));
+                            (range.collect(), obb)
+                        }
                         WideChild::Empty => continue,
                     };
+                    let mut sorted = positions.clone();
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, binary, "node {i} lane {k}");
                     let corners = positions.iter().flat_map(|&p| tree.triangle(p).vertices());
                     assert!(corners.clone().all(|p| obb.contains_point(&p)), "node {i} lane {k}");
                     // The lane holds the same box: a point just inside it meets it.

@@ -734,6 +734,37 @@ mod tests {
         assert_eq!(at(1.9).intersects_cached(&mut cache).is_some(), at(1.9).intersects().is_some());
     }
 
+    /// A search from the top that finds the objects apart (over the wide views, for these OBB
+    /// trees) keeps a front in the binary trees' terms that covers every triangle pair exactly
+    /// once: the binary descent resuming from it misses none and tests none twice.
+    #[test]
+    fn a_front_kept_from_the_top_covers_every_triangle_pair_once() {
+        let config = BuildConfig::co();
+        let a = Bvh::<Obb>::build(torus(1.0, 0.3, 24, 10), &config);
+        let b = Bvh::<Obb>::build(tube(0.2, 0.15, 0.6, 12), &config);
+        let (count_a, count_b) = (a.mesh().triangle_count(), b.mesh().triangle_count());
+        let mut leaf_pairs = 0;
+        for k in 0..6 {
+            let t = k as Real / 5.0;
+            let pose_b = Isometry::new(Vector::new(0.48 * t, 0.05 * t, 0.0), Vector::new(0.1 * t, 0.3, 0.0));
+            let mut cache = PairCache::new();
+            assert!(with_b_at(&a, &b, pose_b).intersects_cached(&mut cache).is_none(), "pose {k}");
+            assert!(cache.front.len() > 4, "pose {k}: a front of {}", cache.front.len());
+            let mut covered = vec![0u8; count_a * count_b];
+            for stop in &cache.front {
+                let [side_a, side_b] = stop.pair.sides();
+                leaf_pairs += usize::from(side_a.1.is_some() && side_b.1.is_some());
+                for i in below(&a, side_a) {
+                    for j in below(&b, side_b.clone()) {
+                        covered[i * count_b + j] += 1;
+                    }
+                }
+            }
+            assert!(covered.iter().all(|&times| times == 1), "pose {k}");
+        }
+        assert!(leaf_pairs > 0, "the searches stopped at no pair of leaves");
+    }
+
     /// Every stop a cached first-contact search leaves along a path holds what the next
     /// searches rely on: the triangle pairs below it lie at least as far apart as its clearance
     /// (the travel it is clear until, less B's travel so far). A leaf against a node measures

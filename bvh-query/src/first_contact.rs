@@ -52,12 +52,12 @@ where
             return None;
         }
         match cache {
-            None => self.first_from_top(stats),
+            None => self.first_from_top(&mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
                 let last = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
                     Start::Scattered => {
-                        let hit = self.first_from_top(stats);
+                        let hit = self.first_from_top(&mut (), stats);
                         cache.found(hit);
                         return hit;
                     }
@@ -65,8 +65,10 @@ where
                         // A gap measured between volumes may be off by the rounding of placing
                         // B there, of placing it here, and of the measuring: each less than the
                         // placement's slack.
-                        let (front, mut next) = cache.resume(|| 3.0 * self.placement_slack(0.0))?;
-                        let hit = self.first_in_trees(front, &mut next, stats);
+                        let hit = match cache.resume(|| 3.0 * self.placement_slack(0.0))? {
+                            (Some(front), mut next) => self.first_in_trees(Some(front), &mut next, stats),
+                            (None, mut next) => self.first_from_top(&mut next, stats),
+                        };
                         cache.remember(hit);
                         return hit;
                     }
@@ -80,34 +82,36 @@ where
                 // would be for nothing, so the search is the one from the top that keeps none
                 // (on the wide views). If it finds the objects apart after all, the next search
                 // starts from the top and keeps the front.
-                let hit = self.first_from_top(stats);
+                let hit = self.first_from_top(&mut (), stats);
                 cache.found(hit);
                 hit
             }
         }
     }
 
-    /// The first contact found from the top, keeping no front: for two OBB trees over their
-    /// wide views ([`crate::wide_search`]), unless the query culls by the overlap region, which
-    /// only the binary descent does.
-    fn first_from_top(&self, stats: &mut impl Stats) -> Option<Hit> {
+    /// The first contact found from the top, keeping where the search stopped in `front`: for
+    /// two OBB trees over their wide views ([`crate::wide_search`]), unless the query culls by
+    /// the overlap region, which only the binary descent does.
+    fn first_from_top(&self, front: &mut impl Front, stats: &mut impl Stats) -> Option<Hit> {
         // Told by type, not through `NodeTest`: only OBB trees have wide views, and that public
         // trait cannot name this crate's query.
         let (a, b): (&dyn Any, &dyn Any) = (self.a.bvh, self.b.bvh);
         match (a.downcast_ref::<Bvh<Obb>>(), b.downcast_ref::<Bvh<Obb>>()) {
             (Some(a), Some(b)) if !self.options.region_culling => {
                 if a.node_count() == 0 || b.node_count() == 0 {
+                    front.clear();
                     return None;
                 }
                 stats.volume_test(VolumeTest::Root);
                 let margin = self.placement_slack(0.0);
                 if !self.roots_overlap(margin) {
+                    front.clear();
                     return None;
                 }
                 let b_in_a = self.b_in_a;
-                WideSearch { a, b, b_in_a, a_in_b: b_in_a.inverse(), margin }.first_contact(stats)
+                WideSearch { a, b, b_in_a, a_in_b: b_in_a.inverse(), margin }.first_contact(front, stats)
             }
-            _ => self.first_in_trees(None::<std::iter::Empty<Pair>>, &mut (), stats),
+            _ => self.first_in_trees(None::<std::iter::Empty<Pair>>, front, stats),
         }
     }
 

@@ -18,18 +18,18 @@ use std::ops::{ControlFlow, Range};
 /// parent) and, for a leaf, its triangles' leaf-order positions `first..end` (`end == 0`
 /// for a node: a leaf is never empty). Kept to 12 bytes: the stack is the hot data.
 #[derive(Clone, Copy, Debug)]
-struct Side {
+pub(crate) struct Side {
     node: u32,
     first: u32,
     end: u32,
 }
 
 impl Side {
-    fn node(i: usize) -> Self {
+    pub(crate) fn node(i: usize) -> Self {
         Self { node: i as u32, first: 0, end: 0 }
     }
 
-    fn leaf(parent: usize, range: Range<usize>) -> Self {
+    pub(crate) fn leaf(parent: usize, range: Range<usize>) -> Self {
         Self { node: parent as u32, first: range.start as u32, end: range.end as u32 }
     }
 
@@ -176,13 +176,8 @@ where
 {
     /// The whole tree-pair: the two top nodes.
     pub(crate) fn start(&self) -> Option<Pair> {
-        (self.a.node_count() > 0 && self.b.node_count() > 0).then_some(Pair {
-            a: Side::node(0),
-            b: Side::node(0),
-            untested: true,
-            live_a: Live::ALL,
-            live_b: Live::ALL,
-        })
+        (self.a.node_count() > 0 && self.b.node_count() > 0)
+            .then_some(Pair::between(Side::node(0), Side::node(0)))
     }
 
     /// Calls `leaves` with every pair of leaves below `start` whose bounding volumes overlap
@@ -977,6 +972,12 @@ impl Pair {
         Self { untested: true, ..*self }
     }
 
+    /// The pair of these two sides, untested, all their leaves' triangles live: where a search
+    /// on the wide views stopped, for the binary descent to resume from.
+    pub(crate) fn between(a: Side, b: Side) -> Self {
+        Self { a, b, untested: true, live_a: Live::ALL, live_b: Live::ALL }
+    }
+
     /// The pair with all its leaves' triangles live, as a front keeps it: what this search
     /// found apart, the next one, at another pose, tests again.
     fn whole(&self) -> Self {
@@ -1186,6 +1187,10 @@ impl<'f, F: Front, VA: NodeTest<VB>, VB> Walk<'f, F, VA, VB> {
 /// Where a descent's stops go: nowhere (`()`), or into a front, to be tested again. A type,
 /// like the statistics: descents that keep nothing compile without the push.
 pub(crate) trait Front {
+    /// Whether it keeps pairs at all: a search that names its stops in other terms than the
+    /// binary descent's skips naming them for one that does not.
+    const KEEPS: bool = true;
+
     /// Whether kept pairs want the gap between their volumes (measuring it costs about as much
     /// as a volume test).
     const MEASURES_GAPS: bool;
@@ -1208,6 +1213,7 @@ pub(crate) trait Front {
 }
 
 impl Front for () {
+    const KEEPS: bool = false;
     const MEASURES_GAPS: bool = false;
 
     #[inline]
@@ -1353,7 +1359,11 @@ fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
 
 /// The least of [`NodeVolume::triangle_gap`] between `volume` and `triangles` placed in its
 /// frame by `pose`.
-fn nearest_triangle_gap<V: NodeVolume>(volume: &V, triangles: &[Triangle], pose: &RelativePose) -> Real {
+pub(crate) fn nearest_triangle_gap<V: NodeVolume>(
+    volume: &V,
+    triangles: &[Triangle],
+    pose: &RelativePose,
+) -> Real {
     let gaps = triangles.iter().map(|t| volume.triangle_gap(&PlacedTriangle::placed(t, pose)));
     gaps.fold(Real::INFINITY, Real::min)
 }

@@ -6,10 +6,14 @@
 //! costs about one pair's, for the steps a search that stops at its first contact takes.
 //!
 //! Two leaves meet by their triangles: boxes compared exactly, then the exact test.
+//!
+//! A search may keep where it stopped (the pairs found apart, the leaf pairs whose triangles
+//! missed), named in the binary tree's terms – a wide node by its binary node, a leaf by its
+//! parent and triangles – so that the binary descent resumes from them at the next pose.
 
 use crate::cache::Hit;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{Live, LiveLeaf};
+use crate::traverse::{self, Front, Live, LiveLeaf, nearest_triangle_gap};
 use bvh_build::{Bvh, NodeVolume, WideChild, WideNode, WideNodes};
 use bvh_core::triangle::{PlacedTriangles, TRIANGLE_LANES};
 use bvh_core::{Aabb, Obb, PlacedObb, Point, Real, RelativePose, Triangle, triangles_intersect};
@@ -37,6 +41,14 @@ impl Side {
         match self {
             Self::Node(i) => wide.own_box(i as usize),
             Self::Leaf(l) => wide.leaf(l as usize).1,
+        }
+    }
+
+    /// The same side in the binary tree.
+    fn binary(self, wide: &WideNodes) -> traverse::Side {
+        match self {
+            Self::Node(i) => traverse::Side::node(wide.binary_node(i as usize)),
+            Self::Leaf(l) => traverse::Side::leaf(wide.leaf_parent(l as usize), wide.leaf(l as usize).0),
         }
     }
 }
@@ -70,15 +82,17 @@ const STACK: usize = 128;
 type Placed = Option<(Side, PlacedObb, Point)>;
 
 impl WideSearch<'_> {
-    /// The first intersecting triangle pair found (leaf-order positions), if any.
+    /// The first intersecting triangle pair found (leaf-order positions), if any, keeping in
+    /// `front` where the search stopped.
     ///
     /// The larger side of a pair (by volume) is opened, as the binary descent opens it, and the
     /// children that meet the other side are visited nearest first: those below the nearer of
     /// its binary node's two children first (the binary descent's first choice), then by their
     /// own centres.
-    pub(crate) fn first_contact(&self, stats: &mut impl Stats) -> Option<Hit> {
+    pub(crate) fn first_contact<F: Front>(&self, front: &mut F, stats: &mut impl Stats) -> Option<Hit> {
         let (wa, wb) = (self.a.wide(), self.b.wide());
         if wa.node_count() == 0 || wb.node_count() == 0 {
+            front.clear();
             return None;
         }
         // The last side placed in the other tree's frame, kept: a side is met by several of
@@ -90,6 +104,7 @@ impl WideSearch<'_> {
         stats.volume_test(VolumeTest::Nodes);
         let (_, top_b, _) = *self.placed_b(&mut placed_b, top, wb);
         if !top.obb(wa).meets_with_margin(&top_b, self.margin) {
+            self.stop(front, top, top, || top.obb(wa).inflated(self.margin).gap(&top_b), stats);
             return None;
         }
         let mut stack: SmallVec<[Pair; STACK]> = SmallVec::new();
@@ -103,6 +118,7 @@ impl WideSearch<'_> {
                     if let Some(hit) = self.leaves(&leaf_a, &leaf_b, stats) {
                         return Some(hit);
                     }
+                    self.stop(front, pair.a, pair.b, || 0.0, stats);
                     continue;
                 }
                 // A leaf's live triangles against the side it is about to open, in that side's
@@ -111,6 +127,8 @@ impl WideSearch<'_> {
                 (Side::Node(i), Side::Leaf(lb)) => {
                     stats.volume_test(VolumeTest::Leaf);
                     if !leaf_b.narrow(lb, &mut pair.live_b, pair.a.obb(wa), self.margin) {
+                        let gap = || leaf_b.gap(lb, &pair.a.obb(wa).inflated(self.margin));
+                        self.stop(front, pair.a, pair.b, gap, stats);
                         continue;
                     }
                     (true, wa.node(i as usize))
@@ -118,6 +136,8 @@ impl WideSearch<'_> {
                 (Side::Leaf(la), Side::Node(j)) => {
                     stats.volume_test(VolumeTest::Leaf);
                     if !leaf_a.narrow(la, &mut pair.live_a, pair.b.obb(wb), self.margin) {
+                        let gap = || leaf_a.gap(la, &pair.b.obb(wb).inflated(self.margin));
+                        self.stop(front, pair.a, pair.b, gap, stats);
                         continue;
                     }
                     (false, wb.node(j as usize))
@@ -130,11 +150,20 @@ impl WideSearch<'_> {
                     }
                 }
             };
-            let next = if open_a {
-                opened(node, self.placed_b(&mut placed_b, pair.b, wb), self.margin, stats)
+            let (other, margin) = if open_a {
+                (self.placed_b(&mut placed_b, pair.b, wb), self.margin)
             } else {
-                opened(node, self.placed_a(&mut placed_a, pair.a, wa), 0.0, stats)
+                (self.placed_a(&mut placed_a, pair.a, wa), 0.0)
             };
+            let (next, apart) = opened(node, other, margin, stats);
+            // The children found apart are where the search stops.
+            let (opened_side, placed_other) = (if open_a { wa } else { wb }, &other.1);
+            for k in bvh_core::bits::set_bits(if F::KEEPS { apart } else { 0 }) {
+                let Some(child) = Side::of(node.children[k]) else { continue };
+                let gap = || child.obb(opened_side).inflated(margin).gap(placed_other);
+                let (a, b) = if open_a { (child, pair.b) } else { (pair.a, child) };
+                self.stop(front, a, b, gap, stats);
+            }
             stack.extend(next.map(|side| {
                 if open_a {
                     Pair { a: side, live_a: Live::ALL, ..pair }
@@ -144,6 +173,24 @@ impl WideSearch<'_> {
             }));
         }
         None
+    }
+
+    /// Keeps the pair of sides `a` and `b` in `front`, with the `gap` between what lies below
+    /// them if it measures gaps (counted only then: a search that keeps none does not look for
+    /// where it stopped).
+    fn stop<F: Front>(
+        &self,
+        front: &mut F,
+        a: Side,
+        b: Side,
+        gap: impl FnOnce() -> Real,
+        stats: &mut impl Stats,
+    ) {
+        if F::KEEPS {
+            stats.front_pair();
+            let pair = traverse::Pair::between(a.binary(self.a.wide()), b.binary(self.b.wide()));
+            front.keep(&pair, if F::MEASURES_GAPS { gap().max(0.0) } else { 0.0 });
+        }
     }
 
     /// B's side placed in A's frame (kept in `slot`).
@@ -167,6 +214,8 @@ impl WideSearch<'_> {
 
     /// The first intersecting pair of two leaves' live triangles: B's placed in A's frame,
     /// boxes compared exactly (as the exact test sees the triangles), then the exact test.
+    /// Out of line: inlined, with its buffer of placed triangles, the search's steps ran slower.
+    #[inline(never)]
     fn leaves(&self, leaf_a: &LiveLeaf, leaf_b: &LiveLeaf, stats: &mut impl Stats) -> Option<Hit> {
         let placed: SmallVec<[(usize, Triangle, Aabb); 8]> = leaf_b
             .positions()
@@ -193,13 +242,15 @@ impl WideSearch<'_> {
 
 /// The children of wide node `node` that meet the other side (placed in this tree's frame as
 /// `other`, its centre there `centre`; this tree's boxes grown by `margin`), farthest first:
-/// ordered by the centre of the binary child they lie below, then by their own.
-fn opened(
+/// ordered by the centre of the binary child they lie below, then by their own. And the lanes
+/// of those found apart. Inlined: once per step, and out of line the steps ran slower.
+#[inline(always)]
+fn opened<S: Stats>(
     node: &WideNode,
     (_, other, centre): &(Side, PlacedObb, Point),
     margin: Real,
-    stats: &mut impl Stats,
-) -> impl Iterator<Item = Side> {
+    stats: &mut S,
+) -> (impl Iterator<Item = Side> + use<S>, u32) {
     let mut next: SmallVec<[((Real, Real), Side); 4]> = SmallVec::new();
     for child in &node.children {
         if *child != WideChild::Empty {
@@ -215,7 +266,7 @@ fn opened(
         let at = next.iter().position(|(other, _)| *other < key).unwrap_or(next.len());
         next.insert(at, (key, child));
     }
-    next.into_iter().map(|(_, child)| child)
+    (next.into_iter().map(|(_, child)| child), !meeting & 0b1111)
 }
 
 /// One tree's leaves' triangles placed in the other tree's frame in groups of four, the last
@@ -245,6 +296,13 @@ impl<'a> PlacedLeaf<'a> {
             self.leaf = Some(l);
         }
         live.narrow(&self.groups, |group, asked| node.may_meet_triangles(group, asked, margin))
+    }
+
+    /// A lower bound on the distance between all of leaf `l`'s triangles and `node` (of the
+    /// other tree, in its frame).
+    fn gap(&self, l: u32, node: &Obb) -> Real {
+        let (triangles, _) = self.wide.leaf(l as usize);
+        nearest_triangle_gap(node, self.tree.triangles(triangles), &self.pose)
     }
 }
 
