@@ -242,8 +242,9 @@ impl WideSearch<'_> {
 
 /// The children of wide node `node` that meet the other side (placed in this tree's frame as
 /// `other`, its centre there `centre`; this tree's boxes grown by `margin`), farthest first:
-/// ordered by the centre of the binary child they lie below, then by their own. And the lanes
-/// of those found apart. Inlined: once per step, and out of line the steps ran slower.
+/// ordered by the centre of the binary child they lie below, then by their own; and the mask of
+/// lanes that do not meet it (empty lanes among them). Inlined: once per step, and out of line
+/// the steps ran slower.
 #[inline(always)]
 fn opened<S: Stats>(
     node: &WideNode,
