@@ -125,19 +125,15 @@ impl WideSearch<'_> {
                 // frame (A's grown by the margin, B's too: it covers the rounding of placing
                 // either side).
                 (Side::Node(i), Side::Leaf(lb)) => {
-                    stats.volume_test(VolumeTest::Leaf);
-                    if !leaf_b.narrow(lb, &mut pair.live_b, pair.a.obb(wa), self.margin) {
-                        let gap = || leaf_b.gap(lb, &pair.a.obb(wa).inflated(self.margin));
-                        self.stop(front, pair.a, pair.b, gap, stats);
+                    let (node, sides) = (pair.a.obb(wa), [pair.a, pair.b]);
+                    if !self.leaf_meets(&mut leaf_b, (lb, &mut pair.live_b), node, sides, front, stats) {
                         continue;
                     }
                     (true, wa.node(i as usize))
                 }
                 (Side::Leaf(la), Side::Node(j)) => {
-                    stats.volume_test(VolumeTest::Leaf);
-                    if !leaf_a.narrow(la, &mut pair.live_a, pair.b.obb(wb), self.margin) {
-                        let gap = || leaf_a.gap(la, &pair.b.obb(wb).inflated(self.margin));
-                        self.stop(front, pair.a, pair.b, gap, stats);
+                    let (node, sides) = (pair.b.obb(wb), [pair.a, pair.b]);
+                    if !self.leaf_meets(&mut leaf_a, (la, &mut pair.live_a), node, sides, front, stats) {
                         continue;
                     }
                     (false, wb.node(j as usize))
@@ -156,13 +152,16 @@ impl WideSearch<'_> {
                 (self.placed_a(&mut placed_a, pair.a, wa), 0.0)
             };
             let (next, apart) = opened(node, other, margin, stats);
-            // The children found apart are where the search stops.
-            let (opened_side, placed_other) = (if open_a { wa } else { wb }, &other.1);
-            for k in bvh_core::bits::set_bits(if F::KEEPS { apart } else { 0 }) {
-                let Some(child) = Side::of(node.children[k]) else { continue };
-                let gap = || child.obb(opened_side).inflated(margin).gap(placed_other);
-                let (a, b) = if open_a { (child, pair.b) } else { (pair.a, child) };
-                self.stop(front, a, b, gap, stats);
+            // The children found apart are where the search stops (looked at only by a front
+            // that keeps them).
+            if F::KEEPS {
+                let (opened_side, placed_other) = (if open_a { wa } else { wb }, &other.1);
+                for k in bvh_core::bits::set_bits(apart) {
+                    let Some(child) = Side::of(node.children[k]) else { continue };
+                    let gap = || child.obb(opened_side).inflated(margin).gap(placed_other);
+                    let (a, b) = if open_a { (child, pair.b) } else { (pair.a, child) };
+                    self.stop(front, a, b, gap, stats);
+                }
             }
             stack.extend(next.map(|side| {
                 if open_a {
@@ -173,6 +172,28 @@ impl WideSearch<'_> {
             }));
         }
         None
+    }
+
+    /// Whether any of leaf `l`'s `live` triangles (placed by `leaf`) may meet `node` (the other
+    /// tree's side, in its frame, grown by the margin), narrowing `live` to those that may; if
+    /// none may, the pair of `sides` (A's, B's) stops there, with the gap from all the leaf's
+    /// triangles. Inlined, as the two arms it replaces were: once per step.
+    #[inline(always)]
+    fn leaf_meets<F: Front>(
+        &self,
+        leaf: &mut PlacedLeaf,
+        (l, live): (u32, &mut Live),
+        node: &Obb,
+        [a, b]: [Side; 2],
+        front: &mut F,
+        stats: &mut impl Stats,
+    ) -> bool {
+        stats.volume_test(VolumeTest::Leaf);
+        let meets = leaf.narrow(l, live, node, self.margin);
+        if !meets {
+            self.stop(front, a, b, || leaf.gap(l, &node.inflated(self.margin)), stats);
+        }
+        meets
     }
 
     /// Keeps the pair of sides `a` and `b` in `front`, with the `gap` between what lies below
