@@ -151,16 +151,14 @@ impl WideSearch<'_> {
             } else {
                 (self.placed_a(&mut placed_a, pair.a, wa), 0.0)
             };
-            let (next, apart) = opened(node, other, margin, stats);
+            let (next, apart, gaps) = opened(node, other, margin, F::MEASURES_GAPS, stats);
             // The children found apart are where the search stops (looked at only by a front
             // that keeps them).
             if F::KEEPS {
-                let (opened_side, placed_other) = (if open_a { wa } else { wb }, &other.1);
                 for k in bvh_core::bits::set_bits(apart) {
                     let Some(child) = Side::of(node.children[k]) else { continue };
-                    let gap = || child.obb(opened_side).inflated(margin).gap(placed_other);
                     let (a, b) = if open_a { (child, pair.b) } else { (pair.a, child) };
-                    self.stop(front, a, b, gap, stats);
+                    self.stop(front, a, b, || gaps[k], stats);
                 }
             }
             stack.extend(next.map(|side| {
@@ -263,23 +261,28 @@ impl WideSearch<'_> {
 
 /// The children of wide node `node` that meet the other side (placed in this tree's frame as
 /// `other`, its centre there `centre`; this tree's boxes grown by `margin`), farthest first:
-/// ordered by the centre of the binary child they lie below, then by their own; and the mask of
-/// lanes that do not meet it (empty lanes among them). Inlined: once per step, and out of line
-/// the steps ran slower.
+/// ordered by the centre of the binary child they lie below, then by their own; the mask of
+/// lanes that do not meet it (empty lanes among them); and, if asked to `measure`, each lane's
+/// gap (else zeros). Inlined: once per step, and out of line the steps ran slower.
 #[inline(always)]
 fn opened<S: Stats>(
     node: &WideNode,
     (_, other, centre): &(Side, PlacedObb, Point),
     margin: Real,
+    measure: bool,
     stats: &mut S,
-) -> (impl Iterator<Item = Side> + use<S>, u32) {
+) -> (impl Iterator<Item = Side> + use<S>, u32, [Real; 4]) {
     let mut next: SmallVec<[((Real, Real), Side); 4]> = SmallVec::new();
     for child in &node.children {
         if *child != WideChild::Empty {
             stats.volume_test(VolumeTest::Nodes);
         }
     }
-    let meeting = node.boxes.meeting(margin, other);
+    let (meeting, gaps) = if measure {
+        node.boxes.meeting_gaps(margin, other)
+    } else {
+        (node.boxes.meeting(margin, other), [0.0; 4])
+    };
     let group_distances = node.group_centres.map(|c| (c - centre).norm_squared());
     let distances = node.boxes.center_distances_sq(centre);
     for k in bvh_core::bits::set_bits(meeting) {
@@ -288,7 +291,7 @@ fn opened<S: Stats>(
         let at = next.iter().position(|(other, _)| *other < key).unwrap_or(next.len());
         next.insert(at, (key, child));
     }
-    (next.into_iter().map(|(_, child)| child), !meeting & 0b1111)
+    (next.into_iter().map(|(_, child)| child), !meeting & 0b1111, gaps)
 }
 
 /// One tree's leaves' triangles placed in the other tree's frame in groups of four, the last

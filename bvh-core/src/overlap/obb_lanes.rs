@@ -36,6 +36,35 @@ impl ObbLanes {
     /// same products summed in the same order.
     #[inline]
     pub fn meeting(&self, margin: Real, other: &PlacedObb) -> u32 {
+        let fold = |separated: f32x4, distance: f32x4, radii| separated | distance.simd_gt(radii);
+        let apart = |separated: f32x4| separated.to_bitmask() & self.filled == self.filled;
+        !self.fold_axes(margin, other, fold, apart).to_bitmask() & self.filled
+    }
+
+    /// [`ObbLanes::meeting`], and for each lane a lower bound on the distance between its box,
+    /// grown by `margin`, and `other`: [`Obb::gap`] of that box, bit for bit – zero for a box
+    /// that meets it, or an empty lane. A search that keeps the boxes it finds apart gets their
+    /// gaps from the test that found them apart, instead of a second pass of the 15 axes each.
+    #[inline]
+    pub fn meeting_gaps(&self, margin: Real, other: &PlacedObb) -> (u32, [Real; 4]) {
+        let fold = |widest: f32x4, distance, radii| widest.fast_max(distance - radii);
+        let widest = self.fold_axes(margin, other, fold, |_| false);
+        // A gap is positive exactly where a distance exceeds its radii: the difference of two
+        // finite numbers has the sign of their comparison.
+        (!widest.simd_gt(f32x4::ZERO).to_bitmask() & self.filled, widest.to_array())
+    }
+
+    /// The 15 axes' comparisons between each lane's box, grown by `margin`, and `other`, folded
+    /// from zero by `fold(acc, distance, radii)` in the order of [`Obb::meets_with_margin`]'s
+    /// sums; after A's face axes the fold ends if `stop(acc)`.
+    #[inline(always)]
+    fn fold_axes(
+        &self,
+        margin: Real,
+        other: &PlacedObb,
+        fold: impl Fn(f32x4, f32x4, f32x4) -> f32x4,
+        stop: impl Fn(f32x4) -> bool,
+    ) -> f32x4 {
         let pad = f32x4::splat(OBB_AXIS_PADDING);
         let splat = |v: f32x4, k: usize| f32x4::splat(v.to_array()[k]);
         let b_axes = &other.axes;
@@ -52,21 +81,20 @@ impl ObbLanes {
         let t: [f32x4; 3] =
             std::array::from_fn(|i| rows[0][i] * d[0] + rows[1][i] * d[1] + rows[2][i] * d[2]);
         let padded = c.map(|row| row.map(|x| x.abs() + pad));
-        let mut separated = f32x4::ZERO;
+        let mut acc = f32x4::ZERO;
         // A's face normals.
         for i in 0..3 {
             let radii = a[i] + bs[0] * padded[i][0] + bs[1] * padded[i][1] + bs[2] * padded[i][2];
-            separated |= t[i].abs().simd_gt(radii);
+            acc = fold(acc, t[i].abs(), radii);
         }
-        let apart = |separated: f32x4| (separated.to_bitmask() & self.filled) == self.filled;
-        if apart(separated) {
-            return 0;
+        if stop(acc) {
+            return acc;
         }
         // B's face normals.
         for j in 0..3 {
             let distance = (c[0][j] * t[0] + c[1][j] * t[1] + c[2][j] * t[2]).abs();
             let radii = padded[0][j] * a[0] + padded[1][j] * a[1] + padded[2][j] * a[2] + bs[j];
-            separated |= distance.simd_gt(radii);
+            acc = fold(acc, distance, radii);
         }
         // Edge axes A_i × B_j.
         for i in 0..3 {
@@ -76,10 +104,10 @@ impl ObbLanes {
                 let distance = (t[i2] * c[i1][j] - t[i1] * c[i2][j]).abs();
                 let ra = a[i1] * padded[i2][j] + a[i2] * padded[i1][j];
                 let rb = bs[j1] * padded[i][j2] + bs[j2] * padded[i][j1];
-                separated |= distance.simd_gt(ra + rb);
+                acc = fold(acc, distance, ra + rb);
             }
         }
-        !separated.to_bitmask() & self.filled
+        acc
     }
 
     /// Squared distances from each box's centre to `p` (lanes in the boxes' order).
@@ -98,8 +126,9 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// Every lane's verdict is the scalar test's, bit for bit, over boxes that mostly nearly
-    /// touch, with and without a margin; empty lanes never meet.
+    /// Every lane's verdict is the scalar test's, and every lane's gap the scalar gap's, bit for
+    /// bit, over boxes that mostly nearly touch, with and without a margin; empty lanes never
+    /// meet and lie zero apart.
     #[test]
     fn each_lane_decides_as_the_scalar_test() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -117,9 +146,14 @@ mod tests {
             let placed = PlacedObb::new(&other, &pose);
             let margin = if round % 2 == 0 { 0.0 } else { 0.05 * scale };
             let mask = lanes.meeting(margin, &placed);
+            let (gaps_mask, gaps) = lanes.meeting_gaps(margin, &placed);
+            assert_eq!(gaps_mask, mask, "round {round}");
             for (k, obb) in boxes.iter().enumerate() {
                 let expected = k != empty && obb.meets_with_margin(&placed, margin);
                 assert_eq!(mask >> k & 1 == 1, expected, "round {round}, lane {k}");
+                let grown = Obb { half_extents: obb.half_extents.add_scalar(margin), ..*obb };
+                let gap = if k == empty { 0.0 } else { grown.gap(&placed) };
+                assert_eq!(gaps[k].to_bits(), gap.to_bits(), "round {round}, lane {k}");
                 if k != empty {
                     if expected { met += 1 } else { missed += 1 }
                 }
