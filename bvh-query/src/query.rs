@@ -78,7 +78,18 @@ where
     /// return the [`PoseError`]. [`Query::pose_error`] tells such a query apart;
     /// [`Query::try_new`] refuses it instead.
     pub fn new(a: Posed<'a, VA>, b: Posed<'a, VB>, options: QueryOptions) -> Self {
-        match RelativePose::checked_between(&a.pose, &b.pose) {
+        Self::with_placement(a, b, RelativePose::checked_between(&a.pose, &b.pose), options)
+    }
+
+    /// [`Query::new`] with B's pose in A's frame already computed (or refused) as `b_in_a`.
+    #[inline(always)]
+    pub(crate) fn with_placement(
+        a: Posed<'a, VA>,
+        b: Posed<'a, VB>,
+        b_in_a: Result<RelativePose, PoseError>,
+        options: QueryOptions,
+    ) -> Self {
+        match b_in_a {
             Ok(b_in_a) => Self { a, b, b_in_a, options, unplaced: None },
             Err(error) => Self { a, b, b_in_a: RelativePose::identity(), options, unplaced: Some(error) },
         }
