@@ -180,8 +180,10 @@ struct Motion {
 
 impl Motion {
     fn between(from: &RelativePose, to: &RelativePose) -> Self {
-        let turn = (to.rotation - from.rotation).cast::<f64>();
-        Self { turn, turn_norm: turn.norm(), shift: (to.translation - from.translation).cast::<f64>() }
+        // Cast before subtracting: a difference taken in f32 is rounded.
+        let turn = to.rotation.cast::<f64>() - from.rotation.cast::<f64>();
+        let shift = to.translation.cast::<f64>() - from.translation.cast::<f64>();
+        Self { turn, turn_norm: turn.norm(), shift }
     }
 
     /// How the points of B in `ball` (in B's frame) moved: the shift of its centre and how far
