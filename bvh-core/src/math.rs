@@ -150,8 +150,10 @@ impl RelativePose {
         // or an infinity among them leaves some component of the result non-finite: the poses
         // are looked at one by one only then, to name the one at fault. `0.0 * x` is zero for a
         // finite `x` and NaN otherwise, so one sum checks all twelve without a branch each.
-        let finite =
-            relative.rotation.iter().chain(relative.translation.iter()).map(|x| 0.0 * x).sum::<Real>() == 0.0;
+        // Summed column by column, the three columns and the translation side by side: one
+        // sum in a row waited on each addition in turn.
+        let zeros = (relative.rotation * 0.0).column_sum() + relative.translation * 0.0;
+        let finite = zeros.sum() == 0.0;
         if finite {
             return Ok(relative);
         }
