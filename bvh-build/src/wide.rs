@@ -28,7 +28,7 @@ pub struct WideNodes {
     /// Each wide node's binary node, and each leaf's binary parent: a search that keeps where
     /// it stopped keeps it in the binary tree's terms, from which the binary descent resumes.
     /// Apart from what a search reads at every step.
-    binary: Vec<u32>,
+    binary_nodes: Vec<u32>,
     leaf_parents: Vec<u32>,
 }
 
@@ -120,7 +120,7 @@ impl WideNodes {
     /// A wide node for binary node `binary` of this volume, its slots filled later; its index.
     fn add_node(&mut self, binary: usize, volume: &Obb) -> usize {
         self.own.push(*volume);
-        self.binary.push(binary as u32);
+        self.binary_nodes.push(binary as u32);
         self.nodes.push(WideNode {
             boxes: ObbLanes::new([None; 4]),
             children: [WideChild::Empty; 4],
@@ -152,7 +152,7 @@ impl WideNodes {
     /// Wide node `i`'s binary node.
     #[inline]
     pub fn binary_node(&self, i: usize) -> usize {
-        self.binary[i] as usize
+        self.binary_nodes[i] as usize
     }
 
     /// Leaf `l`'s parent in the binary tree.

@@ -149,9 +149,8 @@ impl RelativePose {
         // Every component of either pose enters the result through products and sums, so a NaN
         // or an infinity among them leaves some component of the result non-finite: the poses
         // are looked at one by one only then, to name the one at fault. `0.0 * x` is zero for a
-        // finite `x` and NaN otherwise, so one sum checks all twelve without a branch each.
-        // Summed column by column, the three columns and the translation side by side: one
-        // sum in a row waited on each addition in turn.
+        // finite `x` and NaN otherwise, so a sum checks all twelve without a branch each: the
+        // columns and the translation added lane-wise, not one long chain of additions.
         let zeros = (relative.rotation * 0.0).column_sum() + relative.translation * 0.0;
         let finite = zeros.sum() == 0.0;
         if finite {

@@ -972,8 +972,8 @@ impl Pair {
         Self { untested: true, ..*self }
     }
 
-    /// The pair of these two sides, untested, all their leaves' triangles live: where a search
-    /// on the wide views stopped, for the binary descent to resume from.
+    /// The pair of these two sides, untested, all their leaves' triangles live: the top pair,
+    /// or one a search on the wide views stopped at, for the binary descent to resume from.
     pub(crate) fn between(a: Side, b: Side) -> Self {
         Self { a, b, untested: true, live_a: Live::ALL, live_b: Live::ALL }
     }
