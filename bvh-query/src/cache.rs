@@ -68,8 +68,8 @@ pub struct PairCache {
     /// The least travel any pair of the front is clear until: below it a search has nothing
     /// to test, known without a pass over the front.
     front_clear_until: f64,
-    /// Where this search stops: swapped with `front` when it is remembered.
-    next: Vec<Stop>,
+    /// The pairs of the front this search starts from, taken out of it.
+    due: Vec<Pair>,
     /// Searches since the last one from the top that tested pairs of the front (one that found
     /// every pair still clear left it as it was).
     since_top: usize,
@@ -450,36 +450,40 @@ impl PairCache {
             return None;
         }
         self.since_top = if from_front { self.since_top + 1 } else { 0 };
-        self.next.clear();
-        // A plain loop: a filtered `extend` built each stop in an `Option` on the stack first,
-        // and stalled reading it back.
-        for stop in &self.front {
-            if stop.clear_until > travelled {
-                self.next.push(*stop);
+        // The due pairs are taken out, from the back so that each place is refilled by a stop
+        // already looked at; the others stay where they are. Copying the front into a new one
+        // at every search cost more than the search on the large fronts a search from the top
+        // leaves.
+        self.due.clear();
+        let mut least = f64::INFINITY;
+        for i in (0..self.front.len()).rev() {
+            let stop = self.front[i];
+            if stop.clear_until <= travelled {
+                self.due.push(stop.pair);
+                self.front.swap_remove(i);
+            } else {
+                least = least.min(stop.clear_until);
             }
         }
-        let due = from_front.then(|| {
-            self.front.iter().filter(move |stop| stop.clear_until <= travelled).map(|stop| stop.pair)
-        });
-        Some((due, Kept { stops: &mut self.next, from: travelled - slack() as f64 }))
+        self.front_clear_until = least;
+        let kept = Kept {
+            stops: &mut self.front,
+            least: &mut self.front_clear_until,
+            from: travelled - slack() as f64,
+        };
+        Some((from_front.then(|| self.due.iter().copied()), kept))
     }
 
     /// Remembers what the search into the trees found, and the front it left (none if it found
     /// a contact).
     pub(crate) fn remember(&mut self, hit: Option<Hit>) {
         self.last = hit;
-        if hit.is_some() {
-            self.next.clear();
-        }
         // The pull-up: a front only deepens, also where the objects have moved apart again;
         // every few searches that deepen it, one starts from the top and leaves a front as high
         // as it can be.
-        if self.since_top + 1 >= PULL_UP_EVERY {
-            self.next.clear();
+        if hit.is_some() || self.since_top + 1 >= PULL_UP_EVERY {
+            self.front.clear();
         }
-        std::mem::swap(&mut self.front, &mut self.next);
-        self.front_clear_until =
-            self.front.iter().fold(f64::INFINITY, |least, stop| least.min(stop.clear_until));
     }
 }
 
@@ -487,6 +491,8 @@ impl PairCache {
 /// gap measured between its volumes.
 pub(crate) struct Kept<'c> {
     stops: &'c mut Vec<Stop>,
+    /// The least travel any of them is clear until.
+    least: &'c mut f64,
     /// The travel so far, less the rounding a measured gap may hide.
     from: f64,
 }
@@ -496,11 +502,14 @@ impl Front for Kept<'_> {
 
     #[inline]
     fn keep(&mut self, pair: &Pair, gap: Real) {
-        self.stops.push(Stop { pair: pair.untested(), clear_until: self.from + gap as f64 });
+        let clear_until = self.from + gap as f64;
+        *self.least = self.least.min(clear_until);
+        self.stops.push(Stop { pair: pair.untested(), clear_until });
     }
 
     fn clear(&mut self) {
         self.stops.clear();
+        *self.least = f64::INFINITY;
     }
 }
 
@@ -769,8 +778,9 @@ mod tests {
 
     /// Every stop a cached first-contact search leaves along a path holds what the next
     /// searches rely on: the triangle pairs below it lie at least as far apart as its clearance
-    /// (the travel it is clear until, less B's travel so far). A leaf against a node measures
-    /// its gap too: a path passing one close by does not test it again at every pose.
+    /// (the travel it is clear until, less B's travel so far), and the least clearance kept
+    /// beside the front is its least. A leaf against a node measures its gap too: a path passing
+    /// one close by does not test it again at every pose.
     #[test]
     fn every_stop_of_a_first_contact_front_is_as_clear_as_it_says() {
         let config = BuildConfig::co();
@@ -784,6 +794,12 @@ mod tests {
             let pose_b = Isometry::new(Vector::new(0.48 * t, 0.05 * t, 0.0), Vector::new(0.1 * t, 0.3, 0.0));
             let query = with_b_at(&a, &b, pose_b);
             assert!(query.intersects_cached(&mut cache).is_none(), "pose {k}: the meshes stay apart");
+            // The least clearance kept beside the front is the front's, as the pairs taken out
+            // and the stops added left it.
+            if !cache.front.is_empty() {
+                let least = cache.front.iter().map(|stop| stop.clear_until).fold(f64::INFINITY, f64::min);
+                assert_eq!(cache.front_clear_until, least, "pose {k}");
+            }
             for stop in &cache.front {
                 let clearance = stop.clear_until - cache.travel.travelled;
                 if clearance <= 0.0 {
