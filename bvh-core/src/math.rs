@@ -139,6 +139,11 @@ impl RelativePose {
 
     /// B's pose relative to A from both world poses: `pose_a⁻¹ · pose_b`.
     pub fn between(pose_a: &Isometry, pose_b: &Isometry) -> Self {
+        // A scene at the origin, as most are, has no pose to undo: the composition would
+        // multiply by ones and add zeros, the same numbers.
+        if *pose_a == Isometry::identity() {
+            return Self::from(pose_b);
+        }
         Self::from(&pose_a.inv_mul(pose_b))
     }
 
@@ -213,5 +218,19 @@ mod tests {
         assert_relative_eq!(rel.transform_point(&p), expected, epsilon = 1e-5);
         let back = rel.inverse().transform_point(&rel.transform_point(&p));
         assert_relative_eq!(back, p, epsilon = 1e-5);
+    }
+
+    /// With A at the origin B's relative pose is its own, number for number what composing it
+    /// with the identity gives.
+    #[test]
+    fn a_scene_at_the_origin_leaves_the_part_its_own_pose() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut vector = |scale: Real| Vector::from_fn(|_, _| rng.gen_range(-scale..scale));
+        for _ in 0..2000 {
+            let b = Isometry::new(vector(1e4), vector(7.0));
+            let composed = RelativePose::from(&Isometry::identity().inv_mul(&b));
+            assert_eq!(RelativePose::between(&Isometry::identity(), &b), composed);
+        }
     }
 }
