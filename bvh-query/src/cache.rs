@@ -60,6 +60,8 @@ pub(crate) struct Stop {
 pub struct PairCache {
     /// The contact the last search found, if it found one.
     last: Option<Hit>,
+    /// Whether that contact was found beyond the ring of the one before.
+    last_beyond_ring: bool,
     /// The trees of the last search.
     trees: Option<(u64, u64)>,
     /// Where the last search stopped, if it found no contact and covered both trees (else
@@ -433,6 +435,19 @@ impl PairCache {
     /// into the trees, or by a search at scattered poses.
     pub(crate) fn found(&mut self, hit: Option<Hit>) {
         self.last = hit;
+        self.last_beyond_ring = false;
+    }
+
+    /// Remembers a contact found beyond the triangles around the last one: where the contacts
+    /// outrun the rings, the next search looks there at once.
+    pub(crate) fn found_beyond_ring(&mut self, hit: Hit) {
+        self.last = Some(hit);
+        self.last_beyond_ring = true;
+    }
+
+    /// Whether the last contact was found beyond the ring of the one before.
+    pub(crate) fn last_beyond_ring(&self) -> bool {
+        self.last_beyond_ring
     }
 
     /// Where a search into the trees starts: from the pairs of the front that B may have
@@ -478,6 +493,7 @@ impl PairCache {
     /// a contact).
     pub(crate) fn remember(&mut self, hit: Option<Hit>) {
         self.last = hit;
+        self.last_beyond_ring = false;
         // The pull-up: a front only deepens, also where the objects have moved apart again;
         // every few searches that deepen it, one starts from the top and leaves a front as high
         // as it can be.
@@ -818,6 +834,52 @@ mod tests {
             checked >= 200 && clear_leaves >= 20,
             "{checked} stops checked, {clear_leaves} of a leaf and a node"
         );
+    }
+
+    /// A strip of sliver triangles (rows half a millimetre apart) sliding through a wall four
+    /// rows a step: the contact outruns the triangles around it at every step, and is found
+    /// beside it in leaf order, with no volume test, and followed there; each answer is the
+    /// uncached one.
+    #[test]
+    fn a_contact_that_outruns_the_rings_is_found_beside_it() {
+        let rows = 400;
+        let vertices: Vec<Point> = (0..=rows)
+            .flat_map(|r| {
+                let y = r as Real * 0.0005;
+                [Point::new(0.0, y, 0.0), Point::new(0.1, y, 0.0)]
+            })
+            .collect();
+        let triangles: Vec<[u32; 3]> = (0..rows as u32)
+            .flat_map(|r| [[2 * r, 2 * r + 1, 2 * r + 3], [2 * r, 2 * r + 3, 2 * r + 2]])
+            .collect();
+        let strip = bvh_core::TriMesh::new(vertices, triangles).expect("a strip");
+        let wall = bvh_core::TriMesh::new(
+            vec![
+                Point::new(-1.0, 0.05, -1.0),
+                Point::new(1.0, 0.05, -1.0),
+                Point::new(1.0, 0.05, 1.0),
+                Point::new(-1.0, 0.05, 1.0),
+            ],
+            vec![[0, 1, 2], [0, 2, 3]],
+        )
+        .expect("a wall");
+        let config = BuildConfig::co();
+        let (a, b) = (Bvh::<Obb>::build(wall, &config), Bvh::<Obb>::build(strip, &config));
+        let mut cache = PairCache::new();
+        let (mut steps, mut beside_ring) = (0, 0);
+        for k in 0..40 {
+            // Offset by a third of a row, so that the wall crosses rows and touches no edge.
+            let query = with_b_at(&a, &b, Isometry::translation(0.0, -0.002 * k as Real - 0.00017, 0.0));
+            let mut stats = QueryStats::default();
+            let cached = query.intersects_counted(Some(&mut cache), &mut stats);
+            assert_eq!(cached.is_some(), query.intersects().is_some(), "step {k}");
+            assert!(cached.is_some(), "step {k}: the strip crosses the wall");
+            if k >= 2 {
+                steps += 1;
+                beside_ring += usize::from(stats.volume_tests() == 0 && cache.last_beyond_ring);
+            }
+        }
+        assert_eq!(beside_ring, steps, "{beside_ring} of {steps} steps found beside the last contact");
     }
 
     /// A distance query that found the meshes apart spares the next the first-contact search

@@ -74,8 +74,14 @@ where
                     }
                     Start::Near(last) => last,
                 };
-                if let Some(hit) = self.contact_near(last, stats) {
+                // A contact found beyond the rings is followed there: the rings of the one before
+                // failed, and mostly fail again.
+                if let Some(hit) = self.contact_near(last, !cache.last_beyond_ring(), stats) {
                     cache.found(Some(hit));
+                    return Some(hit);
+                }
+                if let Some(hit) = self.contact_in_window(last, stats) {
+                    cache.found_beyond_ring(hit);
                     return Some(hit);
                 }
                 // Lost, the last contact nearly always has a successor elsewhere: a front kept
@@ -115,9 +121,44 @@ where
         }
     }
 
-    /// The `last` contact if its triangles still touch, else the first found among the
-    /// triangles around it.
-    fn contact_near(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
+    /// The first intersecting pair beside the `last` contact in leaf order: A's triangles
+    /// within [`WINDOW`] positions of its own against B's last, then B's against A's last. The
+    /// tree keeps the triangles of one place together in leaf order, so these are the
+    /// triangles around the contact by place, not by shared corners: where a part is
+    /// tessellated finer than it moves in a frame (rows of slivers), the contact outruns the
+    /// rings, but mostly keeps one of its two triangles and finds the other a few rows on.
+    fn contact_in_window(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
+        let [i, j] = last.positions;
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
+        let (box_a, box_b) = (ta.aabb(), tb.aabb());
+        let beside = |k: usize, count: usize| {
+            (k.saturating_sub(WINDOW)..(k + WINDOW + 1).min(count)).filter(move |&n| n != k)
+        };
+        for k in beside(i, a.mesh().triangle_count()) {
+            let other = a.triangle(k);
+            if other.aabb().intersects(&box_b) {
+                stats.triangle_test();
+                if triangles_intersect(other, &tb) {
+                    return Some(Hit { positions: [k, j] });
+                }
+            }
+        }
+        for k in beside(j, b.mesh().triangle_count()) {
+            let other = b.triangle(k).placed(&self.b_in_a);
+            if other.aabb().intersects(&box_a) {
+                stats.triangle_test();
+                if triangles_intersect(ta, &other) {
+                    return Some(Hit { positions: [i, k] });
+                }
+            }
+        }
+        None
+    }
+
+    /// The `last` contact if its triangles still touch, else (if `ring`) the first found among
+    /// the triangles around it.
+    fn contact_near(&self, last: Hit, ring: bool, stats: &mut impl Stats) -> Option<Hit> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
         let (around_a, around_b) = (a.neighbours(i), b.neighbours(j));
@@ -130,6 +171,9 @@ where
         let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
         if triangles_intersect(ta, &tb) {
             return Some(last);
+        }
+        if !ring {
+            return None;
         }
         // No search around a triangle with more than `MAX_AROUND` around it.
         self.contact_around(last, [around_a?, around_b?], &tb, stats)
@@ -240,6 +284,10 @@ where
         })
     }
 }
+
+/// How many triangles on either side of a lost contact's, in leaf order, the search beside it
+/// tries: about the rows of slivers a part passes in a frame.
+const WINDOW: usize = 16;
 
 /// A ring of triangles around a contact: leaf-order position, triangle, box. It leaves out
 /// the contact's own triangle, so a ring's boxes fit the bits of a `u32`.
