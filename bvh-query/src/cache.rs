@@ -36,8 +36,10 @@ pub(crate) enum Start {
     /// B jumped at this search and at the last: where this one stops would guide no next one,
     /// so it keeps nothing but its contact.
     Scattered,
-    /// B moved little since the last search, which found this contact: look around it first.
-    Near(Hit),
+    /// B moved little since the last search, which found this contact: look around it first,
+    /// through the triangles sharing its corners if `rings` (not when it was itself found
+    /// beyond the rings of the one before: there they mostly fail again).
+    Near { last: Hit, rings: bool },
     /// Into the trees, from the kept front or from the top.
     Trees,
 }
@@ -311,7 +313,7 @@ impl PairCache {
             return Start::Scattered;
         }
         match self.last.filter(|_| near) {
-            Some(last) => Start::Near(last),
+            Some(last) => Start::Near { last, rings: !self.last_beyond_ring },
             None => Start::Trees,
         }
     }
@@ -443,11 +445,6 @@ impl PairCache {
     pub(crate) fn found_beyond_ring(&mut self, hit: Hit) {
         self.last = Some(hit);
         self.last_beyond_ring = true;
-    }
-
-    /// Whether the last contact was found beyond the ring of the one before.
-    pub(crate) fn last_beyond_ring(&self) -> bool {
-        self.last_beyond_ring
     }
 
     /// Where a search into the trees starts: from the pairs of the front that B may have

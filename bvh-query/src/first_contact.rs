@@ -55,7 +55,7 @@ where
             None => self.first_from_top(&mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
-                let last = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
+                let (last, rings) = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
                     Start::Scattered => {
                         let hit = self.first_from_top(&mut (), stats);
                         cache.found(hit);
@@ -72,17 +72,18 @@ where
                         cache.remember(hit);
                         return hit;
                     }
-                    Start::Near(last) => last,
+                    Start::Near { last, rings } => (last, rings),
                 };
-                // A contact found beyond the rings is followed there: the rings of the one before
-                // failed, and mostly fail again.
-                if let Some(hit) = self.contact_near(last, !cache.last_beyond_ring(), stats) {
-                    cache.found(Some(hit));
-                    return Some(hit);
-                }
-                if let Some(hit) = self.contact_in_window(last, stats) {
-                    cache.found_beyond_ring(hit);
-                    return Some(hit);
+                match self.contact_near(last, rings, stats) {
+                    Some(Near::Around(hit)) => {
+                        cache.found(Some(hit));
+                        return Some(hit);
+                    }
+                    Some(Near::Beside(hit)) => {
+                        cache.found_beyond_ring(hit);
+                        return Some(hit);
+                    }
+                    None => {}
                 }
                 // Lost, the last contact nearly always has a successor elsewhere: a front kept
                 // would be for nothing, so the search is the one from the top that keeps none
@@ -121,47 +122,12 @@ where
         }
     }
 
-    /// The first intersecting pair beside the `last` contact in leaf order: A's triangles
-    /// within [`WINDOW`] positions of its own against B's last, then B's against A's last. The
-    /// tree keeps the triangles of one place together in leaf order, so these are the
-    /// triangles around the contact by place, not by shared corners: where a part is
-    /// tessellated finer than it moves in a frame (rows of slivers), the contact outruns the
-    /// rings, but mostly keeps one of its two triangles and finds the other a few rows on.
-    fn contact_in_window(&self, last: Hit, stats: &mut impl Stats) -> Option<Hit> {
+    /// The `last` contact if its triangles still touch, else the first found around it (through
+    /// the triangles sharing their corners, if `rings`), else beside it in leaf order.
+    fn contact_near(&self, last: Hit, rings: bool, stats: &mut impl Stats) -> Option<Near> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
-        let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
-        let (box_a, box_b) = (ta.aabb(), tb.aabb());
-        let beside = |k: usize, count: usize| {
-            (k.saturating_sub(WINDOW)..(k + WINDOW + 1).min(count)).filter(move |&n| n != k)
-        };
-        for k in beside(i, a.mesh().triangle_count()) {
-            let other = a.triangle(k);
-            if other.aabb().intersects(&box_b) {
-                stats.triangle_test();
-                if triangles_intersect(other, &tb) {
-                    return Some(Hit { positions: [k, j] });
-                }
-            }
-        }
-        for k in beside(j, b.mesh().triangle_count()) {
-            let other = b.triangle(k).placed(&self.b_in_a);
-            if other.aabb().intersects(&box_a) {
-                stats.triangle_test();
-                if triangles_intersect(ta, &other) {
-                    return Some(Hit { positions: [i, k] });
-                }
-            }
-        }
-        None
-    }
-
-    /// The `last` contact if its triangles still touch, else (if `ring`) the first found among
-    /// the triangles around it.
-    fn contact_near(&self, last: Hit, ring: bool, stats: &mut impl Stats) -> Option<Hit> {
-        let [i, j] = last.positions;
-        let (a, b) = (self.a.bvh, self.b.bvh);
-        let (around_a, around_b) = (a.neighbours(i), b.neighbours(j));
+        let (around_a, around_b) = if rings { (a.neighbours(i), b.neighbours(j)) } else { (None, None) };
         // The triangles around the two start loading while the pair itself is tested: half the
         // frames of a path need them, and read from cold memory only then they cost more than
         // the test.
@@ -170,13 +136,50 @@ where
         stats.triangle_test();
         let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
         if triangles_intersect(ta, &tb) {
-            return Some(last);
-        }
-        if !ring {
-            return None;
+            return Some(Near::Around(last));
         }
         // No search around a triangle with more than `MAX_AROUND` around it.
-        self.contact_around(last, [around_a?, around_b?], &tb, stats)
+        let around =
+            around_a.zip(around_b).and_then(|(ra, rb)| self.contact_around(last, [ra, rb], &tb, stats));
+        around.map(Near::Around).or_else(|| self.contact_beside(last, &tb, stats).map(Near::Beside))
+    }
+
+    /// The first intersecting pair beside the `last` contact in leaf order (`last_b`: B's
+    /// triangle placed in A's frame): A's triangles within [`WINDOW`] positions of its own
+    /// against B's last, then B's against A's last. The tree keeps the triangles of one place
+    /// together in leaf order, so these are the triangles around the contact by place, not by
+    /// shared corners: where a part is tessellated finer than it moves in a frame (rows of
+    /// slivers), the contact outruns the rings, but mostly keeps one of its two triangles and
+    /// finds the other a few rows on.
+    /// Out of line: it runs only where the rings failed, and inlined it crowded the hot path.
+    #[inline(never)]
+    fn contact_beside(&self, last: Hit, last_b: &Triangle, stats: &mut impl Stats) -> Option<Hit> {
+        let [i, j] = last.positions;
+        let (a, b) = (self.a.bvh, self.b.bvh);
+        let last_a = a.triangle(i);
+        let (box_a, box_b) = (last_a.aabb(), last_b.aabb());
+        let beside = |k: usize, count: usize| {
+            (k.saturating_sub(WINDOW)..(k + WINDOW + 1).min(count)).filter(move |&n| n != k)
+        };
+        for k in beside(i, a.mesh().triangle_count()) {
+            let other = a.triangle(k);
+            if other.aabb().intersects(&box_b) {
+                stats.triangle_test();
+                if triangles_intersect(other, last_b) {
+                    return Some(Hit { positions: [k, j] });
+                }
+            }
+        }
+        for k in beside(j, b.mesh().triangle_count()) {
+            let other = b.triangle(k).placed(&self.b_in_a);
+            if other.aabb().intersects(&box_a) {
+                stats.triangle_test();
+                if triangles_intersect(last_a, &other) {
+                    return Some(Hit { positions: [i, k] });
+                }
+            }
+        }
+        None
     }
 
     /// The first contact found from the top – or, when there is a `previous` front, from its
@@ -288,6 +291,14 @@ where
 /// How many triangles on either side of a lost contact's, in leaf order, the search beside it
 /// tries: about the rows of slivers a part passes in a frame.
 const WINDOW: usize = 16;
+
+/// Where a contact near the last one was found.
+enum Near {
+    /// The last pair itself, or among the triangles sharing its corners.
+    Around(Hit),
+    /// Beside it in leaf order, beyond those: the next search looks there first.
+    Beside(Hit),
+}
 
 /// A ring of triangles around a contact: leaf-order position, triangle, box. It leaves out
 /// the contact's own triangle, so a ring's boxes fit the bits of a `u32`.
