@@ -10,7 +10,7 @@ use crate::preset::{BuildConfig, Construction};
 use crate::root::RootVolume;
 use crate::split::{NodeTriangles, Split, SplitRule};
 use crate::volume::NodeVolume;
-use bvh_core::parallel::in_pool;
+use bvh_core::parallel::{current_num_threads, in_pool};
 use bvh_core::{TriMesh, Triangle};
 
 /// Beyond this depth the builder stops trusting the split rule and halves nodes by count, which
@@ -32,7 +32,10 @@ impl<V: NodeVolume> Bvh<V> {
     }
 
     fn build_in_pool(mesh: TriMesh, config: &BuildConfig, rule: &impl SplitRule) -> Self {
-        let config = &config.for_mesh(mesh.triangle_count());
+        let config = config.for_mesh(mesh.triangle_count());
+        // On one thread the parallel parts would only add their bookkeeping (subtrees numbered
+        // apart, then copied into a fresh array): the same tree is built in one piece.
+        let config = &if current_num_threads() > 1 { config } else { config.sequential() };
         if config.construction == Construction::Binned {
             let shaped = binned::shape::<V>(&mesh, config);
             let root = RootVolume::fit(config.root, bytemuck::cast_slice(&shaped.triangles), &config.fit);
