@@ -73,6 +73,7 @@ pub(crate) fn shape<V: NodeVolume>(mesh: &TriMesh, config: &BuildConfig) -> Shap
     let mut bins = vec![0; items.len()];
     let mut order = vec![0; items.len()];
     let mut triangles: Vec<Triangle> = bytemuck::zeroed_vec(items.len());
+    let mut points: Vec<Point> = bytemuck::zeroed_vec(3 * items.len());
     let centres = centre_bounds(&items);
     let share = Share {
         items: &mut items,
@@ -83,7 +84,7 @@ pub(crate) fn shape<V: NodeVolume>(mesh: &TriMesh, config: &BuildConfig) -> Shap
         first: 0,
         centres,
     };
-    let (_, top) = Builder { mesh, config }.part::<V>(share, 0);
+    let (_, top) = Builder { mesh, config }.part::<V>(share, &mut points, 0);
     Shaped { order, triangles, nodes: top.number() }
 }
 
@@ -144,18 +145,20 @@ impl Share<'_> {
 }
 
 /// What a subtree passes up: its corners' box, its hull samples (`None` when its corners
-/// are few enough to be their own samples) and its volume (`None` for a leaf).
+/// are few enough to be their own samples), its volume (`None` for a leaf), and how many
+/// points its leaves wrote (their corners, each vertex once per leaf).
 struct Fitted<V> {
     bounds: Aabb,
     samples: Option<Box<Samples>>,
     volume: Option<V>,
+    points: usize,
 }
 
 impl<V: Copy> Fitted<V> {
-    /// The subtree over `corners` as its parent's fit sees it.
-    fn as_child<'a>(&'a self, corners: &'a [Point]) -> FittedChild<'a, V> {
+    /// The subtree over `corners`, whose leaves wrote `points`, as its parent's fit sees it.
+    fn as_child<'a>(&'a self, corners: &'a [Point], points: &'a [Point]) -> FittedChild<'a, V> {
         let samples = self.samples.as_deref().map_or(corners, Samples::points);
-        FittedChild { volume: self.volume, corners, samples }
+        FittedChild { volume: self.volume, points, samples }
     }
 }
 
@@ -165,34 +168,46 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    /// The subtree over a share: built on this thread and numbered as built below the parallel
+    /// The subtree over a share, its leaves' points written from the start of `points` (as
+    /// long as its corners): built on this thread and numbered as built below the parallel
     /// threshold, its two sides on two threads above it.
-    fn part<V: NodeVolume>(&self, mut share: Share<'_>, depth: usize) -> (Fitted<V>, Part<V>) {
+    fn part<V: NodeVolume>(
+        &self,
+        mut share: Share<'_>,
+        points: &mut [Point],
+        depth: usize,
+    ) -> (Fitted<V>, Part<V>) {
         if share.len() < self.config.parallel_threshold {
             let mut nodes = Numbered::with_top();
-            let fitted = self.node(share, depth, 0, &mut nodes);
+            let fitted = self.node(share, points, depth, 0, &mut nodes);
             return (fitted, Part::Numbered(nodes));
         }
         let [left, right] = share.divide(depth, true);
         let k = left.len();
-        let side = |share: Share<'_>| {
+        let side = |share: Share<'_>, points: &mut [Point]| {
             if self.config.is_leaf(share.len()) {
                 let (first, count) = (share.first, share.len() as u32);
-                (self.leaf(share), Part::Leaf { first, count })
+                (self.leaf(share, points), Part::Leaf { first, count })
             } else {
-                self.part(share, depth + 1)
+                self.part(share, points, depth + 1)
             }
         };
+        let (left_points, right_points) = points.split_at_mut(3 * k);
         let ((left, left_part), (right, right_part)) =
-            bvh_core::parallel::join(|| side(left), || side(right));
-        let (volume, fitted) = self.fit(share.corners, k, left, right);
+            bvh_core::parallel::join(|| side(left, left_points), || side(right, right_points));
+        // The right side's points moved up to follow the left's, as the sequential build
+        // writes them.
+        points.copy_within(3 * k..3 * k + right.points, left.points);
+        let (volume, fitted) = self.fit(share.corners, k, points, left, right);
         (fitted, Part::Node(volume, Box::new([left_part, right_part])))
     }
 
-    /// Writes the node over a share at place `at` of `nodes`, and its subtrees after it.
+    /// Writes the node over a share at place `at` of `nodes`, and its subtrees after it; its
+    /// leaves' points from the start of `points`, each side's after the last side's.
     fn node<V: NodeVolume>(
         &self,
         mut share: Share<'_>,
+        points: &mut [Point],
         depth: usize,
         at: usize,
         nodes: &mut Numbered<V>,
@@ -202,55 +217,81 @@ impl Builder<'_> {
         let firsts = sides.each_ref().map(|side| side.first);
         let counts = sides.each_ref().map(Share::len);
         let children = nodes.place_children(firsts, counts, self.config);
-        let mut side = |share, child: Child| match child.get() {
-            ChildRef::Node(place) => self.node(share, depth + 1, place, nodes),
-            ChildRef::Leaf(_) => self.leaf(share),
+        let mut side = |share, points: &mut [Point], child: Child| match child.get() {
+            ChildRef::Node(place) => self.node(share, points, depth + 1, place, nodes),
+            ChildRef::Leaf(_) => self.leaf(share, points),
         };
         let [left, right] = sides;
-        let (left, right) = (side(left, children[0]), side(right, children[1]));
-        let (volume, fitted) = self.fit(share.corners, k, left, right);
+        let left = side(left, points, children[0]);
+        let right = side(right, &mut points[left.points..], children[1]);
+        let (volume, fitted) = self.fit(share.corners, k, points, left, right);
         nodes.set(at, volume, children);
         fitted
     }
 
-    /// A node's volume from its children's boxes and samples (the first child's corners are
-    /// the first `3 k` of `corners`), and what it passes up.
+    /// A node's volume from its children's boxes, samples and points (the first child's
+    /// corners are the first `3 k` of `corners`, its points the first of `points`, the second
+    /// child's follow), and what it passes up.
     fn fit<V: NodeVolume>(
         &self,
         corners: &[Point],
         k: usize,
+        points: &[Point],
         left: Fitted<V>,
         right: Fitted<V>,
     ) -> (V, Fitted<V>) {
         let bounds = left.bounds.merged(&right.bounds);
         let (left_corners, right_corners) = corners.split_at(3 * k);
-        let children = [left.as_child(left_corners), right.as_child(right_corners)];
+        let points = &points[..left.points + right.points];
+        let (left_points, right_points) = points.split_at(left.points);
+        let children =
+            [left.as_child(left_corners, left_points), right.as_child(right_corners, right_points)];
         let samples = if left.samples.is_none() && right.samples.is_none() && corners.len() <= Samples::MAX {
             None
         } else {
             Some(Box::new(Samples::of_both(children[0].samples, children[1].samples, &bounds)))
         };
-        let points = samples.as_deref().map_or(corners, Samples::points);
+        let sampled = samples.as_deref().map_or(corners, Samples::points);
         let turn = corners.len() / 3 >= TURN_FROM;
-        let mut volume = V::fit_sampled(corners, &bounds, points, &self.config.fit, turn);
+        let mut volume = V::fit_sampled(points, &bounds, sampled, &self.config.fit, turn);
         if corners.len() / 3 >= CHILD_AXES_FROM {
             volume = volume.or_on_children_axes(children);
         }
-        (volume, Fitted { bounds, samples, volume: Some(volume) })
+        (volume, Fitted { bounds, samples, volume: Some(volume), points: points.len() })
     }
 
-    /// A leaf: its triangles' order and corners written to their final places.
-    fn leaf<V>(&self, share: Share<'_>) -> Fitted<V> {
+    /// A leaf: its triangles' order and corners written to their final places, and its corner
+    /// points, each vertex once, to the start of `points`. A vertex is shared by about six
+    /// triangles, several of them in one leaf: every node above projects these points for its
+    /// extents, instead of every corner.
+    fn leaf<V>(&self, share: Share<'_>, points: &mut [Point]) -> Fitted<V> {
+        let (vertices, indices) = (self.mesh.vertices(), self.mesh.indices());
+        let mut seen = [0; DISTINCT_UP_TO];
+        let mut count = 0;
         for ((item, order), corners) in
             share.items.iter().zip(share.order.iter_mut()).zip(share.corners.chunks_exact_mut(3))
         {
             *order = item.index;
-            corners.copy_from_slice(&self.mesh.triangle(item.index as usize).vertices());
+            for (corner, &v) in corners.iter_mut().zip(&indices[item.index as usize]) {
+                *corner = vertices[v as usize];
+                if count < DISTINCT_UP_TO {
+                    if seen[..count].contains(&v) {
+                        continue;
+                    }
+                    seen[count] = v;
+                }
+                points[count] = *corner;
+                count += 1;
+            }
         }
         let samples = (share.corners.len() > Samples::MAX).then(|| Box::new(Samples::of(share.corners)));
-        Fitted { bounds: Aabb::from_points(&*share.corners), samples, volume: None }
+        Fitted { bounds: Aabb::from_points(&points[..count]), samples, volume: None, points: count }
     }
 }
+
+/// Points of a leaf checked for repeats: past them (in leaves far larger than any preset's)
+/// the rest are written as they come, repeats and all, which changes no extent.
+const DISTINCT_UP_TO: usize = 48;
 
 /// An empty interval of centres.
 const EMPTY_CENTRES: (Real, Real) = (Real::INFINITY, Real::NEG_INFINITY);

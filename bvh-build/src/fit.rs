@@ -113,20 +113,21 @@ impl ObbFit {
     }
 
     /// The box of a node built bottom-up ([`Construction::Binned`](crate::Construction)): axes
-    /// by PCA over `samples`, the hull samples gathered from its children (over all corners for
-    /// [`FitMethod::FullPca`]), turned when `turn` and the fit turns; extents over every corner.
-    pub(crate) fn fit_sampled(&self, corners: &[Point], aabb: &Aabb, samples: &[Point], turn: bool) -> Obb {
+    /// by PCA over `samples`, the hull samples gathered from its children (over all `points` for
+    /// [`FitMethod::FullPca`]), turned when `turn` and the fit turns; extents over `points`,
+    /// the node's corners (each vertex at least once).
+    pub(crate) fn fit_sampled(&self, points: &[Point], aabb: &Aabb, samples: &[Point], turn: bool) -> Obb {
         let axes = match self.method {
-            FitMethod::FullPca => principal_axes(corners),
+            FitMethod::FullPca => principal_axes(points),
             FitMethod::HullSampled { .. } | FitMethod::AreaWeightedHull { .. } => principal_axes(samples),
         };
         let axes = if turn && self.turn { turned_smaller(samples, axes) } else { axes };
-        no_larger(Obb::from_point_slice_with_axes(corners, &axes), self.coordinate_box(corners, aabb))
+        no_larger(Obb::from_point_slice_with_axes(points, &axes), self.coordinate_box(points, aabb))
     }
 
     /// The coordinate-axis box around `aabb`, when the fit keeps it.
-    fn coordinate_box(&self, corners: &[Point], aabb: &Aabb) -> Option<Obb> {
-        (self.keep_smaller_aabb && !corners.is_empty()).then(|| Obb::containing_aabb(aabb))
+    fn coordinate_box(&self, points: &[Point], aabb: &Aabb) -> Option<Obb> {
+        (self.keep_smaller_aabb && !points.is_empty()).then(|| Obb::containing_aabb(aabb))
     }
 }
 

@@ -23,8 +23,8 @@ pub enum VolumeKind {
 pub struct FittedChild<'a, V> {
     /// Its volume, `None` for a leaf.
     pub volume: Option<V>,
-    /// Its triangles' corners.
-    pub corners: &'a [Point],
+    /// Its triangles' corner points (each vertex at least once).
+    pub points: &'a [Point],
     /// Its hull samples (its corners when they are few).
     pub samples: &'a [Point],
 }
@@ -52,8 +52,9 @@ pub trait NodeVolume:
 
     /// The volume of a node built bottom-up ([`Construction::Binned`](crate::Construction)):
     /// as [`NodeVolume::fit`], with an OBB's axes taken from `samples`, a few extreme points
-    /// its children passed up, and turned only when `turn` (the node is large enough to pay).
-    fn fit_sampled(corners: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self;
+    /// its children passed up, and turned only when `turn` (the node is large enough to pay);
+    /// `points` are its triangles' corners, each vertex at least once.
+    fn fit_sampled(points: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self;
 
     /// A bottom-up node's volume from [`NodeVolume::fit_sampled`], or – for an OBB – its box on
     /// one of its children's axes where that is smaller. Principal axes follow the spread of a
@@ -157,8 +158,8 @@ impl NodeVolume for Obb {
         (obb, frame)
     }
 
-    fn fit_sampled(corners: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self {
-        fit.fit_sampled(corners, bounds, samples, turn)
+    fn fit_sampled(points: &[Point], bounds: &Aabb, samples: &[Point], fit: &ObbFit, turn: bool) -> Self {
+        fit.fit_sampled(points, bounds, samples, turn)
     }
 
     fn or_on_children_axes(self, [left, right]: [FittedChild<'_, Self>; 2]) -> Self {
@@ -172,7 +173,7 @@ impl NodeVolume for Obb {
         for (child, other) in [(left.volume, right), (right.volume, left)] {
             let Some(child) = child else { continue };
             if on_axes_of(&child, other.samples).volume() < best.volume() {
-                let whole = on_axes_of(&child, other.corners);
+                let whole = on_axes_of(&child, other.points);
                 if whole.volume() < best.volume() {
                     best = whole;
                 }
@@ -323,8 +324,8 @@ impl NodeVolume for Sphere {
         (sphere, frame)
     }
 
-    fn fit_sampled(corners: &[Point], _: &Aabb, _: &[Point], _: &ObbFit, _: bool) -> Self {
-        Sphere::from_points(corners)
+    fn fit_sampled(points: &[Point], _: &Aabb, _: &[Point], _: &ObbFit, _: bool) -> Self {
+        Sphere::from_points(points)
     }
 
     fn contains_within(&self, p: &Point, tolerance: Real) -> bool {
@@ -473,8 +474,8 @@ mod tests {
         let corners = [left.clone(), right.clone()].concat();
         let child = |points: &[Point]| Some(Obb::from_point_slice_with_axes(points, &frame));
         let children = [
-            FittedChild { volume: child(&left), corners: &left, samples: &left[..12] },
-            FittedChild { volume: None, corners: &right, samples: &right[..12] },
+            FittedChild { volume: child(&left), points: &left, samples: &left[..12] },
+            FittedChild { volume: None, points: &right, samples: &right[..12] },
         ];
         let own = Obb::from_point_slice_with_axes(&corners, &Matrix::identity());
         let taken = own.or_on_children_axes(children);

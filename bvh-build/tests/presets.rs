@@ -74,7 +74,8 @@ fn every_split_rule_and_leaf_size_builds_the_scene_well_formed() {
             tree.assert_well_formed();
         }
     }
-    // The bottom-up construction with leaves from one triangle to more than its samples hold.
+    // The bottom-up construction with leaves from one triangle to more than its samples hold
+    // (and more corners than a leaf checks for repeated vertices).
     for leaf_size in [1, 2, 4, 20] {
         let config = BuildConfig::co().with_construction(Construction::Binned).with_leaf_size(leaf_size);
         let tree: Bvh<Obb> = Bvh::build(scene.part.clone(), &config);
