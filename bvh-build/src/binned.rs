@@ -4,7 +4,8 @@
 //!
 //! Fitting a node top-down, before it is split, costs several passes over its triangles with a
 //! principal-axes fit in each; fitted bottom-up, a node takes its axes from the few hull
-//! samples its children pass up and needs one pass over its corners for the extents. Small
+//! samples its children pass up and needs one pass over its corner points for the extents
+//! (each leaf lists its own once, however many of its triangles share one). Small
 //! nodes, by far the most numerous, are not turned towards smaller boxes (their corners are few
 //! enough for the samples' axes to fit them well). The result is the same whatever the thread
 //! count: a node's triangles are divided sequentially and its subtrees are numbered in one
