@@ -489,8 +489,7 @@ impl PairCache {
     /// Remembers what the search into the trees found, and the front it left (none if it found
     /// a contact).
     pub(crate) fn remember(&mut self, hit: Option<Hit>) {
-        self.last = hit;
-        self.last_beyond_ring = false;
+        self.found(hit);
         // The pull-up: a front only deepens, also where the objects have moved apart again;
         // every few searches that deepen it, one starts from the top and leaves a front as high
         // as it can be.

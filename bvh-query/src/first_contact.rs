@@ -157,29 +157,12 @@ where
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
         let last_a = a.triangle(i);
-        let (box_a, box_b) = (last_a.aabb(), last_b.aabb());
-        let beside = |k: usize, count: usize| {
-            (k.saturating_sub(WINDOW)..(k + WINDOW + 1).min(count)).filter(move |&n| n != k)
-        };
-        for k in beside(i, a.mesh().triangle_count()) {
-            let other = a.triangle(k);
-            if other.aabb().intersects(&box_b) {
-                stats.triangle_test();
-                if triangles_intersect(other, last_b) {
-                    return Some(Hit { positions: [k, j] });
-                }
-            }
+        if let Some(k) = touching_beside(i, a.mesh().triangle_count(), |k| *a.triangle(k), last_b, stats) {
+            return Some(Hit { positions: [k, j] });
         }
-        for k in beside(j, b.mesh().triangle_count()) {
-            let other = b.triangle(k).placed(&self.b_in_a);
-            if other.aabb().intersects(&box_a) {
-                stats.triangle_test();
-                if triangles_intersect(last_a, &other) {
-                    return Some(Hit { positions: [i, k] });
-                }
-            }
-        }
-        None
+        let placed_b = |k| b.triangle(k).placed(&self.b_in_a);
+        touching_beside(j, b.mesh().triangle_count(), placed_b, last_a, stats)
+            .map(|k| Hit { positions: [i, k] })
     }
 
     /// The first contact found from the top – or, when there is a `previous` front, from its
@@ -291,6 +274,25 @@ where
 /// How many triangles on either side of a lost contact's, in leaf order, the search beside it
 /// tries: about the rows of slivers a part passes in a frame.
 const WINDOW: usize = 16;
+
+/// The first of the triangles within [`WINDOW`] leaf-order positions of position `at` (of
+/// `count`), as `triangle` gives them in A's frame, that meets `other` – their boxes first.
+fn touching_beside(
+    at: usize,
+    count: usize,
+    triangle: impl Fn(usize) -> Triangle,
+    other: &Triangle,
+    stats: &mut impl Stats,
+) -> Option<usize> {
+    let bounds = other.aabb();
+    (at.saturating_sub(WINDOW)..(at + WINDOW + 1).min(count)).filter(|&k| k != at).find(|&k| {
+        let candidate = triangle(k);
+        candidate.aabb().intersects(&bounds) && {
+            stats.triangle_test();
+            triangles_intersect(&candidate, other)
+        }
+    })
+}
 
 /// Where a contact near the last one was found.
 enum Near {
