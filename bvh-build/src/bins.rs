@@ -26,7 +26,12 @@ impl Span {
 
     /// The box from `lo` to `hi`.
     pub(crate) fn new([x, y, z]: [Real; 3], [u, v, w]: [Real; 3]) -> Self {
-        Self { lo: f32x4::new([x, y, z, 0.0]), hi: f32x4::new([u, v, w, 0.0]) }
+        Self::from_lanes([x, y, z, 0.0], [u, v, w, 0.0])
+    }
+
+    /// The box from `lo` to `hi` given as lanes, the fourth of which no use of a span reads.
+    pub(crate) fn from_lanes(lo: [Real; 4], hi: [Real; 4]) -> Self {
+        Self { lo: f32x4::new(lo), hi: f32x4::new(hi) }
     }
 
     /// An empty box at `p`.

@@ -6,7 +6,7 @@ use crate::bins::bin_of;
 use bvh_core::bits::set_bits;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
-use smallvec::{SmallVec, smallvec};
+use smallvec::SmallVec;
 use wide::{f32x4, u32x4};
 
 /// Which points or triangles the covariance is taken over.
@@ -104,7 +104,7 @@ impl ObbFit {
         }
         let turned = Obb::from_point_slice_with_axes(
             corners,
-            &turned_smaller(&sampled_points(corners, &samples), axes),
+            &turned_smaller(&sampled_points(corners, &samples), axes, &TURNS),
         );
         // By volume, then (for flat boxes) by area.
         let size = |o: &Obb| (o.volume(), o.surface_area());
@@ -121,7 +121,8 @@ impl ObbFit {
             FitMethod::FullPca => principal_axes(points),
             FitMethod::HullSampled { .. } | FitMethod::AreaWeightedHull { .. } => principal_axes(samples),
         };
-        let axes = if turn && self.turn { turned_smaller(samples, axes) } else { axes };
+        let axes =
+            if turn && self.turn { turned_smaller(samples, axes, &TURNS[..BOTTOM_UP_TURNS]) } else { axes };
         no_larger(Obb::from_point_slice_with_axes(points, &axes), self.coordinate_box(points, aabb))
     }
 
@@ -200,8 +201,8 @@ impl Slab {
     const EMPTY: Self = Self {
         lo: f32x4::splat(Real::INFINITY),
         hi: f32x4::splat(Real::NEG_INFINITY),
-        lo_at: u32x4::splat(u32::MAX),
-        hi_at: u32x4::splat(u32::MAX),
+        lo_at: u32x4::splat(NONE),
+        hi_at: u32x4::splat(NONE),
     };
 
     /// Takes point `p`, the `i`-th, where it is more extreme than the slab's extremes so far
@@ -216,13 +217,17 @@ impl Slab {
         self.hi_at = higher.select(at, self.hi_at);
     }
 
-    /// The indices of the extremes taken (the fourth lanes hold none).
-    fn indices(&self) -> impl Iterator<Item = u32> {
+    /// The indices of the extremes taken, [`NONE`] where the slab took no point (the fourth
+    /// lanes hold none).
+    fn indices(&self) -> [u32; 6] {
         let [a, b, c, _] = self.lo_at.to_array();
         let [d, e, f, _] = self.hi_at.to_array();
-        [a, b, c, d, e, f].into_iter().filter(|&i| i != u32::MAX)
+        [a, b, c, d, e, f]
     }
 }
+
+/// The index of no point.
+const NONE: u32 = u32::MAX;
 
 /// Paper 000's `k`.
 const DEFAULT_SLABS: u32 = 8;
@@ -240,25 +245,42 @@ type SampleIndices = SmallVec<[u32; SAMPLES_INLINE]>;
 /// Indices of the hull samples: per slab along the longest axis of `bounds`, the points extreme
 /// in x, y or z.
 fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleIndices {
-    let slabs = (slabs as usize).clamp(1, MAX_SLABS);
-    let mut extremes: SmallVec<[Slab; DEFAULT_SLABS as usize]> = smallvec![Slab::EMPTY; slabs];
+    match (slabs as usize).clamp(1, MAX_SLABS) {
+        // Every bottom-up node's: on the stack, and its count known when compiling.
+        DEFAULT_SLAB_COUNT => sample_indices_over(points, bounds, &mut [Slab::EMPTY; DEFAULT_SLAB_COUNT]),
+        slabs => sample_indices_over(points, bounds, &mut vec![Slab::EMPTY; slabs]),
+    }
+}
+
+/// [`DEFAULT_SLABS`] as a length.
+const DEFAULT_SLAB_COUNT: usize = DEFAULT_SLABS as usize;
+
+/// [`hull_sample_indices`] into `extremes`, one empty [`Slab`] per slab.
+#[inline(always)]
+fn sample_indices_over(points: &[Point], bounds: &Aabb, extremes: &mut [Slab]) -> SampleIndices {
+    let slabs = extremes.len();
     if !points.is_empty() {
         let extent = bounds.extents();
         let axis = extent.imax();
         let scale = if extent[axis] > 0.0 { slabs as Real / extent[axis] } else { 0.0 };
-        let extremes = extremes.as_mut_slice();
         for (i, p) in points.iter().enumerate() {
             extremes[bin_of(p[axis] - bounds.mins[axis], scale, slabs)].take(p, i as u32);
         }
     }
     let indices = extremes.iter().flat_map(Slab::indices);
-    if points.len() <= u128::BITS as usize {
+    if points.len() <= 2 * u64::BITS as usize {
         // Ascending and distinct through the bits of a mask, without a sort: the bottom-up
-        // construction merges at most 96 points at every node.
-        let mask = indices.fold(0u128, |mask, i| mask | 1 << i);
-        return set_bits(mask).map(|i| i as u32).collect();
+        // construction merges at most 96 points at every node. A third word takes the marks
+        // of [`NONE`].
+        let mut mask = [0u64; 3];
+        for i in indices {
+            let i = i.min(2 * u64::BITS) as usize;
+            mask[i / 64] |= 1 << (i % 64);
+        }
+        let [low, high, _] = mask;
+        return set_bits(low).chain(set_bits(high).map(|i| i + 64)).map(|i| i as u32).collect();
     }
-    let mut samples: SampleIndices = indices.collect();
+    let mut samples: SampleIndices = indices.filter(|&i| i != NONE).collect();
     samples.sort_unstable();
     samples.dedup();
     samples
@@ -274,12 +296,12 @@ fn hull_axes(points: &[Point], samples: &SampleIndices) -> Matrix {
     principal_axes(&sampled_points(points, samples))
 }
 
-/// `axes` turned about their own directions, by halving angles, while the box they give the
-/// hull `samples` shrinks (across the turn's axis, so that flat boxes turn too): a local search
+/// `axes` turned about their own directions, by the halving angles of `turns` (the first of
+/// [`TURNS`]), while the box they give the hull `samples` shrinks (across the turn's axis, so that flat boxes turn too): a local search
 /// for a smaller box from PCA's axes, which follow the points' spread rather than the box's
 /// volume. The samples' projections are kept and turned with the axes; one pass over them
 /// tries both turns about an axis.
-fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
+fn turned_smaller(samples: &[Point], axes: Matrix, turns: &[(Real, Real)]) -> Matrix {
     if samples.len() < 2 {
         return axes;
     }
@@ -293,7 +315,7 @@ fn turned_smaller(samples: &[Point], axes: Matrix) -> Matrix {
         samples.iter().chain(std::iter::repeat_n(&samples[0], padded - samples.len())).map(on_axis).collect()
     });
     let mut extents = along.each_ref().map(|values| extent(values));
-    for (sin, cos) in TURNS {
+    for &(sin, cos) in turns {
         // Each turn taken shrinks the box; the bound only guards against rounding's surprises.
         for _ in 0..MAX_ROUNDS {
             let mut improved = false;
@@ -408,6 +430,10 @@ const fn sin_cos_of_small(x: f64) -> (Real, Real) {
     }
     (sin as Real, cos as Real)
 }
+
+/// How many of [`TURNS`] a bottom-up node tries: not the two finest (under 0.4°), which
+/// change no measured query's volume tests and cost a quarter of the search.
+const BOTTOM_UP_TURNS: usize = 6;
 
 /// Most rounds of trial turns per angle (a round tries both turns about each axis).
 const MAX_ROUNDS: usize = 32;
