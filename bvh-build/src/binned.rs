@@ -275,10 +275,13 @@ impl Builder<'_> {
         let (vertices, indices) = (self.mesh.vertices(), self.mesh.indices());
         let mut seen = [0; DISTINCT_UP_TO];
         let mut count = 0;
+        // The items' boxes are their corners' boxes: their union is the leaf's.
+        let mut bounds = Span::EMPTY;
         for ((item, order), corners) in
             share.items.iter().zip(share.order.iter_mut()).zip(share.corners.chunks_exact_mut(3))
         {
             *order = item.index;
+            bounds.grow(&item.span());
             for (corner, &v) in corners.iter_mut().zip(&indices[item.index as usize]) {
                 *corner = vertices[v as usize];
                 if count < DISTINCT_UP_TO {
@@ -292,7 +295,7 @@ impl Builder<'_> {
             }
         }
         let samples = (share.corners.len() > Samples::MAX).then(|| Box::new(Samples::of(share.corners)));
-        Fitted { bounds: Aabb::from_points(&points[..count]), samples, volume: None, points: count }
+        Fitted { bounds: bounds.to_aabb(), samples, volume: None, points: count }
     }
 }
 

@@ -1,7 +1,7 @@
 //! What binned splits share: which bin holds a value, and the box a bin grows around its
 //! triangles.
 
-use bvh_core::Real;
+use bvh_core::{Aabb, Point, Real};
 use wide::f32x4;
 
 /// Which of `bins` equal bins, `scale` to a unit, holds a value `offset` past the first one's
@@ -53,6 +53,12 @@ impl Span {
     pub(crate) fn half_area(&self) -> Real {
         let [x, y, z, _] = (self.hi - self.lo).fast_max(f32x4::ZERO).to_array();
         x * y + y * z + z * x
+    }
+
+    /// The box as an [`Aabb`].
+    pub(crate) fn to_aabb(&self) -> Aabb {
+        let ([x, y, z, _], [u, v, w, _]) = (self.lo.to_array(), self.hi.to_array());
+        Aabb::new(Point::new(x, y, z), Point::new(u, v, w))
     }
 
     /// The interval per axis.
