@@ -56,7 +56,7 @@ impl Span {
     }
 
     /// The box as an [`Aabb`].
-    pub(crate) fn to_aabb(&self) -> Aabb {
+    pub(crate) fn to_aabb(self) -> Aabb {
         let ([x, y, z, _], [u, v, w, _]) = (self.lo.to_array(), self.hi.to_array());
         Aabb::new(Point::new(x, y, z), Point::new(u, v, w))
     }
