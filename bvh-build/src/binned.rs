@@ -344,7 +344,6 @@ const CHUNK: usize = 1 << 15;
 
 /// The items of a node (or of a chunk of one) by bin: per bin, the items' boxes, their centres'
 /// box (which gives each side's without another pass) and their count.
-#[derive(Clone, Copy)]
 struct Binned {
     boxes: [Span; BINS],
     centre_boxes: [Span; BINS],
@@ -352,31 +351,38 @@ struct Binned {
 }
 
 impl Binned {
+    const EMPTY: Self =
+        Self { boxes: [Span::EMPTY; BINS], centre_boxes: [Span::EMPTY; BINS], counts: [0; BINS] };
+
     /// Bins `items` into `BINS` equal bins of their centres along axis `d` from `lo`, `scale`
     /// bins per unit, and writes each item's bin to `bins`.
     fn of(items: &[Item], bins: &mut [u8], d: usize, lo: Real, scale: Real) -> Self {
-        let mut binned =
-            Self { boxes: [Span::EMPTY; BINS], centre_boxes: [Span::EMPTY; BINS], counts: [0; BINS] };
+        let mut binned = Self::EMPTY;
+        binned.take(items, bins, d, lo, scale);
+        binned
+    }
+
+    /// Adds `items` to the bins as [`Binned::of`] bins them (in place: the bins are large
+    /// enough that moving them costs as much as taking a small node's items).
+    fn take(&mut self, items: &[Item], bins: &mut [u8], d: usize, lo: Real, scale: Real) {
         for (item, bin) in items.iter().zip(bins.iter_mut()) {
             let span = item.span();
             let centre = span.doubled_centre();
             let b = bin_of(centre.as_array()[d] - lo, scale, BINS);
             *bin = b as u8;
-            binned.boxes[b].grow(&span);
-            binned.centre_boxes[b].grow(&Span::at(centre));
-            binned.counts[b] += 1;
+            self.boxes[b].grow(&span);
+            self.centre_boxes[b].grow(&Span::at(centre));
+            self.counts[b] += 1;
         }
-        binned
     }
 
-    /// The bins of the items of both (exact: boxes and counts do not depend on the order).
-    fn merged(mut self, other: &Self) -> Self {
+    /// Adds the bins of other items (exact: boxes and counts do not depend on the order).
+    fn merge(&mut self, other: &Self) {
         for b in 0..BINS {
             self.boxes[b].grow(&other.boxes[b]);
             self.centre_boxes[b].grow(&other.centre_boxes[b]);
             self.counts[b] += other.counts[b];
         }
-        self
     }
 
     /// How many items lie in the bins below `j`.
@@ -416,10 +422,12 @@ fn sah_split(
     } else {
         Vec::new()
     };
-    let binned = match chunks.split_first() {
-        Some((first, rest)) => rest.iter().fold(*first, Binned::merged),
-        None => Binned::of(items, bins, d, lo, scale),
-    };
+    let mut binned = Binned::EMPTY;
+    if chunks.is_empty() {
+        binned.take(items, bins, d, lo, scale);
+    } else {
+        chunks.iter().for_each(|chunk| binned.merge(chunk));
+    }
     // Costs of every plane from the right, then swept from the left.
     let mut right_cost = [0.0; BINS];
     let (mut acc, mut count) = (Span::EMPTY, 0);

@@ -71,7 +71,7 @@ fn symmetric_eigenvalues(m: &Matrix3<f64>) -> Option<[f64; 3]> {
         return None;
     }
     let p = (spread / 6.0).sqrt();
-    let b = (m - Matrix3::identity() * q) * p.recip();
+    let b = minus_diagonal(m, q) * p.recip();
     let phi = (0.5 * b.determinant()).clamp(-1.0, 1.0).acos() / 3.0;
     // cos(φ + 2π/3) from cos φ and sin φ, one cosine instead of two. φ lies in [0, π/3], so
     // the root is accurate wherever the smallest eigenvalue is the one used: near φ = 0 it is
@@ -86,13 +86,23 @@ fn symmetric_eigenvalues(m: &Matrix3<f64>) -> Option<[f64; 3]> {
 /// A unit eigenvector of `m` for its eigenvalue `lambda`: the longest cross product of two rows
 /// of `m − λI` (which is orthogonal to both, hence in its null space).
 fn eigenvector(m: &Matrix3<f64>, lambda: f64) -> Option<nalgebra::Vector3<f64>> {
-    let shifted = m - Matrix3::identity() * lambda;
+    let shifted = minus_diagonal(m, lambda);
     let rows = [0, 1, 2].map(|i| shifted.row(i).transpose());
     let best = [rows[0].cross(&rows[1]), rows[0].cross(&rows[2]), rows[1].cross(&rows[2])]
         .into_iter()
         .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))?;
     let norm = best.norm();
     (norm > 0.0 && norm.is_finite()).then(|| best * norm.recip())
+}
+
+/// `m − λI`: the diagonal alone shifted (multiplying all of `I` by `λ` would cost nine products
+/// and nine differences that change nothing).
+fn minus_diagonal(m: &Matrix3<f64>, lambda: f64) -> Matrix3<f64> {
+    let mut shifted = *m;
+    for i in 0..3 {
+        shifted[(i, i)] -= lambda;
+    }
+    shifted
 }
 
 /// √3.
