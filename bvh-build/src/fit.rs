@@ -297,10 +297,10 @@ fn hull_axes(points: &[Point], samples: &SampleIndices) -> Matrix {
 }
 
 /// `axes` turned about their own directions, by the halving angles of `turns` (the first of
-/// [`TURNS`]), while the box they give the hull `samples` shrinks (across the turn's axis, so that flat boxes turn too): a local search
-/// for a smaller box from PCA's axes, which follow the points' spread rather than the box's
-/// volume. The samples' projections are kept and turned with the axes; one pass over them
-/// tries both turns about an axis.
+/// [`TURNS`]), while the box they give the hull `samples` shrinks (across the turn's axis, so
+/// that flat boxes turn too): a local search for a smaller box from PCA's axes, which follow
+/// the points' spread rather than the box's volume. The samples' projections are kept and
+/// turned with the axes; one pass over them tries both turns about an axis.
 fn turned_smaller(samples: &[Point], axes: Matrix, turns: &[(Real, Real)]) -> Matrix {
     if samples.len() < 2 {
         return axes;
