@@ -259,9 +259,9 @@ impl Builder<'_> {
             Some(Box::new(Samples::of_both(children[0].samples, children[1].samples, &bounds)))
         };
         let sampled = samples.as_deref().map_or(corners, Samples::points);
-        let turn = corners.len() / 3 >= TURN_FROM;
-        let mut volume = V::fit_sampled(points, &bounds, sampled, &self.config.fit, turn);
-        if corners.len() / 3 >= CHILD_AXES_FROM {
+        let triangles = corners.len() / 3;
+        let mut volume = V::fit_sampled(points, &bounds, sampled, &self.config.fit, triangles >= TURN_FROM);
+        if triangles >= CHILD_AXES_FROM {
             volume = volume.or_on_children_axes(children);
         }
         (volume, Fitted { bounds, samples, volume: Some(volume), points: points.len() })

@@ -6,7 +6,7 @@ use crate::bins::bin_of;
 use bvh_core::bits::set_bits;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, axes_of_covariance, max, min, principal_axes};
 use nalgebra::{Matrix3, Vector3};
-use smallvec::SmallVec;
+use smallvec::{SmallVec, smallvec};
 use wide::{f32x4, u32x4};
 
 /// Which points or triangles the covariance is taken over.
@@ -246,9 +246,12 @@ type SampleIndices = SmallVec<[u32; SAMPLES_INLINE]>;
 /// in x, y or z.
 fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleIndices {
     match (slabs as usize).clamp(1, MAX_SLABS) {
-        // Every bottom-up node's: on the stack, and its count known when compiling.
+        // Every bottom-up node's: its count known when compiling.
         DEFAULT_SLAB_COUNT => sample_indices_over(points, bounds, &mut [Slab::EMPTY; DEFAULT_SLAB_COUNT]),
-        slabs => sample_indices_over(points, bounds, &mut vec![Slab::EMPTY; slabs]),
+        slabs => {
+            let mut extremes: SmallVec<[Slab; DEFAULT_SLAB_COUNT]> = smallvec![Slab::EMPTY; slabs];
+            sample_indices_over(points, bounds, &mut extremes)
+        }
     }
 }
 
