@@ -2,7 +2,7 @@
 //! around it first, then the trees, from the top or from where the last search stopped.
 
 use crate::answers::TrianglePair;
-use crate::cache::{Hit, PairCache, Start};
+use crate::cache::{Hit, PairCache, Start, Step};
 use crate::node_test::NodeTest;
 use crate::query::{Query, extent};
 use crate::stats::{Stats, VolumeTest};
@@ -55,7 +55,7 @@ where
             None => self.first_from_top(&mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
-                let (last, rings) = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
+                let (last, step) = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
                     Start::Scattered => {
                         let hit = self.first_from_top(&mut (), stats);
                         cache.found(hit);
@@ -72,15 +72,15 @@ where
                         cache.remember(hit);
                         return hit;
                     }
-                    Start::Near { last, rings } => (last, rings),
+                    Start::Near { last, step } => (last, step),
                 };
-                match self.contact_near(last, rings, stats) {
+                match self.contact_near(last, step, stats) {
                     Some(Near::Around(hit)) => {
                         cache.found(Some(hit));
                         return Some(hit);
                     }
-                    Some(Near::Beside(hit)) => {
-                        cache.found_beyond_ring(hit);
+                    Some(Near::Beside(hit, step)) => {
+                        cache.found_beside(hit, step);
                         return Some(hit);
                     }
                     None => {}
@@ -123,11 +123,13 @@ where
     }
 
     /// The `last` contact if its triangles still touch, else the first found around it (through
-    /// the triangles sharing their corners, if `rings`), else beside it in leaf order.
-    fn contact_near(&self, last: Hit, rings: bool, stats: &mut impl Stats) -> Option<Near> {
+    /// the triangles sharing their corners, unless it was found a `step` beside the one before),
+    /// else beside it in leaf order, where `step` leads first.
+    fn contact_near(&self, last: Hit, step: Option<Step>, stats: &mut impl Stats) -> Option<Near> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
-        let (around_a, around_b) = if rings { (a.neighbours(i), b.neighbours(j)) } else { (None, None) };
+        let (around_a, around_b) =
+            if step.is_none() { (a.neighbours(i), b.neighbours(j)) } else { (None, None) };
         // The triangles around the two start loading while the pair itself is tested: half the
         // frames of a path need them, and read from cold memory only then they cost more than
         // the test.
@@ -141,28 +143,49 @@ where
         // No search around a triangle with more than `MAX_AROUND` around it.
         let around =
             around_a.zip(around_b).and_then(|(ra, rb)| self.contact_around(last, [ra, rb], &tb, stats));
-        around.map(Near::Around).or_else(|| self.contact_beside(last, &tb, stats).map(Near::Beside))
+        around.map(Near::Around).or_else(|| {
+            let (hit, step) = self.contact_beside(last, step, &tb, stats)?;
+            Some(Near::Beside(hit, step))
+        })
     }
 
     /// The first intersecting pair beside the `last` contact in leaf order (`last_b`: B's
-    /// triangle placed in A's frame): A's triangles within [`WINDOW`] positions of its own
-    /// against B's last, then B's against A's last. The tree keeps the triangles of one place
+    /// triangle placed in A's frame), and the step it lies from it: A's triangles within
+    /// [`WINDOW`] positions of its own against B's last, and B's against A's last – the side
+    /// of the last `step` first, around where it leads. The tree keeps the triangles of one place
     /// together in leaf order, so these are the triangles around the contact by place, not by
     /// shared corners: where a part is tessellated finer than it moves in a frame (rows of
     /// slivers), the contact outruns the rings, but mostly keeps one of its two triangles and
-    /// finds the other a few rows on.
+    /// finds the other a few rows on, as many as the frame before.
     /// Out of line: it runs only where the rings failed, and inlined it crowded the hot path.
     #[inline(never)]
-    fn contact_beside(&self, last: Hit, last_b: &Triangle, stats: &mut impl Stats) -> Option<Hit> {
+    fn contact_beside(
+        &self,
+        last: Hit,
+        step: Option<Step>,
+        last_b: &Triangle,
+        stats: &mut impl Stats,
+    ) -> Option<(Hit, Step)> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
-        let last_a = a.triangle(i);
-        if let Some(k) = touching_beside(i, a.mesh().triangle_count(), |k| *a.triangle(k), last_b, stats) {
-            return Some(Hit { positions: [k, j] });
+        let first = step.map_or(0, |step| step.side);
+        for side in [first, 1 - first] {
+            let by = step.filter(|step| step.side == side).map_or(0, |step| step.by as isize);
+            let found = if side == 0 {
+                touching_beside(i, by, a.mesh().triangle_count(), |k| *a.triangle(k), last_b, stats)
+            } else {
+                let placed_b = |k| b.triangle(k).placed(&self.b_in_a);
+                touching_beside(j, by, b.mesh().triangle_count(), placed_b, a.triangle(i), stats)
+            };
+            if let Some(k) = found {
+                let mut positions = last.positions;
+                positions[side as usize] = k;
+                // A step too long for an `i32` guides nothing.
+                let by = i32::try_from(k as isize - last.positions[side as usize] as isize).unwrap_or(0);
+                return Some((Hit { positions }, Step { side, by }));
+            }
         }
-        let placed_b = |k| b.triangle(k).placed(&self.b_in_a);
-        touching_beside(j, b.mesh().triangle_count(), placed_b, last_a, stats)
-            .map(|k| Hit { positions: [i, k] })
+        None
     }
 
     /// The first contact found from the top – or, when there is a `previous` front, from its
@@ -275,31 +298,40 @@ where
 /// tries: about the rows of slivers a part passes in a frame.
 const WINDOW: usize = 16;
 
-/// The first of the triangles within [`WINDOW`] leaf-order positions of position `at` (of
-/// `count`), as `triangle` gives them in A's frame, that meets `other` – their boxes first.
+/// The first of the triangles within [`WINDOW`] leaf-order positions of position `at + by`
+/// (of `count`, `at` itself left out), nearest that first, as `triangle` gives them in A's
+/// frame, that meets `other` – their boxes first.
 fn touching_beside(
     at: usize,
+    by: isize,
     count: usize,
     triangle: impl Fn(usize) -> Triangle,
     other: &Triangle,
     stats: &mut impl Stats,
 ) -> Option<usize> {
     let bounds = other.aabb();
-    (at.saturating_sub(WINDOW)..(at + WINDOW + 1).min(count)).filter(|&k| k != at).find(|&k| {
+    let centre = at as isize + by;
+    let mut touches = |k: isize| {
+        let k = usize::try_from(k).ok().filter(|&k| k < count && k != at)?;
         let candidate = triangle(k);
-        candidate.aabb().intersects(&bounds) && {
+        (candidate.aabb().intersects(&bounds) && {
             stats.triangle_test();
             triangles_intersect(&candidate, other)
-        }
-    })
+        })
+        .then_some(k)
+    };
+    // Out from the centre: +1, −1, +2, −2, …
+    touches(centre)
+        .or_else(|| (1..=WINDOW as isize).find_map(|d| touches(centre + d).or_else(|| touches(centre - d))))
 }
 
 /// Where a contact near the last one was found.
 enum Near {
     /// The last pair itself, or among the triangles sharing its corners.
     Around(Hit),
-    /// Beside it in leaf order, beyond those: the next search looks there first.
-    Beside(Hit),
+    /// Beside it in leaf order, beyond those, this step from it: the next search looks where
+    /// the same step leads first.
+    Beside(Hit, Step),
 }
 
 /// A ring of triangles around a contact: leaf-order position, triangle, box. It leaves out
