@@ -227,16 +227,13 @@ where
         let (a, b) = (self.a.bvh, self.b.bvh);
         let [i_last, j_last] = last.positions;
         let hit = |i: usize, j: usize| Some(Hit { positions: [i, j] });
-        // Each side's ring leaves out its last triangle, which is tested on its own.
-        let ring_a: SmallVec<[(usize, &Triangle, Aabb); MAX_AROUND]> = around_a
-            .iter()
-            .map(|&i| i as usize)
-            .filter(|&i| i != i_last)
-            .map(|i| {
-                let t = a.triangle(i);
-                (i, t, t.aabb())
-            })
-            .collect();
+        // Each side's ring leaves out its last triangle, which is tested on its own. Extended in
+        // place: collected, the ring would be built elsewhere and copied whole into place.
+        let mut ring_a: SmallVec<[(usize, &Triangle, Aabb); MAX_AROUND]> = SmallVec::new();
+        ring_a.extend(around_a.iter().map(|&i| i as usize).filter(|&i| i != i_last).map(|i| {
+            let t = a.triangle(i);
+            (i, t, t.aabb())
+        }));
         // A's triangles against B's last, which needs no moving: most contacts keep one of the two.
         let box_last_b = last_b.aabb();
         for (i, ta) in meeting(&ring_a, &box_last_b) {

@@ -236,13 +236,12 @@ impl WideSearch<'_> {
     /// Out of line: inlined, with its buffer of placed triangles, the search's steps ran slower.
     #[inline(never)]
     fn leaves(&self, leaf_a: &LiveLeaf, leaf_b: &LiveLeaf, stats: &mut impl Stats) -> Option<Hit> {
-        let placed: SmallVec<[(usize, Triangle, Aabb); 8]> = leaf_b
-            .positions()
-            .map(|j| {
-                let t = self.b.triangle(j).placed(&self.b_in_a);
-                (j, t, t.aabb())
-            })
-            .collect();
+        // Extended in place: collected, the buffer would be built elsewhere and copied whole.
+        let mut placed: SmallVec<[(usize, Triangle, Aabb); 8]> = SmallVec::new();
+        placed.extend(leaf_b.positions().map(|j| {
+            let t = self.b.triangle(j).placed(&self.b_in_a);
+            (j, t, t.aabb())
+        }));
         for i in leaf_a.positions() {
             let ta = self.a.triangle(i);
             let box_a = ta.aabb();
