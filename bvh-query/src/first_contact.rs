@@ -291,8 +291,8 @@ where
     }
 }
 
-/// How many triangles on either side of a lost contact's, in leaf order, the search beside it
-/// tries: about the rows of slivers a part passes in a frame.
+/// How many triangles on either side of a lost contact's, or of where its last step leads, in
+/// leaf order, the search beside it tries: about the rows of slivers a part passes in a frame.
 const WINDOW: usize = 16;
 
 /// The first of the triangles within [`WINDOW`] leaf-order positions of position `at + by`
