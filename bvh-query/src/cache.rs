@@ -843,10 +843,10 @@ mod tests {
     }
 
     /// A strip of sliver triangles (rows half a millimetre apart) sliding through a tilted wall
-    /// four rows a step: the contact outruns the triangles around it at every step, and is found
-    /// beside it in leaf order, with no volume test, and followed there – once its step is
-    /// known, where that step leads, within a triangle test or two of the last pair's; each
-    /// answer is the uncached one.
+    /// four rows a step, the strip as B and as A: the contact outruns the triangles around it at
+    /// every step, and is found beside it in leaf order, with no volume test, and followed there
+    /// on the strip's side – once its step is known, where that step leads, within a triangle
+    /// test or two of the last pair's; each answer is the uncached one.
     #[test]
     fn a_contact_that_outruns_the_rings_is_found_beside_it() {
         let rows = 400;
@@ -873,24 +873,29 @@ mod tests {
         )
         .expect("a wall");
         let config = BuildConfig::co();
-        let (a, b) = (Bvh::<Obb>::build(wall, &config), Bvh::<Obb>::build(strip, &config));
-        let mut cache = PairCache::new();
-        let (mut steps, mut beside_ring, mut led) = (0, 0, 0);
-        for k in 0..40 {
-            // Offset by a third of a row, so that the wall crosses rows and touches no edge.
-            let query = with_b_at(&a, &b, Isometry::translation(0.0, -0.002 * k as Real - 0.00017, 0.0));
-            let mut stats = QueryStats::default();
-            let cached = query.intersects_counted(Some(&mut cache), &mut stats);
-            assert_eq!(cached.is_some(), query.intersects().is_some(), "step {k}");
-            assert!(cached.is_some(), "step {k}: the strip crosses the wall");
-            if k >= 2 {
-                steps += 1;
-                beside_ring += usize::from(stats.volume_tests() == 0 && cache.last_step.is_some());
-                led += usize::from(stats.triangle_tests <= 3);
+        let (wall, strip) = (Bvh::<Obb>::build(wall, &config), Bvh::<Obb>::build(strip, &config));
+        for (a, b, strip_side, moving) in [(&wall, &strip, 1, -1.0), (&strip, &wall, 0, 1.0)] {
+            let mut cache = PairCache::new();
+            let (mut steps, mut beside_ring, mut led) = (0, 0, 0);
+            for k in 0..40 {
+                // Offset by a third of a row, so that the wall crosses rows and touches no edge.
+                let y = moving * (0.002 * k as Real + 0.00017);
+                let query = with_b_at(a, b, Isometry::translation(0.0, y, 0.0));
+                let mut stats = QueryStats::default();
+                let cached = query.intersects_counted(Some(&mut cache), &mut stats);
+                assert_eq!(cached.is_some(), query.intersects().is_some(), "step {k}");
+                assert!(cached.is_some(), "step {k}: the strip crosses the wall");
+                if k >= 2 {
+                    steps += 1;
+                    let beside = cache.last_step.is_some_and(|step| step.side == strip_side);
+                    beside_ring += usize::from(stats.volume_tests() == 0 && beside);
+                    led += usize::from(stats.triangle_tests <= 3);
+                }
             }
+            let strip = if strip_side == 0 { "A" } else { "B" };
+            assert_eq!(beside_ring, steps, "strip {strip}: {beside_ring} of {steps} steps found beside");
+            assert!(led + 2 >= steps, "strip {strip}: {led} of {steps} steps found where the last step led");
         }
-        assert_eq!(beside_ring, steps, "{beside_ring} of {steps} steps found beside the last contact");
-        assert!(led + 2 >= steps, "{led} of {steps} steps found where the last step led");
     }
 
     /// A distance query that found the meshes apart spares the next the first-contact search
