@@ -46,13 +46,17 @@ pub struct ObbFit {
 impl ObbFit {
     /// Paper 000's hull-sampled PCA with `k = 8` slabs.
     pub const fn hull_sampled() -> Self {
-        Self { method: FitMethod::HullSampled { slabs: DEFAULT_SLABS }, keep_smaller_aabb: true, turn: false }
+        Self {
+            method: FitMethod::HullSampled { slabs: DEFAULT_SLABS as u32 },
+            keep_smaller_aabb: true,
+            turn: false,
+        }
     }
 
     /// Paper 003's area-weighted hull PCA with `k = 8` slabs.
     pub const fn area_weighted_hull() -> Self {
         Self {
-            method: FitMethod::AreaWeightedHull { slabs: DEFAULT_SLABS },
+            method: FitMethod::AreaWeightedHull { slabs: DEFAULT_SLABS as u32 },
             keep_smaller_aabb: true,
             turn: false,
         }
@@ -85,7 +89,7 @@ impl ObbFit {
     pub fn fit_with_split_box(&self, corners: &[Point], aabb: &Aabb) -> (Obb, Obb) {
         let samples = match self.method {
             FitMethod::HullSampled { slabs } | FitMethod::AreaWeightedHull { slabs } => {
-                hull_sample_indices(corners, aabb, slabs)
+                hull_sample_indices(corners, aabb, slabs as usize)
             }
             FitMethod::FullPca if self.turn => hull_sample_indices(corners, aabb, DEFAULT_SLABS),
             FitMethod::FullPca => SampleIndices::new(),
@@ -148,7 +152,7 @@ pub(crate) struct Samples {
 
 impl Samples {
     /// Most points a node's samples hold: six per slab.
-    pub(crate) const MAX: usize = 6 * DEFAULT_SLABS as usize;
+    pub(crate) const MAX: usize = SAMPLES_INLINE;
 
     /// The samples of `points`.
     pub(crate) fn of(points: &[Point]) -> Self {
@@ -230,33 +234,30 @@ impl Slab {
 const NONE: u32 = u32::MAX;
 
 /// Paper 000's `k`.
-const DEFAULT_SLABS: u32 = 8;
+const DEFAULT_SLABS: usize = 8;
 
 /// Most slabs a fit uses.
 const MAX_SLABS: usize = 64;
 
 /// Hull samples with the default slabs: held on the stack, so fitting a node allocates nothing
 /// (and touches no more memory than it samples).
-const SAMPLES_INLINE: usize = 6 * DEFAULT_SLABS as usize;
+const SAMPLES_INLINE: usize = 6 * DEFAULT_SLABS;
 
 /// Indices of hull samples, ascending and distinct.
 type SampleIndices = SmallVec<[u32; SAMPLES_INLINE]>;
 
 /// Indices of the hull samples: per slab along the longest axis of `bounds`, the points extreme
 /// in x, y or z.
-fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: u32) -> SampleIndices {
-    match (slabs as usize).clamp(1, MAX_SLABS) {
+fn hull_sample_indices(points: &[Point], bounds: &Aabb, slabs: usize) -> SampleIndices {
+    match slabs.clamp(1, MAX_SLABS) {
         // Every bottom-up node's: its count known when compiling.
-        DEFAULT_SLAB_COUNT => sample_indices_over(points, bounds, &mut [Slab::EMPTY; DEFAULT_SLAB_COUNT]),
+        DEFAULT_SLABS => sample_indices_over(points, bounds, &mut [Slab::EMPTY; DEFAULT_SLABS]),
         slabs => {
-            let mut extremes: SmallVec<[Slab; DEFAULT_SLAB_COUNT]> = smallvec![Slab::EMPTY; slabs];
+            let mut extremes: SmallVec<[Slab; DEFAULT_SLABS]> = smallvec![Slab::EMPTY; slabs];
             sample_indices_over(points, bounds, &mut extremes)
         }
     }
 }
-
-/// [`DEFAULT_SLABS`] as a length.
-const DEFAULT_SLAB_COUNT: usize = DEFAULT_SLABS as usize;
 
 /// [`hull_sample_indices`] into `extremes`, one empty [`Slab`] per slab.
 #[inline(always)]

@@ -892,9 +892,12 @@ mod tests {
                     led += usize::from(stats.triangle_tests <= 3);
                 }
             }
-            let strip = if strip_side == 0 { "A" } else { "B" };
-            assert_eq!(beside_ring, steps, "strip {strip}: {beside_ring} of {steps} steps found beside");
-            assert!(led + 2 >= steps, "strip {strip}: {led} of {steps} steps found where the last step led");
+            let as_side = if strip_side == 0 { "A" } else { "B" };
+            assert_eq!(beside_ring, steps, "strip {as_side}: {beside_ring} of {steps} steps found beside");
+            assert!(
+                led + 2 >= steps,
+                "strip {as_side}: {led} of {steps} steps found where the last step led"
+            );
         }
     }
 

@@ -179,9 +179,9 @@ where
             };
             if let Some(k) = found {
                 let mut positions = last.positions;
-                positions[side as usize] = k;
+                let from = std::mem::replace(&mut positions[side as usize], k);
                 // A step too long for an `i32` guides nothing.
-                let by = i32::try_from(k as isize - last.positions[side as usize] as isize).unwrap_or(0);
+                let by = i32::try_from(k as isize - from as isize).unwrap_or(0);
                 return Some((Hit { positions }, Step { side, by }));
             }
         }
