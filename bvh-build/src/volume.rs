@@ -4,7 +4,7 @@
 use crate::fit::ObbFit;
 use crate::split::SplitFrame;
 use bvh_core::overlap::Overlap;
-use bvh_core::triangle::{PlacedTriangle, PlacedTriangles};
+use bvh_core::triangle::PlacedTriangles;
 use bvh_core::{Aabb, Matrix, Obb, Point, Real, RelativePose, Separation, Sphere, Vector};
 
 /// Which node volume a tree carries (the tag stored with serialised trees).
@@ -124,13 +124,13 @@ pub trait NodeVolume:
         triangles.may_meet_box(asked, &b.center, &b.axes, &b.half_extents, margin)
     }
 
-    /// A lower bound on the distance between the volume and the triangle (placed in the
-    /// volume's frame), zero when it may meet it: the widest gap along the axes
-    /// [`NodeVolume::may_meet_triangles`] tries.
+    /// A lower bound on the distance between the volume and the nearest of the triangles
+    /// (placed in the volume's frame), zero when one may meet it: for each, the widest gap
+    /// along the axes [`NodeVolume::may_meet_triangles`] tries.
     #[inline]
-    fn triangle_gap(&self, triangle: &PlacedTriangle) -> Real {
+    fn nearest_triangle_gap(&self, triangles: &PlacedTriangles) -> Real {
         let b = self.triangle_box();
-        triangle.box_gap(&b.center, &b.axes, &b.half_extents)
+        triangles.box_gaps(&b.center, &b.axes, &b.half_extents).into_iter().fold(Real::INFINITY, Real::min)
     }
 
     /// A volume holding this one at every point of a translation by `motion` (in the

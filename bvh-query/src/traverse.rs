@@ -8,7 +8,7 @@ use crate::workspace;
 use bvh_build::{Bvh, ChildRef, NodeVolume};
 use bvh_core::Triangle;
 use bvh_core::bits::set_bits;
-use bvh_core::triangle::{PlacedTriangle, PlacedTriangles, TRIANGLE_LANES};
+use bvh_core::triangle::{PlacedTriangles, TRIANGLE_LANES};
 use bvh_core::{Aabb, Point, Real, RelativePose, Vector, max, mean, min};
 use smallvec::SmallVec;
 use std::collections::BinaryHeap;
@@ -665,16 +665,17 @@ where
     }
 
     /// A lower bound on the distance between a leaf's triangles and the other side's node (zero
-    /// for two leaves).
-    fn leaf_gap(&self, pair: &Pair) -> Real {
+    /// for two leaves), the leaf's triangles placed in the node's frame as its test placed them.
+    fn leaf_gap(&self, pair: &Pair, walk: &mut Walk<impl Front, VA, VB>) -> Real {
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
                 let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
-                nearest_triangle_gap(&vb, self.a.triangles(ra), &self.a_in_b)
+                nearest_triangle_gap(&vb, self.a_leaf_in_b(ra, walk))
             }
-            (None, Some(rb)) => self.with_a_volume(pair.a.node_index(), |va| {
-                nearest_triangle_gap(va, self.b.triangles(rb), &self.b_in_a)
-            }),
+            (None, Some(rb)) => {
+                let leaf = self.b_leaf_in_a(rb, walk);
+                self.with_a_volume(pair.a.node_index(), |va| nearest_triangle_gap(va, leaf))
+            }
             _ => 0.0,
         }
     }
@@ -707,7 +708,7 @@ where
             if self.pair_overlaps(pair, true, walk, stats) {
                 return None;
             }
-            return Some(self.leaf_gap(pair));
+            return Some(self.leaf_gap(pair, walk));
         }
         let (a, b) = (pair.a.node_index(), pair.b.node_index());
         if let Some(gap) = self.b_box.map(|bb| self.a.node_box(a).gap(&bb)).filter(|&gap| gap > 0.0) {
@@ -1357,15 +1358,10 @@ fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
     triangles.map(|i| tree.triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
 }
 
-/// The least of [`NodeVolume::triangle_gap`] between `volume` and `triangles` placed in its
-/// frame by `pose`.
-pub(crate) fn nearest_triangle_gap<V: NodeVolume>(
-    volume: &V,
-    triangles: &[Triangle],
-    pose: &RelativePose,
-) -> Real {
-    let gaps = triangles.iter().map(|t| volume.triangle_gap(&PlacedTriangle::placed(t, pose)));
-    gaps.fold(Real::INFINITY, Real::min)
+/// The least of [`NodeVolume::nearest_triangle_gap`] between `volume` and the triangles of
+/// `groups` (placed in its frame).
+pub(crate) fn nearest_triangle_gap<V: NodeVolume>(volume: &V, groups: &[PlacedTriangles]) -> Real {
+    groups.iter().map(|group| volume.nearest_triangle_gap(group)).fold(Real::INFINITY, Real::min)
 }
 
 /// The corners of a tree's triangles at leaf-order positions `range`, placed by `pose`.

@@ -323,10 +323,10 @@ impl<'a> PlacedLeaf<'a> {
     }
 
     /// A lower bound on the distance between all of leaf `l`'s triangles and `node` (of the
-    /// other tree, in its frame).
+    /// other tree, in its frame): after [`PlacedLeaf::narrow`] placed them.
     fn gap(&self, l: u32, node: &Obb) -> Real {
-        let (triangles, _) = self.wide.leaf(l as usize);
-        nearest_triangle_gap(node, self.tree.triangles(triangles), &self.pose)
+        debug_assert_eq!(self.leaf, Some(l), "the leaf narrowed last");
+        nearest_triangle_gap(node, &self.groups)
     }
 }
 

@@ -22,7 +22,7 @@ mod sphere_sphere;
 
 pub use obb_lanes::ObbLanes;
 pub use obb_obb::{OBB_AXIS_PADDING, PlacedObb, SHORTEST_MEASURED_AXIS};
-pub(crate) use obb_obb::{columns, lanes, times, turn};
+pub(crate) use obb_obb::{columns, lanes, times};
 pub use obb_prejudge::{PreJudge, obb_prejudge};
 
 use crate::math::RelativePose;

@@ -307,7 +307,7 @@ fn lane(v: f32x4, k: usize) -> f32x4 {
 
 /// The first three lanes turned by `by`: lane `i` takes lane `(i + by) % 3`; the fourth stays.
 #[inline(always)]
-pub(crate) fn turn(v: f32x4, by: usize) -> f32x4 {
+fn turn(v: f32x4, by: usize) -> f32x4 {
     let x = v.to_array();
     f32x4::new([x[by % 3], x[(1 + by) % 3], x[(2 + by) % 3], x[3]])
 }

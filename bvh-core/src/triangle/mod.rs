@@ -6,7 +6,6 @@
 mod box_overlap;
 mod closest;
 mod intersection;
-mod placed;
 mod placed_lanes;
 mod quick;
 mod segment;
@@ -21,7 +20,6 @@ pub use intersection::{
     CoplanarPolygon, EdgeCrossings, TriangleIntersection, triangle_intersection,
     triangle_intersection_with_edges, triangles_intersect,
 };
-pub use placed::PlacedTriangle;
 pub use placed_lanes::{PlacedTriangles, TRIANGLE_LANES};
 pub use segment::{Segment, segment_intersects_triangle, segments_intersect};
 pub use swept::swept_triangle_intersects;
