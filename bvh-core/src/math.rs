@@ -141,7 +141,7 @@ impl RelativePose {
     pub fn between(pose_a: &Isometry, pose_b: &Isometry) -> Self {
         // A scene at the origin, as most are, has no pose to undo: the composition would
         // multiply by ones and add zeros, the same numbers.
-        if *pose_a == Isometry::identity() {
+        if is_identity(pose_a) {
             return Self::from(pose_b);
         }
         Self::from(&pose_a.inv_mul(pose_b))
@@ -183,6 +183,14 @@ impl RelativePose {
         let rotation = self.rotation.transpose();
         Self { rotation, translation: -(rotation * self.translation) }
     }
+}
+
+/// Whether `pose` is the identity, component by component: nalgebra's comparison also tries the
+/// quaternion's negative, through iterators, at every query.
+#[inline]
+fn is_identity(pose: &Isometry) -> bool {
+    let ([x, y, z, w], t) = (pose.rotation.coords.into(), &pose.translation.vector);
+    (w == 1.0) & (x == 0.0) & (y == 0.0) & (z == 0.0) & (t.x == 0.0) & (t.y == 0.0) & (t.z == 0.0)
 }
 
 impl From<&Isometry> for RelativePose {
