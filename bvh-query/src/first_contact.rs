@@ -137,7 +137,7 @@ where
         prefetch_triangles(b, around_b);
         stats.triangle_test();
         let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
-        if triangles_intersect(ta, &tb) {
+        if touching(ta, &tb) {
             return Some(Near::Around(last));
         }
         // No search around a triangle with more than `MAX_AROUND` around it.
@@ -238,7 +238,7 @@ where
         let box_last_b = last_b.aabb();
         for (i, ta) in meeting(&ring_a, &box_last_b) {
             stats.triangle_test();
-            if triangles_intersect(ta, last_b) {
+            if touching(ta, last_b) {
                 return hit(i, j_last);
             }
         }
@@ -256,7 +256,7 @@ where
             }
             if box_b.intersects(&box_a_last) {
                 stats.triangle_test();
-                if triangles_intersect(ta_last, &tb) {
+                if touching(ta_last, &tb) {
                     return hit(i_last, j as usize);
                 }
             }
@@ -265,7 +265,7 @@ where
         for (j, tb, box_b) in &ring_b {
             for (i, ta) in meeting(&ring_a, box_b) {
                 stats.triangle_test();
-                if triangles_intersect(ta, tb) {
+                if touching(ta, tb) {
                     return hit(i, *j);
                 }
             }
@@ -313,13 +313,21 @@ fn touching_beside(
         let candidate = triangle(k);
         (candidate.aabb().intersects(&bounds) && {
             stats.triangle_test();
-            triangles_intersect(&candidate, other)
+            touching(&candidate, other)
         })
         .then_some(k)
     };
     // Out from the centre: +1, −1, +2, −2, …
     touches(centre)
         .or_else(|| (1..=WINDOW as isize).find_map(|d| touches(centre + d).or_else(|| touches(centre - d))))
+}
+
+/// [`triangles_intersect`] out of line, for the searches around the last contact: one copy of
+/// the test serves them all, where a copy inlined at each crowded the instruction cache, which
+/// other work between two queries empties.
+#[inline(never)]
+fn touching(t1: &Triangle, t2: &Triangle) -> bool {
+    triangles_intersect(t1, t2)
 }
 
 /// Where a contact near the last one was found.
