@@ -90,6 +90,9 @@ pub struct PairCache {
     jumps: Jumps,
     /// Where B was at the last search, and how far it may have moved since the front.
     travel: Travel,
+    /// The ball around B's box in its own frame, by which a search measures how far B moved:
+    /// the same for every search in the trees.
+    b_ball: Option<Ball>,
     /// What the last distance query left for the next.
     distance: DistanceMemory,
 }
@@ -270,14 +273,10 @@ struct Travel {
 
 impl Travel {
     /// B is now at `b_in_a`: whether it moved little since the last search (its points, all in
-    /// the box `extent()` in its own frame, moved at most [`NEAR_REACH`] of the box's
-    /// half-diagonal). The motion is added to the travel if so and a front is `kept`; otherwise
-    /// the travel starts again from zero.
-    fn moved_to(&mut self, b_in_a: &RelativePose, extent: impl FnOnce() -> Aabb, kept: bool) -> bool {
-        let moved = self
-            .pose
-            .replace(*b_in_a)
-            .map(|last| Motion::between(&last, b_in_a).whole(&Ball::around(&extent())));
+    /// `ball` in its own frame, moved at most [`NEAR_REACH`] of its radius). The motion is added
+    /// to the travel if so and a front is `kept`; otherwise the travel starts again from zero.
+    fn moved_to(&mut self, b_in_a: &RelativePose, ball: &Ball, kept: bool) -> bool {
+        let moved = self.pose.replace(*b_in_a).map(|last| Motion::between(&last, b_in_a).whole(ball));
         let near = moved.filter(|moved| moved.is_little());
         self.travelled = match near {
             // Rounded up: the sum must never fall short of the travel.
@@ -302,7 +301,7 @@ impl PairCache {
     /// Starts a search in `trees` at B's pose `b_in_a`. B moved little since the last search if
     /// its points, all in the box `extent()` in its own frame, moved at most [`NEAR_REACH`] of
     /// the box's half-diagonal; a front kept from farther away is dropped. `extent` is asked
-    /// only for the same trees.
+    /// once for the same trees.
     pub(crate) fn start(
         &mut self,
         trees: (u64, u64),
@@ -314,7 +313,8 @@ impl PairCache {
             self.trees = Some(trees);
         }
         let kept = !self.front.is_empty();
-        let near = self.travel.moved_to(b_in_a, extent, kept);
+        let ball = *self.b_ball.get_or_insert_with(|| Ball::around(&extent()));
+        let near = self.travel.moved_to(b_in_a, &ball, kept);
         if !(near && kept) {
             self.front.clear();
         }
