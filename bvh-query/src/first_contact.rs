@@ -150,13 +150,15 @@ where
     }
 
     /// The first intersecting pair beside the `last` contact in leaf order (`last_b`: B's
-    /// triangle placed in A's frame), and the step it lies from it: A's triangles within
-    /// [`WINDOW`] positions of its own against B's last, and B's against A's last – the side
-    /// of the last `step` first, around where it leads. The tree keeps the triangles of one place
-    /// together in leaf order, so these are the triangles around the contact by place, not by
-    /// shared corners: where a part is tessellated finer than it moves in a frame (rows of
-    /// slivers), the contact outruns the rings, but mostly keeps one of its two triangles and
-    /// finds the other a few rows on, as many as the frame before.
+    /// triangle placed in A's frame), and the step it lies from it: B's triangles within
+    /// [`WINDOW`] positions of its own against A's last, and A's against B's last – the side of
+    /// the last `step` first, around where it leads; with none, B's, whose triangles slide past
+    /// A's far more often along the anchors' paths (and are the fewer, more likely in cache).
+    /// The tree keeps the triangles of one place together in leaf order, so these are the
+    /// triangles around the contact by place, not by shared corners: where a part is tessellated
+    /// finer than it moves in a frame (rows of slivers), the contact outruns the rings, but
+    /// mostly keeps one of its two triangles and finds the other a few rows on, as many as the
+    /// frame before.
     /// Out of line: it runs only where the rings failed, and inlined it crowded the hot path.
     #[inline(never)]
     fn contact_beside(
@@ -168,7 +170,7 @@ where
     ) -> Option<(Hit, Step)> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
-        let first = step.map_or(0, |step| step.side);
+        let first = step.map_or(1, |step| step.side);
         for side in [first, 1 - first] {
             let by = step.filter(|step| step.side == side).map_or(0, |step| step.by as isize);
             let found = if side == 0 {
