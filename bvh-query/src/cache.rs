@@ -90,8 +90,8 @@ pub struct PairCache {
     jumps: Jumps,
     /// Where B was at the last search, and how far it may have moved since the front.
     travel: Travel,
-    /// The ball around B's box in its own frame, by which a search measures how far B moved:
-    /// the same for every search in the trees.
+    /// The ball around B's box in its own frame, by which every search measures how far B
+    /// moved: the same for every search in the trees.
     b_ball: Option<Ball>,
     /// What the last distance query left for the next.
     distance: DistanceMemory,
@@ -313,7 +313,7 @@ impl PairCache {
             self.trees = Some(trees);
         }
         let kept = !self.front.is_empty();
-        let ball = *self.b_ball.get_or_insert_with(|| Ball::around(&extent()));
+        let ball = self.b_ball(extent);
         let near = self.travel.moved_to(b_in_a, &ball, kept);
         if !(near && kept) {
             self.front.clear();
@@ -325,6 +325,12 @@ impl PairCache {
             Some(last) => Start::Near { last, step: self.last_step },
             None => Start::Trees,
         }
+    }
+
+    /// The ball around B's box in its own frame, `extent()`, asked once for the trees of the
+    /// last search (another pair of trees clears the cache).
+    fn b_ball(&mut self, extent: impl FnOnce() -> Aabb) -> Ball {
+        *self.b_ball.get_or_insert_with(|| Ball::around(&extent()))
     }
 
     /// The nearest pair the last distance query found (a distance query's first-contact search
@@ -351,10 +357,11 @@ impl PairCache {
         extent: &Aabb,
         slack: Real,
     ) -> bool {
-        let apart = self.trees == Some(trees)
-            && self.distance.apart.as_ref().is_some_and(|(then, by)| {
-                Motion::between(then, b_in_a).whole(&Ball::around(extent)).at_most + f64::from(slack) < *by
-            });
+        let Some((then, by)) = self.distance.apart.filter(|_| self.trees == Some(trees)) else {
+            return false;
+        };
+        let apart =
+            Motion::between(&then, b_in_a).whole(&self.b_ball(|| *extent)).at_most + f64::from(slack) < by;
         if apart {
             self.start(trees, b_in_a, || *extent);
         }
@@ -387,7 +394,7 @@ impl PairCache {
         cutoff: Real,
         slack: Real,
     ) -> Option<DistanceStart<'_>> {
-        let whole_b = Ball::around(extent);
+        let whole_b = self.b_ball(|| *extent);
         let near = self.distance_follows(b_in_a, &whole_b);
         let memory = &mut self.distance;
         let scattered = memory.jumps.scattered(near);

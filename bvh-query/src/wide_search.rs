@@ -189,7 +189,7 @@ impl WideSearch<'_> {
         stats.volume_test(VolumeTest::Leaf);
         let meets = leaf.narrow(l, live, node, self.margin);
         if !meets {
-            self.stop(front, a, b, || leaf.gap(l, &node.inflated(self.margin)), stats);
+            self.stop(front, a, b, || leaf.gap(&node.inflated(self.margin)), stats);
         }
         meets
     }
@@ -322,10 +322,9 @@ impl<'a> PlacedLeaf<'a> {
         live.narrow(&self.groups, |group, asked| node.may_meet_triangles(group, asked, margin))
     }
 
-    /// A lower bound on the distance between all of leaf `l`'s triangles and `node` (of the
-    /// other tree, in its frame): after [`PlacedLeaf::narrow`] placed them.
-    fn gap(&self, l: u32, node: &Obb) -> Real {
-        debug_assert_eq!(self.leaf, Some(l), "the leaf narrowed last");
+    /// A lower bound on the distance between all of the triangles of the leaf narrowed last and
+    /// `node` (of the other tree, in its frame), as [`PlacedLeaf::narrow`] placed them.
+    fn gap(&self, node: &Obb) -> Real {
         nearest_triangle_gap(node, &self.groups)
     }
 }

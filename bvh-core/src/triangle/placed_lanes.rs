@@ -58,6 +58,17 @@ impl PlacedTriangles {
         Self { corners, filled: (1 << count) - 1 }
     }
 
+    /// The corners on the axes (as columns) of a box about `center`: `[i][k]`, corner `i` on
+    /// axis `k`.
+    #[inline(always)]
+    fn on_axes(&self, center: &Point, axes: &Matrix) -> [[f32x4; 3]; 3] {
+        let box_axes = [0, 1, 2].map(|k| [0, 1, 2].map(|c| f32x4::splat(axes[(c, k)])));
+        self.corners.map(|p| {
+            let d = [0, 1, 2].map(|c| p[c] - f32x4::splat(center[c]));
+            box_axes.map(|axis| dot(&d, &axis))
+        })
+    }
+
     /// For each triangle (lane), a lower bound on its distance to the box (centre, orthonormal
     /// `axes` as columns, half extents), zero where no axis separates them, infinite in lanes
     /// holding none: the widest gap along the 13 axes of [`PlacedTriangles::may_meet_box`],
@@ -66,18 +77,10 @@ impl PlacedTriangles {
     #[inline]
     pub fn box_gaps(&self, center: &Point, axes: &Matrix, half_extents: &Vector) -> [Real; TRIANGLE_LANES] {
         let h = [0, 1, 2].map(|k| f32x4::splat(half_extents[k]));
-        let box_axes = [0, 1, 2].map(|k| [0, 1, 2].map(|c| f32x4::splat(axes[(c, k)])));
-        // The corners on the box's axes: `local[i][k]`, corner `i` on axis `k`.
-        let local = self.corners.map(|p| {
-            let d = [0, 1, 2].map(|c| p[c] - f32x4::splat(center[c]));
-            box_axes.map(|axis| dot(&d, &axis))
-        });
-        let low = |on: [f32x4; 3]| on[0].fast_min(on[1]).fast_min(on[2]);
-        let high = |on: [f32x4; 3]| on[0].fast_max(on[1]).fast_max(on[2]);
+        let local = self.on_axes(center, axes);
         let (mut faces, mut magnitude) = (f32x4::ZERO, f32x4::ZERO);
         for k in 0..3 {
-            let on = local.map(|l| l[k]);
-            let (low, high) = (low(on), high(on));
+            let (low, high) = span(local.map(|l| l[k]));
             let apart = (low - h[k]).fast_max(-h[k] - high).fast_max(f32x4::ZERO);
             faces += apart * apart;
             magnitude += low.abs().fast_max(high.abs()) + h[k];
@@ -93,8 +96,8 @@ impl PlacedTriangles {
             length.simd_ge(f32x4::splat(Real::MIN_POSITIVE)) & length.simd_le(f32x4::splat(Real::MAX));
         let unit = normal.map(|n| usable.bitselect(n * (f32x4::ONE / length), f32x4::ZERO));
         let reach = h[0] * unit[0].abs() + h[1] * unit[1].abs() + h[2] * unit[2].abs();
-        let on_normal = local.map(|l| dot(&l, &unit));
-        widest = widest.fast_max((low(on_normal) - reach).fast_max(-reach - high(on_normal)));
+        let (low, high) = span(local.map(|l| dot(&l, &unit)));
+        widest = widest.fast_max((low - reach).fast_max(-reach - high));
         // An edge axis (box axis `k` crossed with the edge) is divided by its length, but by no
         // less than a quarter of the edge's: near-parallel edges, whose axes carry mostly
         // rounding, cannot blow rounding up. An edge shorter than `SHORTEST_MEASURED_EDGE`,
@@ -104,9 +107,9 @@ impl PlacedTriangles {
             let measured = edge_length.simd_gt(f32x4::splat(SHORTEST_MEASURED_EDGE));
             for k in 0..3 {
                 let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-                let on_axis = local.map(|v| v[k2] * edge[k1] - v[k1] * edge[k2]);
+                let (low, high) = span(local.map(|v| v[k2] * edge[k1] - v[k1] * edge[k2]));
                 let reach = h[k1] * edge[k2].abs() + h[k2] * edge[k1].abs();
-                let gap = (low(on_axis) - reach).fast_max(-reach - high(on_axis));
+                let gap = (low - reach).fast_max(-reach - high);
                 let length = (edge[k1] * edge[k1] + edge[k2] * edge[k2])
                     .sqrt()
                     .fast_max(edge_length * f32x4::splat(0.25));
@@ -141,15 +144,10 @@ impl PlacedTriangles {
     ) -> u32 {
         let half = half_extents.add_scalar(margin);
         let h = [0, 1, 2].map(|k| f32x4::splat(half[k]));
-        let box_axes = [0, 1, 2].map(|k| [0, 1, 2].map(|c| f32x4::splat(axes[(c, k)])));
-        // The corners on the box's axes: `local[i][k]`, corner `i` on axis `k`.
-        let local = self.corners.map(|p| {
-            let d = [0, 1, 2].map(|c| p[c] - f32x4::splat(center[c]));
-            box_axes.map(|axis| dot(&d, &axis))
-        });
+        let local = self.on_axes(center, axes);
         // Lanes where every corner lies past `reach` on one side of an axis.
         let outside = |on: [f32x4; 3], reach: f32x4| {
-            let (low, high) = (on[0].fast_min(on[1]).fast_min(on[2]), on[0].fast_max(on[1]).fast_max(on[2]));
+            let (low, high) = span(on);
             low.simd_gt(reach) | high.simd_lt(-reach)
         };
         let mut separated = f32x4::ZERO.simd_gt(f32x4::ZERO);
@@ -182,6 +180,12 @@ impl PlacedTriangles {
         }
         !separated.to_bitmask() & asked
     }
+}
+
+/// The least and greatest of three corners' projections, lane by lane.
+#[inline(always)]
+fn span(on: [f32x4; 3]) -> (f32x4, f32x4) {
+    (on[0].fast_min(on[1]).fast_min(on[2]), on[0].fast_max(on[1]).fast_max(on[2]))
 }
 
 #[cfg(test)]
