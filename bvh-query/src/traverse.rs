@@ -710,11 +710,10 @@ where
             }
             return Some(self.leaf_gap(pair, walk));
         }
+        // Two nodes by their volumes, not A's node box against B's whole box first, as a search
+        // that keeps no gaps does: that box's gap is cheaper but looser, and a looser gap brings
+        // the pair due again sooner.
         let (a, b) = (pair.a.node_index(), pair.b.node_index());
-        if let Some(gap) = self.b_box.map(|bb| self.a.node_box(a).gap(&bb)).filter(|&gap| gap > 0.0) {
-            stats.volume_test(VolumeTest::NodeBox);
-            return Some(gap as Real);
-        }
         self.with_b_volume(b, |vb| {
             self.with_a_volume(a, |va| {
                 va.apart_by(vb, &self.b_in_a, walk.placed_b.slot(b), self.prejudge, stats)
