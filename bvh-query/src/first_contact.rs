@@ -174,10 +174,17 @@ where
         for side in [first, 1 - first] {
             let by = step.filter(|step| step.side == side).map_or(0, |step| step.by as isize);
             let found = if side == 0 {
-                touching_beside(i, by, a.mesh().triangle_count(), |k| *a.triangle(k), last_b, stats)
+                let bounds = last_b.aabb();
+                let meets = |k| a.triangle(k).aabb().intersects(&bounds);
+                let touches = |k| touching(a.triangle(k), last_b);
+                touching_beside(i, by, a.mesh().triangle_count(), meets, touches, stats)
             } else {
-                let placed_b = |k| b.triangle(k).placed(&self.b_in_a);
-                touching_beside(j, by, b.mesh().triangle_count(), placed_b, a.triangle(i), stats)
+                // B's triangles are boxed in their own frame: only those that pass are placed.
+                let last_a = a.triangle(i);
+                let bounds = self.box_in_b(last_a);
+                let meets = |k| b.triangle(k).aabb().intersects(&bounds);
+                let touches = |k| touching(last_a, &b.triangle(k).placed(&self.b_in_a));
+                touching_beside(j, by, b.mesh().triangle_count(), meets, touches, stats)
             };
             if let Some(k) = found {
                 let mut positions = last.positions;
@@ -188,6 +195,12 @@ where
             }
         }
         None
+    }
+
+    /// The box in B's frame that the box of every triangle of B touching A's triangle `t` in
+    /// A's frame meets: `t`'s, placed there and grown by the rounding of placing either side.
+    fn box_in_b(&self, t: &Triangle) -> Aabb {
+        t.placed(&self.b_in_a.inverse()).aabb().inflated(self.placement_slack(0.0))
     }
 
     /// The first contact found from the top – or, when there is a `previous` front, from its
@@ -298,30 +311,28 @@ where
 const WINDOW: usize = 16;
 
 /// The first of the triangles within [`WINDOW`] leaf-order positions of position `at + by`
-/// (of `count`, `at` itself left out), nearest that first, as `triangle` gives them in A's
-/// frame, that meets `other` – their boxes first.
+/// (of `count`, `at` itself left out), nearest that first, that `touches` the other side's
+/// triangle – asked only of those whose boxes `meet` its.
 fn touching_beside(
     at: usize,
     by: isize,
     count: usize,
-    triangle: impl Fn(usize) -> Triangle,
-    other: &Triangle,
+    meets: impl Fn(usize) -> bool,
+    touches: impl Fn(usize) -> bool,
     stats: &mut impl Stats,
 ) -> Option<usize> {
-    let bounds = other.aabb();
     let centre = at as isize + by;
-    let mut touches = |k: isize| {
+    let mut found = |k: isize| {
         let k = usize::try_from(k).ok().filter(|&k| k < count && k != at)?;
-        let candidate = triangle(k);
-        (candidate.aabb().intersects(&bounds) && {
+        (meets(k) && {
             stats.triangle_test();
-            touching(&candidate, other)
+            touches(k)
         })
         .then_some(k)
     };
     // Out from the centre: +1, −1, +2, −2, …
-    touches(centre)
-        .or_else(|| (1..=WINDOW as isize).find_map(|d| touches(centre + d).or_else(|| touches(centre - d))))
+    found(centre)
+        .or_else(|| (1..=WINDOW as isize).find_map(|d| found(centre + d).or_else(|| found(centre - d))))
 }
 
 /// [`triangles_intersect`] out of line, for the searches around the last contact: one copy of
@@ -362,5 +373,46 @@ fn meeting<'r, 't>(ring: &'r Ring<'t>, bounds: &Aabb) -> impl Iterator<Item = (u
 fn prefetch_triangles<V: NodeVolume>(tree: &Bvh<V>, around: Option<&[u32]>) {
     for &k in around.unwrap_or_default() {
         prefetch(tree.triangle(k as usize));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Posed, Query, QueryOptions};
+    use bvh_build::{BuildConfig, Bvh};
+    use bvh_core::{Isometry, Obb, Point, RelativePose, TriMesh, Vector, triangles_intersect};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A's triangle is B's corner `v` and two points on its low side along B's x axis, placed
+    /// in A's frame; B's triangle is `v` and two points on its high side: they share a corner
+    /// exactly in A's frame, and turned back into B's, A's may come out just short of `v` –
+    /// far from the origin, turned at random. B's box meets A's in B's frame every time.
+    #[test]
+    fn a_box_in_b_keeps_a_triangle_touching_in_a_by_a_corner() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let config = BuildConfig::co();
+        for _ in 0..300 {
+            let mut unit =
+                || Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+            let pose = Isometry::new(unit() * 3.0e4, unit() * 3.0);
+            let v = Point::from(unit() * 2.0e4);
+            let side = |x: f32, other: Vector| v + Vector::new(x, 0.0, 0.0) + other;
+            let tb = [v, side(1.0, unit()), side(2.0, unit())];
+            let ta_in_b = [v, side(-1.0, unit()), side(-2.0, unit())];
+            // Placed as the query places B's triangles, so that `v` lands on the same point.
+            let ta = ta_in_b.map(|p| RelativePose::from(&pose).transform_point(&p));
+            let mesh =
+                |corners: [Point; 3]| TriMesh::new(corners.to_vec(), vec![[0, 1, 2]]).expect("a triangle");
+            let (a, b): (Bvh<Obb>, Bvh<Obb>) = (Bvh::build(mesh(ta), &config), Bvh::build(mesh(tb), &config));
+            let query = Query::new(
+                Posed::new(&a, Isometry::identity()),
+                Posed::new(&b, pose),
+                QueryOptions::default(),
+            );
+            let (ta, tb) = (a.triangle(0), b.triangle(0));
+            assert!(triangles_intersect(ta, &tb.placed(&query.b_in_a)), "{ta:?} {tb:?} {pose:?}");
+            assert!(tb.aabb().intersects(&query.box_in_b(ta)), "{ta:?} {tb:?} {pose:?}");
+        }
     }
 }
