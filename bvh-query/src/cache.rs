@@ -38,8 +38,9 @@ pub(crate) enum Start {
     Scattered,
     /// B moved little since the last search, which found this contact: look around it first –
     /// where `step` leads if it was found that far beside the one before in leaf order (there
-    /// the rings mostly fail again), else through the triangles sharing its corners.
-    Near { last: Hit, step: Option<Step> },
+    /// the rings mostly fail again), else through the triangles sharing its corners. `held`
+    /// if the search before found the same contact: it mostly holds again.
+    Near { last: Hit, step: Option<Step>, held: bool },
     /// Into the trees, from the kept front or from the top.
     Trees,
 }
@@ -73,6 +74,8 @@ pub struct PairCache {
     last: Option<Hit>,
     /// How that contact lay from the one before, if it was found beside it in leaf order.
     last_step: Option<Step>,
+    /// Whether the search before the last found that contact too.
+    held: bool,
     /// The trees of the last search.
     trees: Option<(u64, u64)>,
     /// Where the last search stopped, if it found no contact and covered both trees (else
@@ -322,7 +325,7 @@ impl PairCache {
             return Start::Scattered;
         }
         match self.last.filter(|_| near) {
-            Some(last) => Start::Near { last, step: self.last_step },
+            Some(last) => Start::Near { last, step: self.last_step, held: self.held },
             None => Start::Trees,
         }
     }
@@ -452,6 +455,7 @@ impl PairCache {
     /// Remembers a contact found without keeping a front: near the last one, with no search
     /// into the trees, or by a search at scattered poses.
     pub(crate) fn found(&mut self, hit: Option<Hit>) {
+        self.held = hit.is_some() && hit == self.last;
         self.last = hit;
         self.last_step = None;
     }
@@ -460,6 +464,7 @@ impl PairCache {
     /// around it: where the contacts outrun the rings, the next search looks where the same step
     /// leads at once.
     pub(crate) fn found_beside(&mut self, hit: Hit, step: Step) {
+        self.held = false;
         self.last = Some(hit);
         self.last_step = Some(step);
     }

@@ -55,7 +55,7 @@ where
             None => self.first_from_top(&mut (), stats),
             Some(cache) => {
                 let trees = (self.a.bvh.id(), self.b.bvh.id());
-                let (last, step) = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
+                let (last, step, held) = match cache.start(trees, &self.b_in_a, || extent(self.b.bvh)) {
                     Start::Scattered => {
                         let hit = self.first_from_top(&mut (), stats);
                         cache.found(hit);
@@ -72,9 +72,9 @@ where
                         cache.remember(hit);
                         return hit;
                     }
-                    Start::Near { last, step } => (last, step),
+                    Start::Near { last, step, held } => (last, step, held),
                 };
-                match self.contact_near(last, step, stats) {
+                match self.contact_near(last, step, held, stats) {
                     Some(Near::Around(hit)) => {
                         cache.found(Some(hit));
                         return Some(hit);
@@ -124,17 +124,27 @@ where
 
     /// The `last` contact if its triangles still touch, else the first found around it (through
     /// the triangles sharing their corners, unless it was found a `step` beside the one before),
-    /// else beside it in leaf order, where `step` leads first.
-    fn contact_near(&self, last: Hit, step: Option<Step>, stats: &mut impl Stats) -> Option<Near> {
+    /// else beside it in leaf order, where `step` leads first. `held`: the search before found
+    /// `last` too.
+    fn contact_near(
+        &self,
+        last: Hit,
+        step: Option<Step>,
+        held: bool,
+        stats: &mut impl Stats,
+    ) -> Option<Near> {
         let [i, j] = last.positions;
         let (a, b) = (self.a.bvh, self.b.bvh);
         let (around_a, around_b) =
             if step.is_none() { (a.neighbours(i), b.neighbours(j)) } else { (None, None) };
         // The triangles around the two start loading while the pair itself is tested: half the
         // frames of a path need them, and read from cold memory only then they cost more than
-        // the test.
-        prefetch_triangles(a, around_a);
-        prefetch_triangles(b, around_b);
+        // the test. Not after the pair `held`: it mostly holds again, and the loads would crowd
+        // the cache for nothing.
+        if !held {
+            prefetch_triangles(a, around_a);
+            prefetch_triangles(b, around_b);
+        }
         stats.triangle_test();
         let (ta, tb) = (a.triangle(i), b.triangle(j).placed(&self.b_in_a));
         if touching(ta, &tb) {
