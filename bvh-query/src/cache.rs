@@ -854,6 +854,30 @@ mod tests {
         );
     }
 
+    /// A search near the last contact is told whether the search before found that contact
+    /// too: after the same pair twice, not after a new pair or one found beside the last.
+    #[test]
+    fn a_contact_found_twice_in_a_row_is_told_held() {
+        let (pose, extent) =
+            (RelativePose::identity(), Aabb::new(Point::origin(), Point::new(1.0, 1.0, 1.0)));
+        let held = |cache: &mut PairCache| match cache.start((1, 2), &pose, || extent) {
+            Start::Near { held, .. } => Some(held),
+            _ => None,
+        };
+        let hit = |i| Hit { positions: [i, 7] };
+        let mut cache = PairCache::new();
+        assert_eq!(held(&mut cache), None);
+        cache.found(Some(hit(3)));
+        assert_eq!(held(&mut cache), Some(false));
+        cache.found(Some(hit(3)));
+        assert_eq!(held(&mut cache), Some(true));
+        cache.found(Some(hit(4)));
+        assert_eq!(held(&mut cache), Some(false));
+        cache.found(Some(hit(4)));
+        cache.found_beside(hit(4), Step { side: 0, by: 1 });
+        assert_eq!(held(&mut cache), Some(false));
+    }
+
     /// A strip of sliver triangles (rows half a millimetre apart) sliding through a tilted wall
     /// four rows a step, the strip as B and as A, and as B modelled turned and posed turned
     /// back (its triangles boxed in its own frame, the wall's turned into it): the contact
