@@ -124,13 +124,14 @@ pub trait NodeVolume:
         triangles.may_meet_box(asked, &b.center, &b.axes, &b.half_extents, margin)
     }
 
-    /// A lower bound on the distance between the volume and the nearest of the triangles
-    /// (placed in the volume's frame), zero when one may meet it: for each, the widest gap
-    /// along the axes [`NodeVolume::may_meet_triangles`] tries.
+    /// A lower bound on the distance between the volume and the nearest of the triangles of
+    /// `groups` (placed in the volume's frame), zero when one may meet it: for each, the widest
+    /// gap along the axes [`NodeVolume::may_meet_triangles`] tries.
     #[inline]
-    fn nearest_triangle_gap(&self, triangles: &PlacedTriangles) -> Real {
+    fn nearest_triangle_gap(&self, groups: &[PlacedTriangles]) -> Real {
         let b = self.triangle_box();
-        triangles.box_gaps(&b.center, &b.axes, &b.half_extents).into_iter().fold(Real::INFINITY, Real::min)
+        let gaps = groups.iter().flat_map(|group| group.box_gaps(&b.center, &b.axes, &b.half_extents));
+        gaps.fold(Real::INFINITY, Real::min)
     }
 
     /// A volume holding this one at every point of a translation by `motion` (in the

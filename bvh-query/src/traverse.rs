@@ -670,11 +670,11 @@ where
         match (pair.a.triangles(), pair.b.triangles()) {
             (Some(ra), None) => {
                 let vb = self.b.volume(pair.b.node_index()).inflated(self.margin);
-                nearest_triangle_gap(&vb, self.a_leaf_in_b(ra, walk))
+                vb.nearest_triangle_gap(self.a_leaf_in_b(ra, walk))
             }
             (None, Some(rb)) => {
                 let leaf = self.b_leaf_in_a(rb, walk);
-                self.with_a_volume(pair.a.node_index(), |va| nearest_triangle_gap(va, leaf))
+                self.with_a_volume(pair.a.node_index(), |va| va.nearest_triangle_gap(leaf))
             }
             _ => 0.0,
         }
@@ -1355,12 +1355,6 @@ fn leaf_run(children: &[bvh_build::Child; 2]) -> Option<Range<usize>> {
 #[inline]
 fn leaf_box<V: NodeVolume>(tree: &Bvh<V>, triangles: Range<usize>) -> Aabb {
     triangles.map(|i| tree.triangle(i).aabb()).fold(Aabb::EMPTY, |all, t| all.merged(&t))
-}
-
-/// The least of [`NodeVolume::nearest_triangle_gap`] between `volume` and the triangles of
-/// `groups` (placed in its frame).
-pub(crate) fn nearest_triangle_gap<V: NodeVolume>(volume: &V, groups: &[PlacedTriangles]) -> Real {
-    groups.iter().map(|group| volume.nearest_triangle_gap(group)).fold(Real::INFINITY, Real::min)
 }
 
 /// The corners of a tree's triangles at leaf-order positions `range`, placed by `pose`.

@@ -13,7 +13,7 @@
 
 use crate::cache::Hit;
 use crate::stats::{Stats, VolumeTest};
-use crate::traverse::{self, Front, Live, LiveLeaf, nearest_triangle_gap};
+use crate::traverse::{self, Front, Live, LiveLeaf};
 use bvh_build::{Bvh, NodeVolume, WideChild, WideNode, WideNodes};
 use bvh_core::triangle::{PlacedTriangles, TRIANGLE_LANES};
 use bvh_core::{Aabb, Obb, PlacedObb, Point, Real, RelativePose, Triangle, triangles_intersect};
@@ -325,7 +325,7 @@ impl<'a> PlacedLeaf<'a> {
     /// A lower bound on the distance between all of the triangles of the leaf narrowed last and
     /// `node` (of the other tree, in its frame), as [`PlacedLeaf::narrow`] placed them.
     fn gap(&self, node: &Obb) -> Real {
-        nearest_triangle_gap(node, &self.groups)
+        node.nearest_triangle_gap(&self.groups)
     }
 }
 
